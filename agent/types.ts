@@ -1,0 +1,221 @@
+/**
+ * The contracts of `@chime/agent`: model adapters, tools, pre-step hooks, the agent surface that
+ * plugins see, and plugins. Implementations live beside this file.
+ *
+ * @module
+ */
+import type { MessageSource, Session, SessionEvent, SessionStore } from "@chime/session";
+
+/* ------------------------------------------------------------------ model wire */
+
+/** One tool call the model asked for. `arguments` is the raw JSON text the model produced. */
+export interface ModelToolCall {
+  /** Call id, unique within the turn. */
+  readonly id: string;
+  /** Tool name. */
+  readonly name: string;
+  /** Raw JSON arguments text (may be malformed; the agent reports that as a tool error). */
+  readonly arguments: string;
+}
+
+/** A chat message in OpenAI chat-completions shape (the lingua franca of adapters). */
+export type ModelMessage =
+  | { readonly role: "system"; readonly content: string }
+  | { readonly role: "user"; readonly content: string }
+  | {
+    readonly role: "assistant";
+    readonly content: string;
+    readonly toolCalls?: readonly ModelToolCall[];
+  }
+  | { readonly role: "tool"; readonly toolCallId: string; readonly content: string };
+
+/** A tool as the model sees it. */
+export interface ModelToolSpec {
+  /** Tool name, `[a-z_]+`. */
+  readonly name: string;
+  /** What it does and how to use each field (model-facing prose). */
+  readonly description: string;
+  /** JSON Schema of the arguments object. */
+  readonly parameters: Record<string, unknown>;
+}
+
+/** What one model call returns: text and/or tool calls. */
+export interface ModelReply {
+  /** Assistant text (may be empty when only tools are called). */
+  readonly text: string;
+  /** Tool calls, in order (parallel calls allowed). */
+  readonly toolCalls: readonly ModelToolCall[];
+}
+
+/** Input of one model call. */
+export interface ModelRequest {
+  /** The conversation so far, including this step's batch and pre-step additions. */
+  readonly messages: readonly ModelMessage[];
+  /** Tools currently registered in the agent scope. */
+  readonly tools: readonly ModelToolSpec[];
+  /** Aborted on cancel. */
+  readonly signal: AbortSignal;
+  /** The live session header's zone and the wall clock, for offline adapters. */
+  readonly context: { readonly now: number; readonly timeZone?: string };
+}
+
+/**
+ * A model adapter (openai-compatible, offline, scripted). Rejects with {@linkcode ModelError}
+ * for endpoint failures (401, 429, 5xx, time-outs, malformed tool-call JSON chunks).
+ */
+export interface ModelAdapter {
+  /** Name for logs, e.g. `offline`, `openai-compatible:deepseek-chat`. */
+  readonly name: string;
+  /** Produces one assistant reply. */
+  complete(request: ModelRequest): Promise<ModelReply>;
+}
+
+/** Codes a model adapter failure carries. */
+export type ModelErrorCode =
+  | "model_unavailable"
+  | "model_unauthorized"
+  | "model_rate_limited"
+  | "model_server_error"
+  | "model_timeout"
+  | "model_bad_response"
+  | "model_missing";
+
+/** A model call failure; the turn ends `turn/end { outcome: 'error', error }`. */
+export class ModelError extends Error {
+  /** The failure code. */
+  readonly code: ModelErrorCode;
+  /**
+   * @param code failure code
+   * @param message `Cannot <action>: <reason>`
+   * @param options optional cause
+   */
+  constructor(code: ModelErrorCode, message: string, options: { cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "ModelError";
+    this.code = code;
+  }
+}
+
+/* ------------------------------------------------------------------ tools */
+
+/** What a tool execution sees. */
+export interface ToolContext {
+  /** The agent running the tool. */
+  readonly agent: AgentHandle;
+  /** The open turn's id. */
+  readonly turnId: string;
+  /** This call's id. */
+  readonly callId: string;
+  /** Aborted when the turn is cancelled. */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * A tool. `execute` returns any JSON value (it becomes `tool/result.result` and the model-visible
+ * tool message); a throw becomes `{ ok: false, error: { code: 'tool_failed', message } }` and
+ * never crashes the turn.
+ */
+export interface ToolDefinition extends ModelToolSpec {
+  /** Runs the tool with the parsed JSON arguments. */
+  execute(args: unknown, ctx: ToolContext): Promise<unknown>;
+}
+
+/* ------------------------------------------------------------------ pre-step */
+
+/** The final, non-empty batch claimed for one step. */
+export interface StepBatch {
+  /** The turn. */
+  readonly turnId: string;
+  /** 0-based step number in the turn. */
+  readonly step: number;
+  /** `user-rpc` events claimed into this step, with their bound provenance. */
+  readonly messages: readonly SessionEvent<"user-rpc", import("@chime/session").UserRpcData>[];
+  /** Follow-up frames admitted into this step. */
+  readonly followups: readonly string[];
+}
+
+/**
+ * An `agent/pre-step` hook: runs after the batch is claimed and before `step/start`; may append
+ * model-visible text to the batch (returned strings become user-role content for this step only)
+ * and may append session events (e.g. `time-context/marker`) through `agent.append` — those are
+ * recorded only if the step then starts. A throw fails the step before `step/start`.
+ */
+export type PreStepHook = (
+  batch: StepBatch,
+  agent: AgentHandle,
+) => Promise<readonly string[] | void> | readonly string[] | void;
+
+/* ------------------------------------------------------------------ agent surface */
+
+/** The agent's phase: idle, running a turn, or running a maintenance task. */
+export type AgentPhase = "idle" | "turn" | "maintenance";
+
+/** Codes of {@linkcode AgentError}. */
+export type AgentErrorCode = "busy" | "disposed" | "no_running_turn" | "message_not_found";
+
+/** Agent-layer failure. */
+export class AgentError extends Error {
+  /** The failure code. */
+  readonly code: AgentErrorCode;
+  /**
+   * @param code failure code
+   * @param message `Cannot <action>: <reason>`
+   */
+  constructor(code: AgentErrorCode, message: string) {
+    super(message);
+    this.name = "AgentError";
+    this.code = code;
+  }
+}
+
+/** What plugins and tools may use of an agent. */
+export interface AgentHandle {
+  /** The live root session this agent runs. */
+  readonly session: Session;
+  /** The store (for `flush`). */
+  readonly store: SessionStore;
+  /** The injected wall clock and timers. */
+  readonly clock: import("@chime/session").Clock;
+  /** Current phase. */
+  readonly phase: AgentPhase;
+  /** Appends an event to the session (sync). */
+  append<T extends string, D>(type: T, data: D): SessionEvent<T, D>;
+  /**
+   * Claims the idle phase for `task` (seed §"Live 交付生命周期"). Rejects with
+   * `AgentError('busy')` while a turn or another maintenance task holds the agent; inputs that
+   * arrive meanwhile stay parked until the task settles.
+   */
+  runMaintenance<T>(task: () => Promise<T>): Promise<T>;
+  /** Resolves when the agent next becomes idle (immediately if idle and nothing is queued). */
+  whenIdle(): Promise<void>;
+  /**
+   * Synchronously enqueues one follow-up input; a turn that admits it records `followup
+   * { frame }`. Throws `AgentError('disposed')` after dispose.
+   */
+  followup(frame: string): void;
+}
+
+/** The scope a plugin gets for one root agent. */
+export interface AgentScope {
+  /** The agent. */
+  readonly agent: AgentHandle;
+  /** Registers a tool for this agent only; dispose the handle to revoke it. */
+  registerTool(tool: ToolDefinition): Disposable;
+  /** Registers an `agent/pre-step` hook; dispose to remove. */
+  addPreStep(hook: PreStepHook): Disposable;
+  /**
+   * Holds a disposable owner (e.g. the schedule owner); disposed, and awaited, when the agent or
+   * the plugin is disposed.
+   */
+  own(owner: AsyncDisposable): void;
+  /** Aborted when the scope ends. */
+  readonly signal: AbortSignal;
+}
+
+/** A plugin: called for each root agent published after the plugin loaded. */
+export interface Plugin {
+  /** Plugin name, e.g. `@chime/schedule`. */
+  readonly name: string;
+  /** Sets up the scope; may register tools, hooks, and an owner. */
+  setup(scope: AgentScope): void | Promise<void>;
+}

@@ -1,0 +1,6 @@
+/**
+ * `@chime/host` (work in progress).
+ *
+ * @module
+ */
+export {};

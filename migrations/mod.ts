@@ -1,0 +1,6 @@
+/**
+ * `@chime/migrations` (work in progress).
+ *
+ * @module
+ */
+export {};

@@ -1,0 +1,6 @@
+/**
+ * `@chime/schedule` (work in progress).
+ *
+ * @module
+ */
+export {};

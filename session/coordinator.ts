@@ -1,0 +1,139 @@
+/**
+ * The persistence coordinator: one live controller per live session that writes the session's
+ * log to a {@linkcode PersistenceBackend} and acknowledges a flush only once its write path has
+ * fully settled (seed §"Persistence checkpoint 与初始化恢复").
+ *
+ * The controller keeps only the initial `seedEnd` scalar, never a copy of the seed. When the
+ * backend cursor is unknown (first use, or after any failure) it re-reads the backend's real
+ * cursor, rebuilds the immutable prefix `[0, seedEnd)` from the append-only session if the
+ * header is missing, and appends only the missing suffix. So a transient failure, before storage
+ * changed or after commit, neither poisons the session nor duplicates its prefix.
+ *
+ * @module
+ */
+import type { PersistenceBackend } from "./backend.ts";
+import { SessionError } from "./errors.ts";
+import { headersIdentical } from "./header.ts";
+import type { Session } from "./session.ts";
+
+/**
+ * Writes one live session to a backend. Writes are serialized on one chain; appends schedule an
+ * eager write (coalesced per microtask), and {@linkcode PersistenceController.flush} waits for a
+ * write that covers everything appended so far.
+ */
+export class PersistenceController implements AsyncDisposable {
+  readonly #session: Session;
+  readonly #backend: PersistenceBackend;
+  readonly #seedEnd: number;
+  /** Durable length as last confirmed by the backend; `undefined` means "re-read it". */
+  #cursor: number | undefined = undefined;
+  #chain: Promise<void> = Promise.resolve();
+  #eagerQueued = false;
+  #subscription: Disposable;
+  #disposed = false;
+
+  /**
+   * @param session the live session
+   * @param backend where to write
+   * @param seedEnd length of the immutable prefix to (re)build on initialization: the fork
+   *   seed, the loaded events of a resumed session, or `0` for a new one
+   */
+  constructor(session: Session, backend: PersistenceBackend, seedEnd: number) {
+    this.#session = session;
+    this.#backend = backend;
+    this.#seedEnd = seedEnd;
+    this.#subscription = session.subscribe(() => this.#scheduleEager());
+  }
+
+  /** The initial prefix length this controller rebuilds from the session (a scalar). */
+  get seedEnd(): number {
+    return this.#seedEnd;
+  }
+
+  /**
+   * Starts initialization (header and prefix) without waiting for it. A failure is kept out of
+   * the way: the next flush re-reads the cursor and retries.
+   */
+  start(): void {
+    this.#scheduleEager();
+  }
+
+  /**
+   * Makes every event appended before the call durable.
+   *
+   * @param throughSeq exclusive bound captured by `SessionStore.flush()` at its entry
+   * @returns literal `true`: the durability acknowledgement
+   * @throws {SessionError} `persistence_failed` (with `cause`) when the write or the recovery
+   *   read fails; the controller stays usable and the next flush recovers
+   */
+  flush(throughSeq: number): Promise<true> {
+    return this.#enqueue(async () => {
+      await this.#writeUpTo(this.#session.length);
+      if ((this.#cursor ?? 0) < throughSeq) {
+        throw new SessionError("persistence_failed", "Cannot flush: cursor behind the barrier");
+      }
+    }).then(() => true as const);
+  }
+
+  #scheduleEager(): void {
+    if (this.#eagerQueued || this.#disposed) return;
+    this.#eagerQueued = true;
+    queueMicrotask(() => {
+      this.#eagerQueued = false;
+      // An eager write failure is not lost: the cursor becomes unknown and the next flush, which
+      // is the only durability promise we make, re-reads it and retries or reports.
+      this.#enqueue(() => this.#writeUpTo(this.#session.length)).catch(() => {});
+    });
+  }
+
+  #enqueue(op: () => Promise<void>): Promise<void> {
+    const run = this.#chain.then(op).catch((error) => {
+      this.#cursor = undefined;
+      throw error instanceof SessionError ? error : new SessionError(
+        "persistence_failed",
+        `Cannot flush: ${this.#backend.kind} write for ${this.#session.id} failed`,
+        { cause: error },
+      );
+    });
+    this.#chain = run.catch(() => {});
+    return run;
+  }
+
+  async #recoverCursor(): Promise<number> {
+    const header = this.#session.header;
+    const stored = await this.#backend.cursor(header.id);
+    if (stored === undefined) {
+      // Rebuild the immutable prefix from the append-only session: never from a copy.
+      await this.#backend.initialize(header, this.#session.events(0, this.#seedEnd));
+      return this.#seedEnd;
+    }
+    if (!headersIdentical(stored.header, header)) {
+      throw new SessionError(
+        "persistence_failed",
+        `Cannot flush: stored header of ${header.id} belongs to another session lifetime`,
+      );
+    }
+    if (stored.length > this.#session.length) {
+      throw new SessionError(
+        "persistence_failed",
+        `Cannot flush: storage of ${header.id} holds ${stored.length} events, live has ${this.#session.length}`,
+      );
+    }
+    return stored.length;
+  }
+
+  async #writeUpTo(end: number): Promise<void> {
+    if (this.#cursor === undefined) this.#cursor = await this.#recoverCursor();
+    if (this.#cursor >= end) return;
+    const suffix = this.#session.events(this.#cursor, end);
+    await this.#backend.append(this.#session.id, suffix);
+    this.#cursor = end;
+  }
+
+  /** Stops eager writes and waits for the write chain to settle. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    this.#disposed = true;
+    this.#subscription[Symbol.dispose]();
+    await this.#chain;
+  }
+}

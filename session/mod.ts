@@ -1,0 +1,49 @@
+/**
+ * `@chime/session` owns the session log: the immutable {@linkcode SessionHeader}, the event
+ * envelope, the append-only {@linkcode Session}, the {@linkcode SessionStore} with its `flush`
+ * checkpoint and `session/flushed` observation, the persistence coordinator, the libSQL and JSONL
+ * backends and `inspect`.
+ *
+ * @example Create a session and make an event durable
+ * ```ts
+ * import { SessionStore } from "@chime/session";
+ * import { MemoryBackend } from "@chime/session/testing";
+ * await using store = new SessionStore({ backend: new MemoryBackend() });
+ * const session = await store.create({ cwd: "/", timeZone: "Europe/Berlin" });
+ * store.append(session, "note", { text: "hello" });
+ * await store.flush(session);
+ * ```
+ *
+ * @module
+ */
+export type { EventPage, PersistenceBackend, StoredCursor, StoredSession } from "./backend.ts";
+export { type Clock, MAX_TIMER_MS, systemClock, type TimerHandle } from "./clock.ts";
+export { PersistenceController } from "./coordinator.ts";
+export { SessionError, type SessionErrorCode } from "./errors.ts";
+export {
+  type EndSeedData,
+  isoMillis,
+  type MessageSource,
+  type SessionEvent,
+  type StepStartData,
+  type TurnEndData,
+  type TurnStartData,
+  type UserRpcData,
+} from "./event.ts";
+export {
+  headersIdentical,
+  isSessionId,
+  normalizeHeader,
+  type SessionHeader,
+  type SessionLineage,
+} from "./header.ts";
+export { type AppendListener, Session, type SessionInit } from "./session.ts";
+export {
+  type CreateSessionOptions,
+  type FlushedObserver,
+  type FlushListener,
+  type ForkOptions,
+  SessionStore,
+  type SessionStoreOptions,
+} from "./store.ts";
+export { isTimeZone, normalizeTimeZone, timeZonesEqual } from "./zone.ts";

@@ -1,0 +1,400 @@
+/**
+ * {@linkcode SessionStore}: creates, resumes and forks live sessions, appends to them and runs the
+ * `flush` checkpoint exactly as the seed's §"Persistence checkpoint 与初始化恢复" says.
+ *
+ * @module
+ */
+import type { EventPage, PersistenceBackend, StoredSession } from "./backend.ts";
+import { type Clock, systemClock } from "./clock.ts";
+import { PersistenceController } from "./coordinator.ts";
+import { SessionError } from "./errors.ts";
+import type { SessionEvent } from "./event.ts";
+import { isSessionId, normalizeHeader, type SessionHeader } from "./header.ts";
+import { Session } from "./session.ts";
+import { normalizeTimeZone, timeZonesEqual } from "./zone.ts";
+
+/**
+ * A scoped flush listener. Return the literal `true` only as an explicit durability
+ * acknowledgement; observe-only listeners return `void`. A rejection fails the checkpoint.
+ *
+ * @param session the session being flushed
+ * @param throughSeq exclusive bound captured when `flush()` was called
+ */
+export type FlushListener = (
+  session: Session,
+  throughSeq: number,
+) => true | void | Promise<true | void>;
+
+/**
+ * Observer of the `session/flushed(session, throughSeq)` observation: everything with
+ * `seq < throughSeq` is durable. Published only by acknowledged checkpoints.
+ */
+export type FlushedObserver = (session: Session, throughSeq: number) => void;
+
+/** Options of {@linkcode SessionStore}. */
+export interface SessionStoreOptions {
+  /** Where sessions are persisted. */
+  readonly backend: PersistenceBackend;
+  /** Wall clock for `createdAt` and event `at`. @default systemClock */
+  readonly clock?: Clock;
+  /** Session id generator. @default a random 22-char url-safe id */
+  readonly generateId?: () => string;
+  /** Where observer exceptions go. @default globalThis.reportError */
+  readonly reportError?: (error: unknown) => void;
+}
+
+/** Arguments of {@linkcode SessionStore.create}. */
+export interface CreateSessionOptions {
+  /** The working directory. */
+  readonly cwd: string;
+  /** A chosen id; a second create with the same id and cwd returns the same session. */
+  readonly id?: string;
+  /** IANA zone, validated and case-normalized; absent means "unavailable" forever. */
+  readonly timeZone?: string;
+  /** Who creates it. @default "web" */
+  readonly origin?: string;
+  /** `0` for root agents. @default 0 */
+  readonly delegationDepth?: number;
+}
+
+/** Arguments of {@linkcode SessionStore.fork}. */
+export interface ForkOptions {
+  /** Last parent seq to copy, inclusive. @default the parent's last event */
+  readonly throughSeq?: number;
+  /** A chosen child id. @default generated */
+  readonly id?: string;
+}
+
+function randomId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").slice(0, 22);
+}
+
+/**
+ * The session store. Live sessions are kept by id; each has one persistence controller that is
+ * registered as a scoped flush listener.
+ *
+ * @example Create, append, flush
+ * ```ts
+ * import { SessionStore } from "./store.ts";
+ * import { MemoryBackend } from "./testing/memory_backend.ts";
+ * await using store = new SessionStore({ backend: new MemoryBackend() });
+ * const session = await store.create({ cwd: "/", timeZone: "Asia/Kolkata" });
+ * store.append(session, "note", { text: "hello" });
+ * console.assert(await store.flush(session) === true);
+ * ```
+ */
+export class SessionStore implements AsyncDisposable {
+  readonly #backend: PersistenceBackend;
+  readonly #clock: Clock;
+  readonly #generateId: () => string;
+  readonly #reportError: (error: unknown) => void;
+  readonly #live = new Map<string, Session>();
+  readonly #controllers = new WeakMap<Session, PersistenceController>();
+  readonly #listeners = new WeakMap<Session, Set<FlushListener>>();
+  readonly #observers = new Set<FlushedObserver>();
+  /** Serializes create/resume/fork/close per session id. */
+  readonly #locks = new Map<string, Promise<unknown>>();
+
+  /** @param options backend, clock, id generator */
+  constructor(options: SessionStoreOptions) {
+    this.#backend = options.backend;
+    this.#clock = options.clock ?? systemClock;
+    this.#generateId = options.generateId ?? randomId;
+    this.#reportError = options.reportError ?? ((e) => globalThis.reportError(e));
+  }
+
+  /** The backend, for independent inspection (attached history). */
+  get backend(): PersistenceBackend {
+    return this.#backend;
+  }
+
+  /** The store's clock. */
+  get clock(): Clock {
+    return this.#clock;
+  }
+
+  #withLock<T>(id: string, op: () => Promise<T>): Promise<T> {
+    const prev = this.#locks.get(id) ?? Promise.resolve();
+    const run = prev.catch(() => {}).then(op);
+    const tail = run.catch(() => {});
+    this.#locks.set(id, tail);
+    tail.then(() => {
+      if (this.#locks.get(id) === tail) this.#locks.delete(id);
+    });
+    return run;
+  }
+
+  #checkId(id: unknown): string {
+    if (!isSessionId(id)) {
+      throw new SessionError("invalid_session_id", `Cannot use session id: ${String(id)}`);
+    }
+    return id;
+  }
+
+  #goLive(header: SessionHeader, events: readonly SessionEvent[], seedEnd: number): Session {
+    const session = new Session({
+      header,
+      events,
+      now: () => this.#clock.now(),
+      reportError: this.#reportError,
+    });
+    const controller = new PersistenceController(session, this.#backend, seedEnd);
+    this.#controllers.set(session, controller);
+    this.#listeners.set(session, new Set([(_s, through) => controller.flush(through)]));
+    this.#live.set(header.id, session);
+    controller.start();
+    return session;
+  }
+
+  /**
+   * Creates a live session, or returns the existing one for the same id and cwd when its zone
+   * is equal (Temporal equivalence). The header is durable after the first acknowledged flush.
+   *
+   * @param options cwd, optional id, zone, origin
+   * @returns the live session
+   * @throws {SessionError} `invalid_time_zone`, `invalid_session_id`, `time_zone_conflict`
+   *   (same id and cwd, non-equal or missing-vs-present zone, `details.knownTimeZone`),
+   *   `session_exists` (same id, other cwd)
+   */
+  create(options: CreateSessionOptions): Promise<Session> {
+    const timeZone = options.timeZone === undefined
+      ? undefined
+      : normalizeTimeZone(options.timeZone);
+    const id = this.#checkId(options.id ?? this.#generateId());
+    return this.#withLock(id, async () => {
+      const existing = this.#live.get(id)?.header ?? (await this.#backend.cursor(id))?.header;
+      if (existing !== undefined) {
+        if (existing.cwd !== options.cwd) {
+          throw new SessionError("session_exists", `Cannot create: ${id} exists for another cwd`);
+        }
+        const same = existing.timeZone === undefined || timeZone === undefined
+          ? existing.timeZone === timeZone
+          : timeZonesEqual(existing.timeZone, timeZone);
+        if (!same) {
+          throw new SessionError(
+            "time_zone_conflict",
+            `Cannot create: ${id} already has time zone ${existing.timeZone ?? "(none)"}`,
+            { details: { knownTimeZone: existing.timeZone ?? null } },
+          );
+        }
+        return this.#live.get(id) ?? await this.#resumeUnlocked(id);
+      }
+      const header = normalizeHeader({
+        version: 1,
+        id,
+        cwd: options.cwd,
+        createdAt: new Date(this.#clock.now()).toISOString(),
+        origin: options.origin ?? "web",
+        lineage: null,
+        delegationDepth: options.delegationDepth ?? 0,
+        ...(timeZone === undefined ? {} : { timeZone }),
+      });
+      return this.#goLive(header, [], 0);
+    });
+  }
+
+  /**
+   * Returns the live session for `id`, loading it from persistence when cold (cold → live).
+   * Idempotent: a live session is returned as the same object.
+   *
+   * @throws {SessionError} `session_not_found`, `invalid_session_id`
+   */
+  resume(id: string): Promise<Session> {
+    this.#checkId(id);
+    return this.#withLock(id, () => this.#resumeUnlocked(id));
+  }
+
+  async #resumeUnlocked(id: string): Promise<Session> {
+    const live = this.#live.get(id);
+    if (live !== undefined) return live;
+    const stored = await this.#backend.load(id);
+    if (stored === undefined) {
+      throw new SessionError("session_not_found", `Cannot resume: no session ${id}`);
+    }
+    return this.#goLive(normalizeHeader(stored.header), stored.events, stored.events.length);
+  }
+
+  /**
+   * Forks a session: the child copies the parent's events `[0, throughSeq]`, then
+   * `session/end-seed { seedLength }`; its header carries `lineage`, `seedLength` and the
+   * parent's `timeZone`. The child is live; the parent is untouched.
+   *
+   * @param parent the live parent or its id (loaded from storage when cold)
+   * @param options `throughSeq` (inclusive) and an optional child id
+   * @throws {SessionError} `invalid_seq` when `throughSeq` is outside the parent log,
+   *   `session_not_found`, `invalid_session_id`, `session_exists`
+   */
+  async fork(parent: Session | string, options: ForkOptions = {}): Promise<Session> {
+    const source: StoredSession | Session | undefined = typeof parent === "string"
+      ? (this.#live.get(this.#checkId(parent)) ?? await this.#backend.load(parent))
+      : parent;
+    if (source === undefined) {
+      throw new SessionError("session_not_found", `Cannot fork: no session ${String(parent)}`);
+    }
+    const parentEvents = source instanceof Session ? source.events() : source.events;
+    const through = options.throughSeq ?? parentEvents.length - 1;
+    if (!Number.isSafeInteger(through) || through < -1 || through >= parentEvents.length) {
+      throw new SessionError("invalid_seq", `Cannot fork: seq ${through} is not in the parent`);
+    }
+    const id = this.#checkId(options.id ?? this.#generateId());
+    return this.#withLock(id, async () => {
+      if (this.#live.has(id) || (await this.#backend.cursor(id)) !== undefined) {
+        throw new SessionError("session_exists", `Cannot fork: ${id} exists`);
+      }
+      const seedLength = through + 2;
+      const ph = source.header;
+      const header = normalizeHeader({
+        version: 1,
+        id,
+        cwd: ph.cwd,
+        createdAt: new Date(this.#clock.now()).toISOString(),
+        origin: "fork",
+        lineage: { parentId: ph.id, forkedThroughSeq: through },
+        delegationDepth: ph.delegationDepth ?? 0,
+        seedLength,
+        ...(ph.timeZone === undefined ? {} : { timeZone: ph.timeZone }),
+      });
+      const endSeed: SessionEvent = {
+        seq: through + 1,
+        type: "session/end-seed",
+        at: new Date(this.#clock.now()).toISOString(),
+        data: { seedLength },
+      };
+      return this.#goLive(header, [...parentEvents.slice(0, through + 1), endSeed], seedLength);
+    });
+  }
+
+  /**
+   * Appends one event to a live session (see `Session.append`).
+   *
+   * @throws {SessionError} `session_closed`
+   */
+  append<T extends string, D>(session: Session, type: T, data: D): SessionEvent<T, D> {
+    return session.append(type, data);
+  }
+
+  /**
+   * Registers a scoped flush listener for one live session.
+   *
+   * @returns a handle whose disposal removes it
+   */
+  addFlushListener(session: Session, listener: FlushListener): Disposable {
+    const set = this.#listeners.get(session);
+    if (set === undefined) {
+      throw new SessionError("session_closed", `Cannot listen: session ${session.id} is not live`);
+    }
+    set.add(listener);
+    return { [Symbol.dispose]: () => set.delete(listener) };
+  }
+
+  /**
+   * Subscribes to `session/flushed(session, throughSeq)` observations.
+   *
+   * @returns a handle whose disposal unsubscribes
+   */
+  onFlushed(observer: FlushedObserver): Disposable {
+    this.#observers.add(observer);
+    return { [Symbol.dispose]: () => this.#observers.delete(observer) };
+  }
+
+  /**
+   * The checkpoint. Captures the exclusive bound `throughSeq = session.length` at entry, waits
+   * for all scoped listeners to settle, and:
+   * - if any rejected: throws (after all settled) and publishes nothing;
+   * - if any returned literal `true`: publishes `session/flushed(session, throughSeq)`, returns
+   *   `true`;
+   * - otherwise (no listeners, or observers only): returns `false`.
+   *
+   * @returns `true` when durability was acknowledged
+   * @throws {SessionError} `persistence_failed` with the listener error(s) as `cause`
+   */
+  async flush(session: Session): Promise<boolean> {
+    const throughSeq = session.length;
+    const listeners = [...(this.#listeners.get(session) ?? [])];
+    const results = await Promise.allSettled(
+      listeners.map(async (listener) => await listener(session, throughSeq)),
+    );
+    const failures = results.flatMap((r) => r.status === "rejected" ? [r.reason] : []);
+    if (failures.length > 0) {
+      const cause = failures.length === 1 ? failures[0] : new AggregateError(failures);
+      throw failures.length === 1 && failures[0] instanceof SessionError ? failures[0] : new SessionError(
+        "persistence_failed",
+        `Cannot flush: ${failures.length} listener(s) of ${session.id} failed`,
+        { cause },
+      );
+    }
+    if (!results.some((r) => r.status === "fulfilled" && r.value === true)) return false;
+    for (const observer of [...this.#observers]) {
+      try {
+        observer(session, throughSeq);
+      } catch (error) {
+        this.#reportError(error);
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The live session for `id`, if any. Never activates a cold session.
+   */
+  live(id: string): Session | undefined {
+    return this.#live.get(id);
+  }
+
+  /** All live sessions. */
+  liveSessions(): Session[] {
+    return [...this.#live.values()];
+  }
+
+  /** Stored headers merged with live ones not yet stored, newest first. */
+  async list(): Promise<SessionHeader[]> {
+    const stored = await this.#backend.list();
+    const ids = new Set(stored.map((h) => h.id));
+    const extra = [...this.#live.values()].map((s) => s.header).filter((h) => !ids.has(h.id));
+    return [...extra, ...stored].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  }
+
+  /**
+   * Reads what persistence holds for `id`, independently of the live object (seed
+   * §"Commit-aware Web 回执", attached history).
+   *
+   * @returns the stored header and events, or `undefined`
+   */
+  inspect(id: string): Promise<StoredSession | undefined> {
+    return this.#backend.load(this.#checkId(id));
+  }
+
+  /** A page of stored events (durable prefix only). */
+  readStored(id: string, page?: EventPage): Promise<SessionEvent[]> {
+    return this.#backend.readEvents(this.#checkId(id), page);
+  }
+
+  /**
+   * Makes a live session cold: flushes it, stops its controller and closes the object.
+   * A failed final flush is thrown after the session is closed (nothing acknowledged is lost;
+   * the unacknowledged tail is reported).
+   */
+  close(session: Session): Promise<void> {
+    return this.#withLock(session.id, async () => {
+      if (this.#live.get(session.id) !== session) return;
+      try {
+        await this.flush(session);
+      } finally {
+        this.#live.delete(session.id);
+        this.#listeners.delete(session);
+        session.close();
+        await this.#controllers.get(session)?.[Symbol.asyncDispose]();
+        this.#controllers.delete(session);
+      }
+    });
+  }
+
+  /** Closes every live session, then the backend. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    const results = await Promise.allSettled(this.liveSessions().map((s) => this.close(s)));
+    await this.#backend[Symbol.asyncDispose]();
+    const failed = results.flatMap((r) => r.status === "rejected" ? [r.reason] : []);
+    if (failed.length > 0) throw failed[0];
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * An in-memory {@linkcode PersistenceBackend} with fault injection, for tests of every member.
+ *
+ * @module
+ */
+import type {
+  EventPage,
+  PersistenceBackend,
+  StoredCursor,
+  StoredSession,
+} from "../backend.ts";
+import { SessionError } from "../errors.ts";
+import type { SessionEvent } from "../event.ts";
+import { normalizeHeader, type SessionHeader } from "../header.ts";
+
+/** Which operation a fault targets, and whether it strikes before or after the commit. */
+export interface Fault {
+  /** The operation. */
+  readonly op: "initialize" | "append" | "cursor" | "load";
+  /** `before`: nothing changes; `after`: the change commits, then the call rejects. */
+  readonly when: "before" | "after";
+  /** Only for this session id. @default any */
+  readonly id?: string;
+}
+
+/**
+ * Memory backend. `failNext(fault)` makes the next matching call reject once; `hold()` parks
+ * writes until `release()`, to test barriers that are still in flight.
+ */
+export class MemoryBackend implements PersistenceBackend {
+  /** Backend name. */
+  readonly kind = "memory";
+  readonly #sessions = new Map<string, { header: SessionHeader; events: SessionEvent[] }>();
+  #faults: Fault[] = [];
+  #gate: PromiseWithResolvers<void> | undefined;
+  /** Count of calls per operation. */
+  readonly calls: Record<string, number> = {};
+
+  /** Arms a one-shot fault. */
+  failNext(fault: Fault): void {
+    this.#faults.push(fault);
+  }
+
+  /** Parks every later write until {@linkcode MemoryBackend.release}. */
+  hold(): void {
+    this.#gate ??= Promise.withResolvers();
+  }
+
+  /** Lets parked writes continue. */
+  release(): void {
+    this.#gate?.resolve();
+    this.#gate = undefined;
+  }
+
+  async #step(op: Fault["op"], id: string, when: Fault["when"]): Promise<void> {
+    if (when === "before") {
+      this.calls[op] = (this.calls[op] ?? 0) + 1;
+      if (op === "initialize" || op === "append") await this.#gate?.promise;
+    }
+    const index = this.#faults.findIndex((f) =>
+      f.op === op && f.when === when && (f.id === undefined || f.id === id)
+    );
+    if (index >= 0) {
+      this.#faults.splice(index, 1);
+      throw new Error(`injected ${op} failure ${when} commit`);
+    }
+  }
+
+  /** @inheritdoc */
+  async cursor(id: string): Promise<StoredCursor | undefined> {
+    await this.#step("cursor", id, "before");
+    const s = this.#sessions.get(id);
+    return s && { header: s.header, length: s.events.length };
+  }
+
+  /** @inheritdoc */
+  async initialize(header: SessionHeader, events: readonly SessionEvent[]): Promise<void> {
+    await this.#step("initialize", header.id, "before");
+    if (this.#sessions.has(header.id)) {
+      throw new SessionError("session_exists", `Cannot initialize: ${header.id} is stored`);
+    }
+    this.#sessions.set(header.id, {
+      header: normalizeHeader(structuredClone(header)),
+      events: structuredClone([...events]),
+    });
+    await this.#step("initialize", header.id, "after");
+  }
+
+  /** @inheritdoc */
+  async append(id: string, events: readonly SessionEvent[]): Promise<void> {
+    await this.#step("append", id, "before");
+    const s = this.#sessions.get(id);
+    if (s === undefined) throw new SessionError("session_not_found", `Cannot append: ${id}`);
+    if (events.length > 0 && events[0]!.seq !== s.events.length) {
+      throw new SessionError("invalid_seq", `Cannot append: ${id} expects ${s.events.length}`);
+    }
+    s.events.push(...structuredClone([...events]));
+    await this.#step("append", id, "after");
+  }
+
+  /** @inheritdoc */
+  async load(id: string): Promise<StoredSession | undefined> {
+    await this.#step("load", id, "before");
+    const s = this.#sessions.get(id);
+    return s && structuredClone({ header: s.header, events: s.events });
+  }
+
+  /** @inheritdoc */
+  readEvents(id: string, page: EventPage = {}): Promise<SessionEvent[]> {
+    const all = this.#sessions.get(id)?.events ?? [];
+    const limit = page.limit ?? 500;
+    const inRange = all.filter((e) =>
+      (page.before === undefined || e.seq < page.before) &&
+      (page.after === undefined || e.seq > page.after)
+    );
+    const out = page.before !== undefined ? inRange.slice(-limit) : inRange.slice(0, limit);
+    return Promise.resolve(structuredClone(out));
+  }
+
+  /** @inheritdoc */
+  list(): Promise<SessionHeader[]> {
+    return Promise.resolve(
+      [...this.#sessions.values()].map((s) => s.header)
+        .sort((a, b) => b.createdAt.localeCompare(a.createdAt)),
+    );
+  }
+
+  /** Direct write access for tests that forge storage states. */
+  raw(id: string): { header: SessionHeader; events: SessionEvent[] } | undefined {
+    return this.#sessions.get(id);
+  }
+
+  /** Nothing to release. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return Promise.resolve();
+  }
+}

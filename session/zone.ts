@@ -1,0 +1,89 @@
+/**
+ * IANA time-zone validation, normalization and equivalence (ARCHITECTURE.md §4 "Zones").
+ *
+ * A zone is valid when Temporal accepts it as a *named* IANA zone (bare offsets are refused).
+ * It is stored case-normalized as Temporal reports it; links such as `Asia/Calcutta` stay as
+ * given. Two zones are equal when Temporal says they are the same zone — never compare strings.
+ *
+ * @module
+ */
+import { SessionError } from "./errors.ts";
+
+const OFFSET_LIKE = /^[+\-\u2212]|^(?:utc|gmt)[+\-\u2212]\d/i;
+
+/**
+ * Validates an IANA time-zone name and returns it case-normalized as Temporal reports it.
+ *
+ * @param input a zone name such as `america/new_york` or `Asia/Calcutta`
+ * @returns the normalized id, e.g. `America/New_York`
+ * @throws {SessionError} `invalid_time_zone` for non-strings, empty strings, offsets such as
+ *   `+05:30`, and names Temporal does not know
+ *
+ * @example Normalize case, keep links
+ * ```ts
+ * import { normalizeTimeZone } from "./zone.ts";
+ * console.assert(normalizeTimeZone("america/new_york") === "America/New_York");
+ * console.assert(normalizeTimeZone("Asia/Calcutta") === "Asia/Calcutta");
+ * ```
+ */
+export function normalizeTimeZone(input: unknown): string {
+  if (typeof input !== "string" || input.length === 0 || input.length > 64) {
+    throw new SessionError("invalid_time_zone", "Cannot use time zone: not a zone name", {
+      details: { timeZone: input },
+    });
+  }
+  // `Etc/GMT+5` is a named IANA zone; a bare `+05:00` or `UTC+5` is an offset.
+  if (!/^etc\//i.test(input) && OFFSET_LIKE.test(input)) {
+    throw new SessionError("invalid_time_zone", `Cannot use time zone: ${input} is an offset`, {
+      details: { timeZone: input },
+    });
+  }
+  try {
+    const zdt = Temporal.Instant.fromEpochMilliseconds(0).toZonedDateTimeISO(input);
+    return zdt.timeZoneId;
+  } catch (cause) {
+    throw new SessionError("invalid_time_zone", `Cannot use time zone: ${input} is not IANA`, {
+      cause,
+      details: { timeZone: input },
+    });
+  }
+}
+
+/**
+ * Tells whether a string is a valid named IANA zone (see {@linkcode normalizeTimeZone}).
+ *
+ * @param input any value
+ * @returns `true` when {@linkcode normalizeTimeZone} would accept it
+ */
+export function isTimeZone(input: unknown): input is string {
+  try {
+    normalizeTimeZone(input);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Zone equivalence by Temporal's rules (`Temporal.ZonedDateTime.prototype.equals`):
+ * `Asia/Calcutta` ≡ `Asia/Kolkata`, `US/Eastern` ≡ `America/New_York`.
+ *
+ * @param a a valid zone id
+ * @param b a valid zone id
+ * @returns `true` when both name the same IANA zone; `false` when either is invalid
+ *
+ * @example Links are equal to their targets
+ * ```ts
+ * import { timeZonesEqual } from "./zone.ts";
+ * console.assert(timeZonesEqual("Asia/Calcutta", "Asia/Kolkata"));
+ * console.assert(!timeZonesEqual("Europe/London", "Europe/Dublin"));
+ * ```
+ */
+export function timeZonesEqual(a: string, b: string): boolean {
+  try {
+    const epoch = Temporal.Instant.fromEpochMilliseconds(0);
+    return epoch.toZonedDateTimeISO(a).equals(epoch.toZonedDateTimeISO(b));
+  } catch {
+    return false;
+  }
+}

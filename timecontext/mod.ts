@@ -1,0 +1,6 @@
+/**
+ * `@chime/timecontext` (work in progress).
+ *
+ * @module
+ */
+export {};

@@ -1,0 +1,6 @@
+/**
+ * `@chime/ui` (work in progress).
+ *
+ * @module
+ */
+export {};
