@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { MessageSource, Session, SessionEvent, SessionStore } from "@chime/session";
+import type { Clock, Session, SessionEvent, SessionStore, UserRpcData } from "@chime/session";
 
 /* ------------------------------------------------------------------ model wire */
 
@@ -129,16 +129,22 @@ export interface StepBatch {
   /** 0-based step number in the turn. */
   readonly step: number;
   /** `user-rpc` events claimed into this step, with their bound provenance. */
-  readonly messages: readonly SessionEvent<"user-rpc", import("@chime/session").UserRpcData>[];
+  readonly messages: readonly SessionEvent<"user-rpc", UserRpcData>[];
   /** Follow-up frames admitted into this step. */
   readonly followups: readonly string[];
 }
 
 /**
- * An `agent/pre-step` hook: runs after the batch is claimed and before `step/start`; may append
- * model-visible text to the batch (returned strings become user-role content for this step only)
- * and may append session events (e.g. `time-context/marker`) through `agent.append` — those are
- * recorded only if the step then starts. A throw fails the step before `step/start`.
+ * An `agent/pre-step` hook (seed §"Session 与请求时区归属", Time-context paragraph). Hooks run in
+ * registration order after the batch is claimed and before `step/start`, only for a non-empty
+ * batch (an empty continuation step after tool results runs none). Returned strings become
+ * user-role content for this step's model call only (never persisted).
+ *
+ * Events appended through `agent.append` while hooks run (e.g. `time-context/marker`) are
+ * staged: they are recorded, in order, immediately before `step/start`, and dropped when the
+ * step never starts (cancelled, rejected, or a hook threw). The envelope `append` returns
+ * meanwhile is provisional (its `seq` and `at` are re-assigned at commit). A throw fails the
+ * turn before `step/start` (`turn/end { outcome: 'error' }`).
  */
 export type PreStepHook = (
   batch: StepBatch,
@@ -175,18 +181,26 @@ export interface AgentHandle {
   /** The store (for `flush`). */
   readonly store: SessionStore;
   /** The injected wall clock and timers. */
-  readonly clock: import("@chime/session").Clock;
+  readonly clock: Clock;
   /** Current phase. */
   readonly phase: AgentPhase;
-  /** Appends an event to the session (sync). */
+  /**
+   * Appends an event to the session (sync). While pre-step hooks run the event is staged and
+   * recorded right before `step/start` (see {@linkcode PreStepHook}).
+   */
   append<T extends string, D>(type: T, data: D): SessionEvent<T, D>;
   /**
    * Claims the idle phase for `task` (seed §"Live 交付生命周期"). Rejects with
-   * `AgentError('busy')` while a turn or another maintenance task holds the agent; inputs that
-   * arrive meanwhile stay parked until the task settles.
+   * `AgentError('busy')` while a turn or another maintenance task holds the agent (when the
+   * agent is idle nothing is queued: a queued input starts a turn at once), and with
+   * `AgentError('disposed')` after dispose. Inputs that arrive meanwhile stay parked until the
+   * task settles; then a turn starts before the returned promise settles.
    */
   runMaintenance<T>(task: () => Promise<T>): Promise<T>;
-  /** Resolves when the agent next becomes idle (immediately if idle and nothing is queued). */
+  /**
+   * Resolves when the agent next becomes idle (immediately if idle now), and on dispose, so an
+   * owner waiting for idleness can always finish its teardown.
+   */
   whenIdle(): Promise<void>;
   /**
    * Synchronously enqueues one follow-up input; a turn that admits it records `followup

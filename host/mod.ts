@@ -1,6 +1,48 @@
 /**
- * `@chime/host` (work in progress).
+ * `@chime/host`: the Hono host of chime — chat API, SSE with commit-aware sidecars, attached
+ * and detached history, configuration and the server (ARCHITECTURE.md §6; seed §"Session 与请求时区归属"
+ * host boundary and §"Commit-aware Web 回执").
+ *
+ * @example Serve the web-schedule example on a free port
+ * ```ts ignore
+ * import { loadConfig, startServer } from "@chime/host";
+ * const config = await loadConfig("examples/web-schedule/chime.jsonc", { env: Deno.env.toObject() });
+ * await using server = await startServer({ config, port: 0 });
+ * console.log(`listening on ${server.url}`);
+ * ```
  *
  * @module
  */
-export {};
+export { type AppOptions, createApp, STATUS_BY_CODE, type StaticAsset } from "./app.ts";
+export { defaultAssets } from "./assets.ts";
+export {
+  type HostConfig,
+  loadConfig,
+  type LoadConfigOptions,
+  type ModelSettings,
+  parseJsonc,
+  type StorageSettings,
+  storageDirectory,
+} from "./config.ts";
+export {
+  ConfigError,
+  type ConfigErrorCode,
+  HostError,
+  type HostErrorCode,
+} from "./errors.ts";
+export { FeedClient, type FeedLimits, Feeds, type FeedsOptions } from "./feed.ts";
+export { type EventView, type FeedItem, HEARTBEAT_FRAME, sseFrame } from "./frame.ts";
+export {
+  attachedHistory,
+  detachedHistory,
+  type HistoryPage,
+  type HistoryQuery,
+  type ProvenPrefix,
+  provenPrefix,
+} from "./history.ts";
+export { PLUGINS, type PluginEntry, RENDERERS, resolveRegistry, scheduleViews } from "./registry.ts";
+export { createModel, HostRuntime, openBackend, type RuntimeOptions } from "./runtime.ts";
+export { type RunningServer, startServer, type StartServerOptions } from "./server.ts";
+export { resumeCursor, type StreamOptions, streamSession } from "./sse.ts";
+export { type ViewSource, Views } from "./views.ts";
+export { type CoveredRange, Watermark } from "./watermark.ts";

@@ -33,6 +33,8 @@ export class PersistenceController implements AsyncDisposable {
   #disposed = false;
 
   /**
+   * Creates the controller for one live session and subscribes to its appends.
+   *
    * @param session the live session
    * @param backend where to write
    * @param seedEnd length of the immutable prefix to (re)build on initialization: the fork
@@ -80,6 +82,9 @@ export class PersistenceController implements AsyncDisposable {
     this.#eagerQueued = true;
     queueMicrotask(() => {
       this.#eagerQueued = false;
+      // Disposal may happen between scheduling and this microtask: a write enqueued now would
+      // outlive the dispose that already awaited the chain.
+      if (this.#disposed) return;
       // An eager write failure is not lost: the cursor becomes unknown and the next flush, which
       // is the only durability promise we make, re-reads it and retries or reports.
       this.#enqueue(() => this.#writeUpTo(this.#session.length)).catch(() => {});

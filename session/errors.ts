@@ -34,6 +34,8 @@ export class SessionError extends Error {
   readonly details: Readonly<Record<string, unknown>>;
 
   /**
+   * Creates a session error.
+   *
    * @param code the failure code
    * @param message `Cannot <action>: <reason>`
    * @param options `cause` and structured `details`

@@ -47,3 +47,5 @@ export {
   type SessionStoreOptions,
 } from "./store.ts";
 export { isTimeZone, normalizeTimeZone, timeZonesEqual } from "./zone.ts";
+export { LibsqlBackend, type LibsqlBackendOptions } from "./libsql_backend.ts";
+export { JsonlBackend, type JsonlBackendOptions } from "./jsonl_backend.ts";

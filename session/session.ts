@@ -56,7 +56,12 @@ export class Session {
   readonly #reportError: (error: unknown) => void;
   #closed = false;
 
-  /** @param init header, existing events and clock */
+  /**
+   * Creates a live log from a header and an existing dense prefix.
+   *
+   * @param init header, existing events and clock
+   * @throws {RangeError} when an event's `seq` is not its index
+   */
   constructor(init: SessionInit) {
     this.header = deepFreeze(structuredClone(init.header));
     this.#events = (init.events ?? []).map((e, i) => {

@@ -41,6 +41,13 @@ export interface SessionStoreOptions {
   readonly generateId?: () => string;
   /** Where observer exceptions go. @default globalThis.reportError */
   readonly reportError?: (error: unknown) => void;
+  /**
+   * Attach a persistence controller (the acknowledging flush listener) to each live session.
+   * `false` keeps sessions in memory only: their checkpoints are empty or observer-only and
+   * `flush()` returns `false` unless another listener acknowledges (seed §"Persistence
+   * checkpoint 与初始化恢复"). @default true
+   */
+  readonly persist?: boolean;
 }
 
 /** Arguments of {@linkcode SessionStore.create}. */
@@ -89,6 +96,7 @@ export class SessionStore implements AsyncDisposable {
   readonly #clock: Clock;
   readonly #generateId: () => string;
   readonly #reportError: (error: unknown) => void;
+  readonly #persist: boolean;
   readonly #live = new Map<string, Session>();
   readonly #controllers = new WeakMap<Session, PersistenceController>();
   readonly #listeners = new WeakMap<Session, Set<FlushListener>>();
@@ -96,12 +104,17 @@ export class SessionStore implements AsyncDisposable {
   /** Serializes create/resume/fork/close per session id. */
   readonly #locks = new Map<string, Promise<unknown>>();
 
-  /** @param options backend, clock, id generator */
+  /**
+   * Creates a store over one backend.
+   *
+   * @param options backend, clock, id generator
+   */
   constructor(options: SessionStoreOptions) {
     this.#backend = options.backend;
     this.#clock = options.clock ?? systemClock;
     this.#generateId = options.generateId ?? randomId;
     this.#reportError = options.reportError ?? ((e) => globalThis.reportError(e));
+    this.#persist = options.persist ?? true;
   }
 
   /** The backend, for independent inspection (attached history). */
@@ -139,10 +152,14 @@ export class SessionStore implements AsyncDisposable {
       now: () => this.#clock.now(),
       reportError: this.#reportError,
     });
+    this.#live.set(header.id, session);
+    if (!this.#persist) {
+      this.#listeners.set(session, new Set());
+      return session;
+    }
     const controller = new PersistenceController(session, this.#backend, seedEnd);
     this.#controllers.set(session, controller);
     this.#listeners.set(session, new Set([(_s, through) => controller.flush(through)]));
-    this.#live.set(header.id, session);
     controller.start();
     return session;
   }
@@ -157,12 +174,12 @@ export class SessionStore implements AsyncDisposable {
    *   (same id and cwd, non-equal or missing-vs-present zone, `details.knownTimeZone`),
    *   `session_exists` (same id, other cwd)
    */
-  create(options: CreateSessionOptions): Promise<Session> {
+  async create(options: CreateSessionOptions): Promise<Session> {
     const timeZone = options.timeZone === undefined
       ? undefined
       : normalizeTimeZone(options.timeZone);
     const id = this.#checkId(options.id ?? this.#generateId());
-    return this.#withLock(id, async () => {
+    return await this.#withLock(id, async () => {
       const existing = this.#live.get(id)?.header ?? (await this.#backend.cursor(id))?.header;
       if (existing !== undefined) {
         if (existing.cwd !== options.cwd) {
@@ -200,9 +217,9 @@ export class SessionStore implements AsyncDisposable {
    *
    * @throws {SessionError} `session_not_found`, `invalid_session_id`
    */
-  resume(id: string): Promise<Session> {
+  async resume(id: string): Promise<Session> {
     this.#checkId(id);
-    return this.#withLock(id, () => this.#resumeUnlocked(id));
+    return await this.#withLock(id, () => this.#resumeUnlocked(id));
   }
 
   async #resumeUnlocked(id: string): Promise<Session> {
@@ -318,11 +335,13 @@ export class SessionStore implements AsyncDisposable {
     const failures = results.flatMap((r) => r.status === "rejected" ? [r.reason] : []);
     if (failures.length > 0) {
       const cause = failures.length === 1 ? failures[0] : new AggregateError(failures);
-      throw failures.length === 1 && failures[0] instanceof SessionError ? failures[0] : new SessionError(
-        "persistence_failed",
-        `Cannot flush: ${failures.length} listener(s) of ${session.id} failed`,
-        { cause },
-      );
+      throw failures.length === 1 && failures[0] instanceof SessionError
+        ? failures[0]
+        : new SessionError(
+          "persistence_failed",
+          `Cannot flush: ${failures.length} listener(s) of ${session.id} failed`,
+          { cause },
+        );
     }
     if (!results.some((r) => r.status === "fulfilled" && r.value === true)) return false;
     for (const observer of [...this.#observers]) {

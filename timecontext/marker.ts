@@ -4,8 +4,6 @@
  *
  * @module
  */
-import type { SessionEvent } from "@chime/session";
-
 /** The event type of the marker. */
 export const TIME_CONTEXT_MARKER = "time-context/marker";
 
@@ -26,16 +24,17 @@ export interface TimeContextMarkerData {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { hasTimeContextMarker } from "./marker.ts";
  * const events = [
  *   { seq: 0, type: "time-context/marker", at: "2026-01-01T00:00:00.000Z", data: { turnId: "t1" } },
  * ];
- * console.assert(hasTimeContextMarker(events, "t1"));
- * console.assert(!hasTimeContextMarker(events, "t2"));
+ * assert.ok(hasTimeContextMarker(events, "t1"));
+ * assert.ok(!hasTimeContextMarker(events, "t2"));
  * ```
  */
 export function hasTimeContextMarker(
-  events: readonly SessionEvent[],
+  events: readonly { readonly type: string; readonly data: unknown }[],
   turnId: string,
 ): boolean {
   return events.some((event) =>

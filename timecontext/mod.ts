@@ -1,6 +1,44 @@
 /**
- * `@chime/timecontext` (work in progress).
+ * `@chime/timecontext` gives the model a time reading before each step (seed §"Session 与请求时区归属",
+ * Time-context paragraph). Its one `agent/pre-step` hook derives the zones of the final,
+ * non-empty batch — the session zone from the immutable `SessionHeader.timeZone` (absent ⇒
+ * unavailable) and the client zones from the messages' bound `source.clientTimeZone` — adds one
+ * model-visible `[time-context]` reading for that step, and records a plain
+ * `time-context/marker { turnId }` that copies no zone facts. Schedule requires the marker in the
+ * open turn ({@linkcode hasTimeContextMarker}) and re-derives the zones itself
+ * ({@linkcode deriveZones}).
+ *
+ * @example Derive the zones of a batch and read the time
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { deriveZones, formatTimeReading } from "@chime/timecontext";
+ * const zones = deriveZones({ timeZone: "Asia/Kolkata" }, [
+ *   { data: { source: { clientTimeZone: "Asia/Calcutta" } } },
+ * ]);
+ * const reading = formatTimeReading(Date.UTC(2026, 0, 1, 18, 45), zones);
+ * assert.ok(reading.startsWith("[time-context]"));
+ * assert.ok(reading.includes("Friday 2026-01-02 00:15 (UTC+05:30)"));
+ * ```
+ *
+ * @example Load the plugin
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { timeContextPlugin } from "@chime/timecontext";
+ * const plugins = [timeContextPlugin()]; // passed to the agent's plugin loader
+ * assert.ok(plugins[0]?.name === "@chime/timecontext");
+ * ```
  *
  * @module
  */
-export {};
+export { hasTimeContextMarker, TIME_CONTEXT_MARKER, type TimeContextMarkerData } from "./marker.ts";
+export {
+  TIME_CONTEXT_PLUGIN_NAME,
+  type TimeContextAgent,
+  type TimeContextBatch,
+  type TimeContextHook,
+  type TimeContextOptions,
+  type TimeContextPlugin,
+  timeContextPlugin,
+} from "./plugin.ts";
+export { formatTimeReading, TIME_CONTEXT_HEADING } from "./reading.ts";
+export { type DerivedZones, deriveZones, zonesAgree, type ZoneSourceMessage } from "./zones.ts";

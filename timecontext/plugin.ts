@@ -1,72 +1,102 @@
 /**
  * The time-context plugin: one `agent/pre-step` hook (seed §"Session 与请求时区归属").
  *
+ * The public types below are the narrow slices of `@chime/agent`'s `Plugin`, `AgentScope`,
+ * `StepBatch` and `AgentHandle` that this plugin reads; they are structurally compatible (the
+ * tests assert `TimeContextPlugin` is assignable to `Plugin`) and keep this package's documented
+ * surface self-contained.
+ *
  * @module
  */
-import type { Plugin, PreStepHook } from "@chime/agent";
-import type { Clock } from "@chime/session";
 import { TIME_CONTEXT_MARKER, type TimeContextMarkerData } from "./marker.ts";
 import { formatTimeReading } from "./reading.ts";
-import { deriveZones } from "./zones.ts";
-
-/** Options of {@linkcode timeContextPlugin}. */
-export interface TimeContextOptions {
-  /**
-   * Wall clock the reading is sampled from (epoch ms, UTC).
-   *
-   * @default the agent's own clock (`AgentHandle.clock`)
-   */
-  readonly clock?: Pick<Clock, "now">;
-}
+import { deriveZones, type ZoneSourceMessage } from "./zones.ts";
 
 /** The plugin name. */
 export const TIME_CONTEXT_PLUGIN_NAME = "@chime/timecontext";
 
-/**
- * Builds the pre-step hook alone (what {@linkcode timeContextPlugin} registers).
- *
- * For the final non-empty batch of a step it derives the session zone from the immutable header
- * and the client zones from the batch messages' bound provenance, returns one model-visible
- * reading, and appends `time-context/marker { turnId }` through `agent.append` (the agent records
- * it only if the step starts). An empty batch gets nothing (empty suppression).
- *
- * @param options the clock to sample
- * @returns the hook
- *
- * @example
- * ```ts
- * import { timeContextHook } from "./plugin.ts";
- * const hook = timeContextHook({ clock: { now: () => Date.UTC(2026, 0, 1) } });
- * console.assert(typeof hook === "function");
- * ```
- */
-export function timeContextHook(options: TimeContextOptions = {}): PreStepHook {
+/** Options of {@linkcode timeContextPlugin}. */
+export interface TimeContextOptions {
+  /**
+   * Wall clock the reading is sampled from; `now()` returns epoch milliseconds (UTC). Any
+   * `Clock` of `@chime/session` fits.
+   *
+   * @default the agent's own clock (`AgentHandle.clock`)
+   */
+  readonly clock?: { now(): number };
+}
+
+/** What the hook reads of a step's batch (a slice of `StepBatch` from `@chime/agent`). */
+export interface TimeContextBatch {
+  /** The open turn. */
+  readonly turnId: string;
+  /** The `user-rpc` events claimed into this step, with their bound provenance. */
+  readonly messages: readonly ZoneSourceMessage[];
+  /** Follow-up frames admitted into this step. */
+  readonly followups: readonly string[];
+}
+
+/** What the hook uses of the agent (a slice of `AgentHandle` from `@chime/agent`). */
+export interface TimeContextAgent {
+  /** The live session; only the immutable `header.timeZone` is read. */
+  readonly session: { readonly header: { readonly timeZone?: string } };
+  /** The agent's wall clock, epoch ms (UTC); used unless the options inject one. */
+  readonly clock: { now(): number };
+  /** Appends the marker; the agent records it only if the step then starts. */
+  append(type: typeof TIME_CONTEXT_MARKER, data: TimeContextMarkerData): unknown;
+}
+
+/** The `agent/pre-step` hook this plugin registers; structurally a `PreStepHook`. */
+export type TimeContextHook = (
+  batch: TimeContextBatch,
+  agent: TimeContextAgent,
+) => readonly string[] | undefined;
+
+/** The plugin; structurally a `Plugin` of `@chime/agent`. */
+export interface TimeContextPlugin {
+  /** Always `@chime/timecontext`. */
+  readonly name: typeof TIME_CONTEXT_PLUGIN_NAME;
+  /**
+   * Registers the pre-step hook in the agent scope; the scope removes it when it ends.
+   *
+   * @param scope the agent scope (only `addPreStep` is used)
+   */
+  setup(scope: { addPreStep(hook: TimeContextHook): unknown }): void;
+}
+
+function timeContextHook(options: TimeContextOptions): TimeContextHook {
   return (batch, agent) => {
-    if (batch.messages.length === 0 && batch.followups.length === 0) return;
+    // The agent only calls hooks with a non-empty batch; an empty one gets nothing, so no
+    // reading and no marker can exist without content to read it with.
+    if (batch.messages.length === 0 && batch.followups.length === 0) return undefined;
     const zones = deriveZones(agent.session.header, batch.messages);
     const reading = formatTimeReading((options.clock ?? agent.clock).now(), zones);
-    const marker: TimeContextMarkerData = { turnId: batch.turnId };
-    agent.append(TIME_CONTEXT_MARKER, marker);
+    agent.append(TIME_CONTEXT_MARKER, { turnId: batch.turnId });
     return [reading];
   };
 }
 
 /**
- * The `@chime/timecontext` plugin: registers {@linkcode timeContextHook} on each root agent, so
- * every step that starts carries a time reading and the turn carries a marker Schedule can
- * require (seed §"Session 与请求时区归属"). It adds no inbox or loop state.
+ * The `@chime/timecontext` plugin (seed §"Session 与请求时区归属", Time-context paragraph). It
+ * registers one `agent/pre-step` hook on each root agent. For the final, non-empty batch of a step
+ * the hook derives the session zone from the immutable header and the client zones from the
+ * batch messages' bound provenance ({@linkcode deriveZones}), returns one model-visible reading
+ * ({@linkcode formatTimeReading}) for that step only, and appends `time-context/marker { turnId }`
+ * through `agent.append`, which the agent records only if the step starts. A follow-up-only batch
+ * still gets a reading. The plugin adds no inbox or loop state and copies no zone facts.
  *
- * @param options the clock to sample @default the agent's clock
+ * @param options the clock to sample @default `{}` (the agent's clock)
  * @returns the plugin, named `@chime/timecontext`
  *
- * @example Load it with an agent's plugins
+ * @example Create the plugin for the agent's plugin loader
  * ```ts
+ * import assert from "node:assert/strict";
  * import { timeContextPlugin } from "./plugin.ts";
  * const plugin = timeContextPlugin();
- * console.assert(plugin.name === "@chime/timecontext");
+ * assert.ok(plugin.name === "@chime/timecontext");
  * ```
  */
-export function timeContextPlugin(options: TimeContextOptions = {}): Plugin {
+export function timeContextPlugin(options: TimeContextOptions = {}): TimeContextPlugin {
   return {
     name: TIME_CONTEXT_PLUGIN_NAME,
     setup(scope) {

@@ -69,22 +69,26 @@ function clientLines(instant: Temporal.Instant, zones: DerivedZones): string[] {
  *
  * @example A session in Berlin, a request from Berlin
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatTimeReading } from "./reading.ts";
  * const reading = formatTimeReading(Date.UTC(2026, 0, 1, 8, 0), {
  *   sessionTimeZone: "Europe/Berlin", clientTimeZones: ["Europe/Berlin"], missingClientZone: false,
  * });
- * console.assert(reading.includes("Thursday 2026-01-01 09:00 (UTC+01:00)"));
+ * assert.ok(reading.includes("Thursday 2026-01-01 09:00 (UTC+01:00)"));
  * ```
  */
 export function formatTimeReading(now: number, zones: DerivedZones): string {
   const instant = Temporal.Instant.fromEpochMilliseconds(now);
-  const lines = [TIME_CONTEXT_HEADING, `Now (UTC): ${instant.toString({ fractionalSecondDigits: 3 })}`];
+  const lines = [
+    TIME_CONTEXT_HEADING,
+    `Now (UTC): ${instant.toString({ fractionalSecondDigits: 3 })}`,
+  ];
   const session = zones.sessionTimeZone;
   if (session === undefined) {
     lines.push(
       "Session time zone: unavailable (this session has no default time zone).",
       ...clientLines(instant, zones),
-      "Implicit local times (such as \"tomorrow 09:00\") cannot be interpreted in a session time " +
+      'Implicit local times (such as "tomorrow 09:00") cannot be interpreted in a session time ' +
         "zone: ask the user which time zone they mean, or pass an explicit time_zone.",
     );
   } else if (zonesAgree(zones)) {

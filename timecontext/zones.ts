@@ -3,12 +3,7 @@
  *
  * @module
  */
-import {
-  isTimeZone,
-  type MessageSource,
-  type SessionHeader,
-  timeZonesEqual,
-} from "@chime/session";
+import { isTimeZone, timeZonesEqual } from "@chime/session";
 
 /** The zones that govern one batch: the session default and the messages' client provenance. */
 export interface DerivedZones {
@@ -23,10 +18,13 @@ export interface DerivedZones {
   readonly missingClientZone: boolean;
 }
 
-/** The part of a `user-rpc` event that zone derivation reads: its bound provenance. */
+/**
+ * The part of a `user-rpc` event (`SessionEvent<"user-rpc", UserRpcData>` of `@chime/session`)
+ * that zone derivation reads: its bound provenance.
+ */
 export interface ZoneSourceMessage {
   /** The `user-rpc` data; only `source` is read. */
-  readonly data: { readonly source: MessageSource };
+  readonly data: { readonly source: { readonly clientTimeZone?: string } };
 }
 
 /**
@@ -37,23 +35,24 @@ export interface ZoneSourceMessage {
  * Zones that are not valid named IANA zones are treated as absent: a header zone becomes
  * unavailable, a client zone counts as missing.
  *
- * @param header the session header (only `timeZone` is read)
+ * @param header the `SessionHeader` (only `timeZone` is read)
  * @param messages the `user-rpc` events of the batch or turn, in order; empty for a
  *   follow-up-only step (then `clientTimeZones` is empty and `missingClientZone` is `false`)
  * @returns the derived zones
  *
  * @example A Chrome and a Firefox tab in India agree
  * ```ts
+ * import assert from "node:assert/strict";
  * import { deriveZones } from "./zones.ts";
  * const zones = deriveZones({ timeZone: "Asia/Kolkata" }, [
- *   { data: { source: { kind: "web", clientTimeZone: "Asia/Calcutta" } } },
- *   { data: { source: { kind: "web", clientTimeZone: "Asia/Kolkata" } } },
+ *   { data: { source: { clientTimeZone: "Asia/Calcutta" } } },
+ *   { data: { source: { clientTimeZone: "Asia/Kolkata" } } },
  * ]);
- * console.assert(zones.clientTimeZones.length === 1 && !zones.missingClientZone);
+ * assert.ok(zones.clientTimeZones.length === 1 && !zones.missingClientZone);
  * ```
  */
 export function deriveZones(
-  header: Pick<SessionHeader, "timeZone">,
+  header: { readonly timeZone?: string },
   messages: readonly ZoneSourceMessage[],
 ): DerivedZones {
   const clientTimeZones: string[] = [];
@@ -82,8 +81,9 @@ export function deriveZones(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { zonesAgree } from "./zones.ts";
- * console.assert(zonesAgree({
+ * assert.ok(zonesAgree({
  *   sessionTimeZone: "US/Eastern", clientTimeZones: ["America/New_York"], missingClientZone: false,
  * }));
  * ```

@@ -1,6 +1,62 @@
 /**
- * `@chime/ui` (work in progress).
+ * `@chime/ui`: the browser side of chime. It owns the session window (a commit-aware merge of
+ * history pages, live SSE events and same-seq sidecar views), the {@linkcode TranscriptAdapter},
+ * the `conversation.chat.eventview` registry with its JSON fallback, and the conversation
+ * renderers. `@chime/ui/schedule` is the independent bilingual reminder renderer and
+ * `@chime/ui/assets` the built page, embedded as strings.
+ *
+ * @example Drive a session window without a network
+ * ```ts
+ * import { SessionWindow } from "@chime/ui";
+ * const win = new SessionWindow({
+ *   loadHistory: () => Promise.resolve({ events: [], views: {}, nextBefore: null }),
+ *   loadAfter: () => Promise.resolve({ events: [], views: {} }),
+ * });
+ * await win.start();
+ * console.assert(win.status.value === "ready");
+ * ```
  *
  * @module
  */
-export {};
+export { SessionWindow } from "./window.ts";
+export type {
+  BufferEntry,
+  EventSnapshot,
+  HistoryQuery,
+  LoadExit,
+  MergeExit,
+  OlderExit,
+  OlderPage,
+  Readable,
+  RepairExit,
+  SessionWindowOptions,
+  WindowStatus,
+} from "./window_types.ts";
+export { isDense } from "./window_types.ts";
+export { type PresentedEventNode, presentEvent, TranscriptAdapter } from "./transcript.ts";
+export {
+  EVENT_VIEW_SLOT,
+  type EventRenderer,
+  EventViewRegistry,
+  eventViews,
+  jsonFallback,
+  registerEventView,
+  type RenderContext,
+  type Rendered,
+} from "./registry.ts";
+export { CONVERSATION_RENDERERS, registerConversationViews } from "./conversation.ts";
+export { detectLang, type Lang, lang, localeOf, type Writable } from "./i18n.ts";
+export type {
+  EventView,
+  FlushedMessage,
+  HistoryPage,
+  ReminderPresentation,
+  ScheduleChangeData,
+  ScheduleChangeView,
+  ScheduleRecordWire,
+  SessionSummary,
+  StreamMessage,
+  WireError,
+  WireEvent,
+  WireHeader,
+} from "./wire.ts";

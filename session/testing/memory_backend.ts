@@ -3,12 +3,7 @@
  *
  * @module
  */
-import type {
-  EventPage,
-  PersistenceBackend,
-  StoredCursor,
-  StoredSession,
-} from "../backend.ts";
+import type { EventPage, PersistenceBackend, StoredCursor, StoredSession } from "../backend.ts";
 import { SessionError } from "../errors.ts";
 import type { SessionEvent } from "../event.ts";
 import { normalizeHeader, type SessionHeader } from "../header.ts";

@@ -1,0 +1,245 @@
+/**
+ * One turn of the agent loop (ARCHITECTURE.md §4, seed §"Session 与请求时区归属"). Private to
+ * `@chime/agent`; {@linkcode Agent} owns the phase and the inbox, this file owns the steps.
+ *
+ * @module
+ */
+import type { SessionEvent, StepStartData, UserRpcData } from "@chime/session";
+import { abortReason, attempt, errorText, raceAbort } from "./_abort.ts";
+import type { ToolRegistry } from "./_registry.ts";
+import { type AssistantMessageData, buildTranscript } from "./_transcript.ts";
+import {
+  type AgentHandle,
+  type ModelAdapter,
+  ModelError,
+  type ModelMessage,
+  type ModelReply,
+  type ModelToolCall,
+  type PreStepHook,
+  type StepBatch,
+} from "./types.ts";
+
+/** One queued input. */
+export type Input =
+  | { readonly kind: "message"; readonly event: SessionEvent<"user-rpc", UserRpcData> }
+  | { readonly kind: "followup"; readonly frame: string };
+
+/** An event a pre-step hook appended, waiting for `step/start`. */
+interface Staged {
+  readonly type: string;
+  readonly data: unknown;
+}
+
+/** What a turn needs from its agent. */
+export interface TurnHost {
+  readonly handle: AgentHandle;
+  readonly model: ModelAdapter | undefined;
+  readonly systemPrompt: string | undefined;
+  readonly maxSteps: number;
+  readonly tools: ToolRegistry;
+  newId(): string;
+  /** Removes and returns every queued input. */
+  claim(): Input[];
+  /** Whether inputs are queued. */
+  pending(): boolean;
+  hooks(): PreStepHook[];
+}
+
+/** A running turn. `end()` is idempotent; after it the loop records nothing more. */
+export class TurnRun {
+  readonly turnId: string;
+  readonly #host: TurnHost;
+  readonly #controller = new AbortController();
+  #ended = false;
+  #staging: Staged[] | undefined;
+
+  constructor(host: TurnHost) {
+    this.#host = host;
+    this.turnId = host.newId();
+  }
+
+  /** Aborted when the turn ends (cancel, error, completion). */
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  /** Non-`undefined` while pre-step hooks run: appends through the agent go here. */
+  get staging(): Staged[] | undefined {
+    return this.#staging;
+  }
+
+  /**
+   * Records `turn/end` (unless `record` is false, e.g. the session already closed) and aborts
+   * the turn's model call and tool signal.
+   *
+   * @returns `false` when the turn had already ended
+   */
+  end(outcome: "completed" | "error" | "cancelled", error?: string, record = true): boolean {
+    if (this.#ended) return false;
+    this.#ended = true;
+    this.#staging = undefined;
+    try {
+      if (record) {
+        this.#host.handle.append("turn/end", {
+          turnId: this.turnId,
+          outcome,
+          ...(error === undefined ? {} : { error }),
+        });
+      }
+    } finally {
+      this.#controller.abort(abortReason(`turn ${this.turnId} ended: ${outcome}`));
+    }
+    return true;
+  }
+
+  /** Runs the turn to its end; never rejects for model, tool or hook failures. */
+  async run(): Promise<void> {
+    const host = this.#host;
+    host.handle.append("turn/start", { turnId: this.turnId });
+    let continuing = false;
+    try {
+      for (let step = 0;; step++) {
+        if (!continuing && !host.pending()) {
+          this.end("completed");
+          return;
+        }
+        if (step >= host.maxSteps) {
+          this.end("error", `max_steps: Cannot continue: the turn reached ${host.maxSteps} steps`);
+          return;
+        }
+        const extra = await this.#admit(step, host.claim());
+        if (extra === undefined) return;
+        const reply = await raceAbort(this.#callModel(extra), this.signal);
+        if (this.#ended) return;
+        const calls = reply.toolCalls;
+        const data: AssistantMessageData = {
+          turnId: this.turnId,
+          text: reply.text,
+          ...(calls.length > 0 ? { toolCalls: calls.map(({ id, name, arguments: a }) => ({ id, name, arguments: a })) } : {}),
+        };
+        host.handle.append("assistant/message", data);
+        for (const call of calls) {
+          await this.#runTool(call);
+          if (this.#ended) return;
+        }
+        continuing = calls.length > 0;
+      }
+    } catch (error) {
+      if (!this.#ended) this.end("error", errorText(error));
+    }
+  }
+
+  /**
+   * Runs the pre-step hooks on the claimed batch, then records the followups, the staged hook
+   * events and `step/start` in one synchronous block.
+   *
+   * @returns the hooks' model-visible strings, or `undefined` when the turn ended meanwhile
+   */
+  async #admit(step: number, inputs: Input[]): Promise<string[] | undefined> {
+    const messages = inputs.flatMap((i) => i.kind === "message" ? [i.event] : []);
+    const followups = inputs.flatMap((i) => i.kind === "followup" ? [i.frame] : []);
+    const extra: string[] = [];
+    if (inputs.length > 0) {
+      const batch: StepBatch = Object.freeze({
+        turnId: this.turnId,
+        step,
+        messages: Object.freeze(messages),
+        followups: Object.freeze(followups),
+      });
+      const staged: Staged[] = [];
+      for (const hook of this.#host.hooks()) {
+        this.#staging = staged;
+        let added: readonly string[] | void;
+        try {
+          added = await raceAbort(attempt(() => hook(batch, this.#host.handle)), this.signal);
+        } finally {
+          if (this.#staging === staged) this.#staging = undefined;
+        }
+        if (this.#ended) return undefined;
+        for (const text of added ?? []) {
+          if (typeof text !== "string") {
+            throw new TypeError("Cannot run pre-step hook: it returned a non-string");
+          }
+          extra.push(text);
+        }
+      }
+      if (this.#ended) return undefined;
+      for (const frame of followups) this.#host.handle.append("followup", { frame });
+      for (const { type, data } of staged) this.#host.handle.append(type, data);
+    }
+    if (this.#ended) return undefined;
+    const start: StepStartData = {
+      turnId: this.turnId,
+      step,
+      messageIds: messages.map((m) => m.data.messageId),
+    };
+    this.#host.handle.append("step/start", start);
+    return extra;
+  }
+
+  async #callModel(extra: readonly string[]): Promise<ModelReply> {
+    const { handle, model, systemPrompt } = this.#host;
+    if (model === undefined) {
+      throw new ModelError("model_missing", "Cannot call the model: no model adapter is configured");
+    }
+    const messages: ModelMessage[] = [
+      ...(systemPrompt === undefined ? [] : [{ role: "system" as const, content: systemPrompt }]),
+      ...buildTranscript(handle.session.events()),
+      ...extra.map((content) => ({ role: "user" as const, content })),
+    ];
+    const timeZone = handle.session.header.timeZone;
+    const reply = await model.complete({
+      messages,
+      tools: this.#host.tools.specs(),
+      signal: this.signal,
+      context: { now: handle.clock.now(), ...(timeZone === undefined ? {} : { timeZone }) },
+    });
+    if (typeof reply?.text !== "string" || !Array.isArray(reply.toolCalls)) {
+      throw new ModelError("model_bad_response", `Cannot use the reply of ${model.name}`);
+    }
+    return reply;
+  }
+
+  async #runTool(call: ModelToolCall): Promise<void> {
+    const { handle, tools } = this.#host;
+    let args: unknown;
+    let parsed = true;
+    try {
+      args = call.arguments.trim() === "" ? {} : JSON.parse(call.arguments);
+    } catch {
+      parsed = false;
+    }
+    handle.append("tool/call", {
+      turnId: this.turnId,
+      callId: call.id,
+      name: call.name,
+      args: parsed ? args : call.arguments,
+    });
+    let result: unknown;
+    const tool = tools.get(call.name);
+    if (!parsed) {
+      result = failure("invalid_arguments", `Cannot call ${call.name}: arguments are not JSON`);
+    } else if (tool === undefined) {
+      result = failure("unknown_tool", `Cannot call ${call.name}: no such tool`);
+    } else {
+      const ctx = { agent: handle, turnId: this.turnId, callId: call.id, signal: this.signal };
+      try {
+        const value = await raceAbort(attempt(() => tool.execute(args, ctx)), this.signal);
+        result = JSON.parse(JSON.stringify(value ?? null));
+      } catch (error) {
+        if (this.#ended) return;
+        result = failure("tool_failed", error instanceof Error ? error.message : String(error));
+      }
+    }
+    if (this.#ended) return;
+    handle.append("tool/result", { turnId: this.turnId, callId: call.id, result });
+  }
+}
+
+function failure(code: string, message: string) {
+  return { ok: false, error: { code, message } } as const;
+}

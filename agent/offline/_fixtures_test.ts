@@ -1,0 +1,42 @@
+/** Shared fixtures of the offline model tests (a `_test.ts` file so it is never published). */
+import { OfflineModel } from "../offline.ts";
+import type { ModelMessage, ModelReply, ModelToolSpec } from "../types.ts";
+
+export const NOW = Date.parse("2026-11-29T08:15:00Z");
+export const TOOLS: readonly ModelToolSpec[] = [
+  "schedule_create",
+  "schedule_list",
+  "schedule_delete",
+]
+  .map((name) => ({ name, description: name, parameters: { type: "object" } }));
+
+export function complete(
+  messages: readonly ModelMessage[],
+  options: { tools?: readonly ModelToolSpec[]; timeZone?: string | undefined } = {},
+): Promise<ModelReply> {
+  const timeZone = "timeZone" in options ? options.timeZone : "Europe/Berlin";
+  return new OfflineModel().complete({
+    messages,
+    tools: options.tools ?? TOOLS,
+    signal: new AbortController().signal,
+    context: timeZone === undefined ? { now: NOW } : { now: NOW, timeZone },
+  });
+}
+
+export const user = (content: string): ModelMessage => ({ role: "user", content });
+export const calls = (reply: ModelReply) =>
+  reply.toolCalls.map((c) => ({ id: c.id, name: c.name, args: JSON.parse(c.arguments) }));
+export const called = (id: string, name: string, args: unknown): ModelMessage => ({
+  role: "assistant",
+  content: "",
+  toolCalls: [{ id, name, arguments: JSON.stringify(args) }],
+});
+export const result = (toolCallId: string, value: unknown): ModelMessage => ({
+  role: "tool",
+  toolCallId,
+  content: JSON.stringify(value),
+});
+export const frame = (data: Record<string, unknown>) =>
+  `<schedule-reminder>\n${
+    JSON.stringify(data)
+  }\n</schedule-reminder>\nTell the user about this reminder now.`;

@@ -1,0 +1,105 @@
+/**
+ * Absolute clock times ("tomorrow at 9", "明天上午9点", "on Dec 24 at 18:00") for the offline
+ * model, read by chrono-node and normalized to a local `{ date, time }` in a chosen zone.
+ *
+ * @module
+ */
+import * as chrono from "chrono-node";
+
+/** An absolute time found in a text. */
+export interface AbsoluteMatch {
+  /** Local date `YYYY-MM-DD` in the zone the phrase was read in. */
+  readonly date: string;
+  /** Local time `HH:MM`. */
+  readonly time: string;
+  /** RFC 3339 UTC instant, set only when the phrase itself carried a numeric offset. */
+  readonly instant?: string;
+  /** Index of the phrase in the text (UTF-16 units). */
+  readonly index: number;
+  /** Length of the phrase (UTF-16 units). */
+  readonly length: number;
+}
+
+/** What {@linkcode findAbsolute} found: a time, a phrase without a clock time, or nothing. */
+export type AbsoluteResult =
+  | { readonly kind: "time"; readonly match: AbsoluteMatch }
+  | { readonly kind: "no-clock-time" }
+  | { readonly kind: "none" };
+
+// Relative phrases are parse.ts's job (duration.ts); "at 8 in the morning" is not relative.
+const RELATIVE_RE =
+  /\b(?:in|after|within)\s+(?:\d|an?\b|half|few|couple|several|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty|sixty)|\bfrom now\b|\blater\b|\bago\b|(?:秒|分|钟|时|天|周|星期)(?:之|以)?[后前]/i;
+const CJK_RE = /[\u3400-\u9fff]/;
+
+function pad(n: number, width = 2): string {
+  return String(n).padStart(width, "0");
+}
+
+/**
+ * A reference whose process-local wall clock equals the zone's wall clock: chrono's zh parser
+ * reads the reference in the process zone and ignores `timezone`, so both parsers are given the
+ * same local picture and only the wall-clock components of the result are used.
+ */
+function reference(wall: Temporal.ZonedDateTime): chrono.ParsingReference {
+  const instant = new Date(
+    wall.year,
+    wall.month - 1,
+    wall.day,
+    wall.hour,
+    wall.minute,
+    wall.second,
+  );
+  return { instant, timezone: -instant.getTimezoneOffset() };
+}
+
+function parse(text: string, wall: Temporal.ZonedDateTime): chrono.ParsedResult[] {
+  const ref = reference(wall);
+  const options = { forwardDate: true };
+  const results = CJK_RE.test(text) ? chrono.zh.parse(text, ref, options) : [];
+  return results.length > 0 ? results : chrono.en.parse(text, ref, options);
+}
+
+/**
+ * Finds the first absolute clock time in `text`, read against `now` in `timeZone`. A time without
+ * a date that already passed today means the next day.
+ *
+ * @param text the user's message (explicit zone phrases already blanked out)
+ * @param options `now` (epoch ms) and the IANA zone to read the phrase in
+ * @returns the time, `no-clock-time` for a date or relative phrase without a clock time, or `none`
+ */
+export function findAbsolute(
+  text: string,
+  options: { readonly now: number; readonly timeZone: string },
+): AbsoluteResult {
+  const wall = Temporal.Instant.fromEpochMilliseconds(options.now).toZonedDateTimeISO(
+    options.timeZone,
+  );
+  const results = parse(text, wall);
+  const first = results[0];
+  if (!first) return { kind: "none" };
+  const found = results.find((r) => r.start.isCertain("hour") && !RELATIVE_RE.test(r.text));
+  if (!found) return { kind: "no-clock-time" };
+  const start = found.start;
+  const hour = start.get("hour") ?? 0;
+  const minute = start.get("minute") ?? 0;
+  let date = Temporal.PlainDate.from({
+    year: start.get("year") ?? wall.year,
+    month: start.get("month") ?? wall.month,
+    day: start.get("day") ?? wall.day,
+  });
+  if (!start.isCertain("day") && !start.isCertain("weekday")) {
+    date = wall.toPlainDate();
+    if (hour * 60 + minute <= wall.hour * 60 + wall.minute) date = date.add({ days: 1 });
+  }
+  const base = { date: date.toString(), time: `${pad(hour)}:${pad(minute)}` };
+  const span = { index: found.index, length: found.text.length };
+  const offset = start.get("timezoneOffset");
+  if (start.isCertain("timezoneOffset") && offset !== null) {
+    const sign = offset < 0 ? "-" : "+";
+    const abs = Math.abs(offset);
+    const iso = `${base.date}T${base.time}:00${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+    const instant = Temporal.Instant.from(iso).toString();
+    return { kind: "time", match: { ...base, instant, ...span } };
+  }
+  return { kind: "time", match: { ...base, ...span } };
+}

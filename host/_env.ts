@@ -1,0 +1,80 @@
+/**
+ * Environment overrides of ARCHITECTURE.md §6 "Configuration" (private to `config.ts`). The
+ * model decision itself is `@chime/agent`'s `modelFromEnv`; this file adds the port, the
+ * database and a printable reason.
+ *
+ * @module
+ */
+import { type ModelConfig, modelFromEnv } from "@chime/agent";
+import type { HostConfig } from "./config.ts";
+import { ConfigError } from "./errors.ts";
+import { checkPort, libsqlUrl } from "./_validate.ts";
+
+/** The model to build, with why it was chosen (printed at startup; never the key). */
+export type ModelSettings =
+  | { readonly kind: "offline"; readonly reason: string }
+  | {
+    readonly kind: "openai-compatible";
+    /** Endpoint base URL. */
+    readonly baseURL: string;
+    /** Model name. */
+    readonly model: string;
+    /** The API key (secret; never printed). */
+    readonly apiKey: string;
+    /** Which setting selected this model. */
+    readonly reason: string;
+  };
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function nonEmpty(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === undefined || value === "" ? undefined : value;
+}
+
+function chooseModel(configured: ModelConfig, env: Env): ModelSettings {
+  const base = nonEmpty(env, "CHIME_MODEL_BASE_URL");
+  if (base !== undefined && !URL.canParse(base)) {
+    throw new ConfigError("config_invalid", "Cannot load config: CHIME_MODEL_BASE_URL is not a URL");
+  }
+  const decision = modelFromEnv(env, configured);
+  const ownEnv = configured.kind === "openai-compatible" ? configured.apiKeyEnv : undefined;
+  if (decision.kind === "offline") {
+    return { kind: "offline", reason: ownEnv === undefined ? "no API key" : `no key in ${ownEnv}` };
+  }
+  const reason = nonEmpty(env, "CHIME_MODEL_API_KEY") !== undefined
+    ? "CHIME_MODEL_API_KEY"
+    : ownEnv !== undefined && nonEmpty(env, ownEnv) !== undefined
+    ? ownEnv
+    : "DEEPSEEK_API_KEY";
+  return { ...decision, reason };
+}
+
+/**
+ * Applies `CHIME_PORT`, `CHIME_DB` (a libSQL URL or a path, relative to `cwd`) and the model
+ * variables. No key anywhere ⇒ the offline model.
+ *
+ * @param config validated configuration, with the configured model entry
+ * @param modelConfig the configured `model` entry
+ * @param env environment variables
+ * @param cwd base for a relative `CHIME_DB` path
+ * @returns the configuration with overrides applied
+ * @throws {ConfigError} `config_invalid` for a bad port or URL
+ */
+export function applyEnv(
+  config: Omit<HostConfig, "model">,
+  modelConfig: ModelConfig,
+  env: Env,
+  cwd: string,
+): HostConfig {
+  const port = nonEmpty(env, "CHIME_PORT");
+  const db = nonEmpty(env, "CHIME_DB");
+  return {
+    ...config,
+    ...(port === undefined ? {} : {
+      port: checkPort(/^\d+$/.test(port) ? Number(port) : Number.NaN, "CHIME_PORT"),
+    }),
+    ...(db === undefined ? {} : { storage: { kind: "libsql", url: libsqlUrl(db, cwd) } }),
+    model: chooseModel(modelConfig, env),
+  };
+}

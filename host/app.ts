@@ -1,0 +1,125 @@
+/**
+ * {@linkcode createApp}: the Hono app of the host: sub-apps mounted with `app.route()`, one
+ * `onError` mapping error codes to statuses, JSON errors `{ error: { code, message, … } }`
+ * (ARCHITECTURE.md §6).
+ *
+ * @module
+ */
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { HTTPException } from "hono/http-exception";
+import { HostError } from "./errors.ts";
+import { messageRoutes } from "./routes_messages.ts";
+import type { HostRuntime } from "./runtime.ts";
+import { sessionRoutes } from "./routes_sessions.ts";
+import type { StreamOptions } from "./sse.ts";
+
+/** One static file served by the host (the embedded UI island). */
+export interface StaticAsset {
+  /** The file content. */
+  readonly body: string;
+  /** Its `Content-Type`. */
+  readonly contentType: string;
+}
+
+/** Options of {@linkcode createApp}. */
+export interface AppOptions extends StreamOptions {
+  /** Largest accepted request body, bytes. @default 65536 */
+  readonly bodyLimitBytes?: number;
+  /** Static files by URL path (`/`, `/app.js`, `/style.css`). @default none */
+  readonly assets?: Readonly<Record<string, StaticAsset>>;
+  /** Where unexpected errors go. @default globalThis.reportError */
+  readonly reportError?: (error: unknown) => void;
+}
+
+/** HTTP status of every error code the host answers with. */
+export const STATUS_BY_CODE: Readonly<Record<string, ContentfulStatusCode>> = {
+  invalid_json: 400,
+  invalid_request: 400,
+  invalid_query: 400,
+  invalid_time_zone: 400,
+  invalid_session_id: 400,
+  invalid_seq: 400,
+  not_found: 404,
+  session_not_found: 404,
+  message_not_found: 404,
+  payload_too_large: 413,
+  time_zone_conflict: 409,
+  session_exists: 409,
+  session_closed: 409,
+  no_running_turn: 409,
+  busy: 409,
+  disposed: 503,
+  shutting_down: 503,
+  persistence_failed: 503,
+};
+
+function codeOf(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return error instanceof Error && typeof code === "string" && code in STATUS_BY_CODE
+    ? code
+    : undefined;
+}
+
+/**
+ * Builds the host app for a runtime.
+ *
+ * @param runtime the host runtime
+ * @param options body limit, assets, heartbeat
+ * @returns the Hono app; serve it with `Deno.serve(app.fetch)` or test it with `app.request()`
+ *
+ * @example Health check without a network
+ * ```ts ignore
+ * import { createApp } from "./app.ts";
+ * const app = createApp(runtime);
+ * const response = await app.request("/healthz");
+ * console.assert((await response.json()).ok === true);
+ * ```
+ */
+export function createApp(runtime: HostRuntime, options: AppOptions = {}): Hono {
+  const report = options.reportError ?? ((e: unknown) => globalThis.reportError(e));
+  const app = new Hono();
+  app.use(
+    "/api/*",
+    bodyLimit({
+      maxSize: options.bodyLimitBytes ?? 64 * 1024,
+      onError: () => {
+        throw new HostError("payload_too_large", "Cannot read body: it is too large", {
+          limit: options.bodyLimitBytes ?? 64 * 1024,
+        });
+      },
+    }),
+  );
+  app.use("*", async (c, next) => {
+    await next();
+    c.header("X-Content-Type-Options", "nosniff");
+  });
+  app.get("/healthz", (c) => c.json({ ok: true }));
+  app.get("/api/client-config", (c) => c.json({ renderers: runtime.renderers }));
+  app.route("/api/sessions", sessionRoutes(runtime, options));
+  app.route("/api/sessions", messageRoutes(runtime));
+  for (const [path, asset] of Object.entries(options.assets ?? {})) {
+    app.get(path, (c) => {
+      c.header("Content-Type", asset.contentType);
+      c.header("Cache-Control", "no-cache");
+      return c.body(asset.body);
+    });
+  }
+  app.notFound((c) =>
+    c.json({ error: { code: "not_found", message: `Cannot route: ${c.req.method} ${c.req.path}` } }, 404)
+  );
+  app.onError((error, c) => {
+    const code = codeOf(error);
+    if (code !== undefined) {
+      const details = (error as { details?: Record<string, unknown> }).details ?? {};
+      return c.json({ error: { ...details, code, message: error.message } }, STATUS_BY_CODE[code]);
+    }
+    if (error instanceof HTTPException && error.status < 500) {
+      return c.json({ error: { code: "invalid_request", message: error.message } }, error.status);
+    }
+    report(error);
+    return c.json({ error: { code: "internal_error", message: "Cannot answer: internal error" } }, 500);
+  });
+  return app;
+}

@@ -1,0 +1,192 @@
+/**
+ * Host configuration: `chime.jsonc` files (JSONC with `extends` overlays), validation with clear
+ * messages, path resolution that never depends on the process cwd, and the environment overrides
+ * of ARCHITECTURE.md §6 "Configuration".
+ *
+ * @module
+ */
+import { dirname, isAbsolute, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type ParseError, parse, printParseErrorCode } from "jsonc-parser";
+import { applyEnv, type ModelSettings } from "./_env.ts";
+import { validateConfig } from "./_validate.ts";
+import { ConfigError } from "./errors.ts";
+
+export type { ModelSettings } from "./_env.ts";
+export { ConfigError, type ConfigErrorCode } from "./errors.ts";
+
+/** Where sessions are persisted. Relative paths are already resolved. */
+export type StorageSettings =
+  | { readonly kind: "libsql"; readonly url: string }
+  | { readonly kind: "jsonl"; readonly dir: string };
+
+/** A loaded, validated, env-applied configuration. */
+export interface HostConfig {
+  /** Interface to bind. @default "127.0.0.1" */
+  readonly hostname: string;
+  /** TCP port; `0` picks a free one. @default 8787 */
+  readonly port: number;
+  /** Absolute data directory, when configured. */
+  readonly dataDir?: string;
+  /** The storage backend. */
+  readonly storage: StorageSettings;
+  /** The model adapter to build. */
+  readonly model: ModelSettings;
+  /** Plugin names, loaded in order from the static registry. */
+  readonly plugins: readonly string[];
+  /** Client renderer names enabled in the page. */
+  readonly renderers: readonly string[];
+  /** `cwd` recorded in headers of sessions created over HTTP. @default "/" */
+  readonly cwd: string;
+  /** The config files read, base first. */
+  readonly files: readonly string[];
+}
+
+/** Options of {@linkcode loadConfig}. */
+export interface LoadConfigOptions {
+  /** Environment variables to apply. @default {} (no overrides) */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Overrides the data directory (absolute, or relative to `cwd`). */
+  readonly dataDir?: string;
+  /** Base for relative `dataDir` and `CHIME_DB` values. @default Deno.cwd() */
+  readonly cwd?: string;
+  /** Reads a file as text. @default Deno.readTextFile */
+  readonly readTextFile?: (path: string) => Promise<string>;
+}
+
+type Json = Record<string, unknown>;
+
+/**
+ * Parses JSONC text, reporting the first syntax error with its line and column.
+ *
+ * @param text the file content
+ * @param file the file name used in messages
+ * @returns the parsed value
+ * @throws {ConfigError} `config_syntax`
+ *
+ * @example Report where a syntax error is
+ * ```ts
+ * import { parseJsonc } from "./config.ts";
+ * try {
+ *   parseJsonc('{\n  "port": 1,,\n}', "chime.jsonc");
+ * } catch (error) {
+ *   console.assert(String(error).includes("chime.jsonc:2:"));
+ * }
+ * ```
+ */
+export function parseJsonc(text: string, file: string): unknown {
+  const errors: ParseError[] = [];
+  const value = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  const first = errors[0];
+  if (first !== undefined) {
+    const before = text.slice(0, first.offset).split(/\r\n|\r|\n/);
+    const line = before.length;
+    const column = (before.at(-1)?.length ?? 0) + 1;
+    throw new ConfigError(
+      "config_syntax",
+      `Cannot load config: ${file}:${line}:${column}: ${printParseErrorCode(first.error)}`,
+    );
+  }
+  return value;
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Overlay merge: objects merge key by key, except tagged unions whose `kind` changed. */
+function merge(base: unknown, over: unknown): unknown {
+  if (!isObject(base) || !isObject(over)) return over;
+  if ("kind" in over && over.kind !== base.kind) return over;
+  const out: Json = { ...base };
+  for (const [key, value] of Object.entries(over)) out[key] = merge(base[key], value);
+  return out;
+}
+
+function resolvePath(base: string, path: string): string {
+  return isAbsolute(path) ? path : resolve(base, path);
+}
+
+/** Resolves one file's relative paths against its own directory (the declaring file). */
+function anchor(raw: Json, dir: string): Json {
+  const out: Json = { ...raw, ["#dir"]: dir };
+  if (typeof raw.dataDir === "string") out.dataDir = resolvePath(dir, raw.dataDir);
+  if (isObject(raw.storage)) out.storage = { ...raw.storage, ["#dir"]: dir };
+  return out;
+}
+
+async function readLayer(
+  path: string,
+  read: (path: string) => Promise<string>,
+  seen: readonly string[],
+): Promise<{ value: Json; files: string[] }> {
+  if (seen.includes(path)) {
+    throw new ConfigError("config_invalid", `Cannot load config: ${path} extends itself`);
+  }
+  let text: string;
+  try {
+    text = await read(path);
+  } catch (cause) {
+    throw new ConfigError("config_unreadable", `Cannot load config: cannot read ${path}`, {
+      cause,
+    });
+  }
+  const raw = parseJsonc(text, path);
+  if (!isObject(raw)) {
+    throw new ConfigError("config_invalid", `Cannot load config: ${path} is not a JSON object`);
+  }
+  const { extends: parent, ...own } = raw;
+  const layer = anchor(own, dirname(path));
+  if (parent === undefined) return { value: layer, files: [path] };
+  if (typeof parent !== "string") {
+    throw new ConfigError("config_invalid", `Cannot load config: ${path}: extends must be a path`);
+  }
+  const base = await readLayer(resolvePath(dirname(path), parent), read, [...seen, path]);
+  return { value: merge(base.value, layer) as Json, files: [...base.files, path] };
+}
+
+/**
+ * Loads a configuration file with its `extends` chain, validates it and applies environment
+ * overrides (`CHIME_PORT`, `CHIME_DB`, `CHIME_MODEL_BASE_URL`, `CHIME_MODEL`,
+ * `CHIME_MODEL_API_KEY`, `DEEPSEEK_API_KEY`).
+ *
+ * Relative `dataDir` values resolve against the declaring file's directory; relative storage
+ * paths against `dataDir` when set, else against the declaring file's directory. CLI and env
+ * paths resolve against `options.cwd`.
+ *
+ * @param path the config file (absolute, or relative to `options.cwd`)
+ * @param options env, data directory override, cwd, file reader
+ * @returns the configuration
+ * @throws {ConfigError} unreadable file, JSONC syntax error (with line:column), invalid value
+ *
+ * @example Load the web-schedule example without env overrides
+ * ```ts ignore
+ * import { loadConfig } from "./config.ts";
+ * const config = await loadConfig("examples/web-schedule/chime.jsonc");
+ * console.assert(config.plugins.includes("@chime/schedule"));
+ * ```
+ */
+export async function loadConfig(path: string, options: LoadConfigOptions = {}): Promise<HostConfig> {
+  const cwd = options.cwd ?? Deno.cwd();
+  const read = options.readTextFile ?? ((p: string) => Deno.readTextFile(p));
+  const file = resolvePath(cwd, path);
+  const { value, files } = await readLayer(file, read, []);
+  if (options.dataDir !== undefined) value.dataDir = resolvePath(cwd, options.dataDir);
+  const { model, ...config } = validateConfig(value, files.at(-1) ?? file);
+  return applyEnv({ ...config, files }, model, options.env ?? {}, cwd);
+}
+
+/**
+ * The directory a `file:` URL or plain path names, for creating it before opening storage.
+ *
+ * @param storage resolved storage settings
+ * @returns the directory to create, or `undefined` for remote and in-memory storage
+ */
+export function storageDirectory(storage: StorageSettings): string | undefined {
+  if (storage.kind === "jsonl") return storage.dir;
+  if (!storage.url.startsWith("file:")) return undefined;
+  const path = storage.url.startsWith("file://")
+    ? fileURLToPath(storage.url)
+    : storage.url.slice("file:".length);
+  return path === ":memory:" ? undefined : dirname(path);
+}

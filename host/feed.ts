@@ -1,0 +1,159 @@
+/**
+ * Fan-out of live session events to stream clients, with the commit-gated sidecars of seed
+ * §"Commit-aware Web 回执". Pure of HTTP: `sse.ts` pumps a {@linkcode FeedClient} into a
+ * response.
+ *
+ * @module
+ */
+import type { Session, SessionEvent } from "@chime/session";
+import { FeedClient, type FeedLimits } from "./feed_client.ts";
+import { type FeedItem, sseFrame } from "./frame.ts";
+import type { Views } from "./views.ts";
+import type { Watermark } from "./watermark.ts";
+
+export { FeedClient, type FeedLimits } from "./feed_client.ts";
+
+interface Feed {
+  readonly clients: Set<FeedClient>;
+  readonly subscription: Disposable;
+}
+
+/** Options of {@linkcode Feeds}. */
+export interface FeedsOptions {
+  /** The shared watermark (the runtime advances it from `store.onFlushed`). */
+  readonly watermark: Watermark;
+  /** Which events get views and how. */
+  readonly views: Views;
+  /** Per-client queue bounds. */
+  readonly limits?: FeedLimits;
+}
+
+/**
+ * Stream clients per exact live Session object. Raw events are sent at append (one
+ * `session.subscribe` per session with clients); newly covered gated events are sent again
+ * with a `{ for: 'event', view }` sidecar only when the watermark advances.
+ *
+ * @example Attach a client and receive an appended event
+ * ```ts
+ * import { Feeds } from "./feed.ts";
+ * import { Views } from "./views.ts";
+ * import { Watermark } from "./watermark.ts";
+ * import { Session } from "@chime/session";
+ * const session = new Session({
+ *   header: { version: 1, id: "s", cwd: "/", createdAt: "2030-01-01T00:00:00.000Z",
+ *     origin: "doc", lineage: null, delegationDepth: 0 },
+ *   now: () => 0,
+ * });
+ * const feeds = new Feeds({ watermark: new Watermark(), views: new Views([]) });
+ * using client = feeds.attach(session);
+ * session.append("note", {});
+ * console.assert(client.queued === 1);
+ * ```
+ */
+export class Feeds {
+  readonly #watermark: Watermark;
+  readonly #views: Views;
+  readonly #limits: FeedLimits;
+  readonly #feeds = new Map<Session, Feed>();
+
+  /** @param options watermark, views, limits */
+  constructor(options: FeedsOptions) {
+    this.#watermark = options.watermark;
+    this.#views = options.views;
+    this.#limits = options.limits ?? {};
+  }
+
+  /** Number of attached clients, over all sessions. */
+  get clientCount(): number {
+    let n = 0;
+    for (const feed of this.#feeds.values()) n += feed.clients.size;
+    return n;
+  }
+
+  /**
+   * Attaches a client to a live session, synchronously queueing the backfill (so nothing
+   * appended meanwhile is lost or doubled): raw events after `after`, views for every gated
+   * event below the watermark, and a `flushed` notice when the watermark is positive.
+   *
+   * @param session the exact live object
+   * @param after last seq the client has (`Last-Event-ID`); `undefined` or `-1` for all
+   * @returns the client; close it when the stream ends
+   */
+  attach(session: Session, after = -1): FeedClient {
+    const feed = this.#feed(session);
+    const client: FeedClient = new FeedClient(this.#limits, () => this.#detach(session, client));
+    const cursor = session.length - 1;
+    for (const event of session.events(Math.max(0, after + 1))) {
+      client.push(sseFrame({ kind: "event", event }, event.seq), true);
+    }
+    const mark = this.#watermark.get(session);
+    if (mark > 0) {
+      // Sidecars for seqs the client already has are idempotent upgrades: it may have missed
+      // them while disconnected.
+      for (const item of this.#sidecars(session, 0, mark)) client.push(sseFrame(item, cursor), true);
+      client.push(sseFrame({ kind: "flushed", throughSeq: mark }, cursor), true);
+    }
+    feed.clients.add(client);
+    return client;
+  }
+
+  /**
+   * Applies a `session/flushed` observation: advances the watermark and, when it moved, sends
+   * the newly covered gated events with views, then `flushed`.
+   *
+   * @param session the exact live object
+   * @param throughSeq the flush's exclusive bound
+   */
+  onFlushed(session: Session, throughSeq: number): void {
+    const range = this.#watermark.advance(session, throughSeq);
+    const feed = this.#feeds.get(session);
+    if (range === undefined || feed === undefined) return;
+    const cursor = session.length - 1;
+    const frames = this.#sidecars(session, range.from, range.to).map((item) => sseFrame(item, cursor));
+    frames.push(sseFrame({ kind: "flushed", throughSeq: range.to }, cursor));
+    for (const client of [...feed.clients]) for (const frame of frames) client.push(frame);
+  }
+
+  /** Closes every client of every session (shutdown). */
+  closeAll(): void {
+    for (const feed of [...this.#feeds.values()]) {
+      for (const client of [...feed.clients]) client.close();
+    }
+  }
+
+  #sidecars(session: Session, from: number, to: number): FeedItem[] {
+    const seqs = this.#views.gatedSeqs(session.events(from, to));
+    if (seqs.length === 0) return [];
+    const events = session.events(0, to);
+    const views = this.#views.build(session.header, events, seqs);
+    return seqs.flatMap((seq) => {
+      const view = views.get(seq);
+      const event = events[seq] as SessionEvent;
+      return view === undefined ? [] : [{ kind: "view" as const, event, view }];
+    });
+  }
+
+  #feed(session: Session): Feed {
+    let feed = this.#feeds.get(session);
+    if (feed === undefined) {
+      const clients = new Set<FeedClient>();
+      const subscription = session.subscribe((event) => {
+        const frame = sseFrame({ kind: "event", event }, event.seq);
+        for (const client of [...clients]) client.push(frame);
+      });
+      feed = { clients, subscription };
+      this.#feeds.set(session, feed);
+    }
+    return feed;
+  }
+
+  #detach(session: Session, client: FeedClient): void {
+    const feed = this.#feeds.get(session);
+    if (feed === undefined) return;
+    feed.clients.delete(client);
+    if (feed.clients.size === 0) {
+      feed.subscription[Symbol.dispose]();
+      this.#feeds.delete(session);
+    }
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * The chime server: `deno task dev` runs
+ * `deno run -A host/main.ts --config examples/web-schedule/chime.jsonc`.
+ *
+ * Flags: `--config PATH` (default: `config/default.jsonc` beside the sources, or built-in
+ * defaults with data next to a compiled binary), `--port N`, `--host NAME` (binds loopback
+ * unless told otherwise), `--data-dir DIR`. SIGINT and SIGTERM shut down cleanly: streams end,
+ * agents and their owners are disposed, the store is flushed and closed.
+ *
+ * @module
+ */
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { type HostConfig, loadConfig } from "./config.ts";
+import { ConfigError } from "./errors.ts";
+import { startServer } from "./server.ts";
+
+const BUILT_IN_DEFAULT = `{
+  "hostname": "127.0.0.1",
+  "port": 8787,
+  "dataDir": "data",
+  "storage": { "kind": "libsql", "url": "file:chime.db" },
+  "model": { "kind": "offline" },
+  "plugins": [],
+  "renderers": []
+}`;
+
+async function resolveConfig(
+  values: { config?: string; "data-dir"?: string },
+): Promise<HostConfig> {
+  const env = Deno.env.toObject();
+  const dataDir = values["data-dir"];
+  const common = { env, ...(dataDir === undefined ? {} : { dataDir }) };
+  if (values.config !== undefined) return await loadConfig(values.config, common);
+  const here = import.meta.url.startsWith("file:") ? dirname(fileURLToPath(import.meta.url)) : "";
+  const source = join(here, "..", "config", "default.jsonc");
+  const exists = await Deno.stat(source).then((s) => s.isFile, () => false);
+  if (exists) return await loadConfig(source, common);
+  // A compiled binary: defaults with data beside the executable, never the cwd.
+  const virtual = join(dirname(Deno.execPath()), "chime.jsonc");
+  return await loadConfig(virtual, {
+    ...common,
+    readTextFile: (path) =>
+      path === virtual ? Promise.resolve(BUILT_IN_DEFAULT) : Deno.readTextFile(path),
+  });
+}
+
+function parsePort(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const port = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!(port >= 0 && port <= 65535)) {
+    throw new ConfigError("config_invalid", `Cannot start: --port ${value} is not 0..65535`);
+  }
+  return port;
+}
+
+async function main(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      config: { type: "string" },
+      port: { type: "string" },
+      host: { type: "string" },
+      "data-dir": { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    console.log("usage: chime [--config PATH] [--port N] [--host NAME] [--data-dir DIR]");
+    return 0;
+  }
+  const config = await resolveConfig(values);
+  const port = parsePort(values.port);
+  const server = await startServer({
+    config,
+    ...(port === undefined ? {} : { port }),
+    ...(values.host === undefined ? {} : { hostname: values.host }),
+  });
+  const model = config.model.kind === "offline"
+    ? `offline (${config.model.reason})`
+    : `${config.model.model} at ${config.model.baseURL} (${config.model.reason})`;
+  const storage = config.storage.kind === "libsql" ? config.storage.url : config.storage.dir;
+  console.log(`chime listening on ${server.url}`);
+  console.log(`  storage: ${storage}`);
+  console.log(`  model: ${model}`);
+  console.log(`  plugins: ${config.plugins.join(", ") || "(none)"}`);
+  const stopped = Promise.withResolvers<string>();
+  const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
+  const handlers = signals.map((signal) => {
+    const handler = () => stopped.resolve(signal);
+    Deno.addSignalListener(signal, handler);
+    return () => Deno.removeSignalListener(signal, handler);
+  });
+  const signal = await stopped.promise;
+  console.log(`chime: ${signal}, shutting down`);
+  for (const remove of handlers) remove();
+  await server.shutdown();
+  console.log("chime: stopped");
+  return 0;
+}
+
+if (import.meta.main) {
+  try {
+    Deno.exit(await main(Deno.args));
+  } catch (error) {
+    const known = error instanceof ConfigError || (error instanceof TypeError &&
+      String((error as { code?: unknown }).code ?? "").startsWith("ERR_PARSE_ARGS"));
+    console.error(`chime: ${known ? (error as Error).message : error}`);
+    if (!known && error instanceof Error && error.stack) console.error(error.stack);
+    Deno.exit(1);
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * Message routes: send, cancel the running turn, retry and edit (ARCHITECTURE.md §6, issue 8).
+ * Each message's `clientTimeZone` is validated here and bound into its immutable `user-rpc`
+ * provenance (seed §"Session 与请求时区归属").
+ *
+ * @module
+ */
+import { Hono } from "hono";
+import { HostError } from "./errors.ts";
+import type { HostRuntime } from "./runtime.ts";
+import { messageIdParam, readJsonObject, sessionIdParam, textField, timeZoneField } from "./_http.ts";
+
+/**
+ * The message sub-app, mounted at `/api/sessions`.
+ *
+ * @param runtime the host runtime
+ * @returns a Hono app
+ */
+export function messageRoutes(runtime: HostRuntime): Hono {
+  return new Hono()
+    .post("/:id/messages", async (c) => {
+      const id = sessionIdParam(c);
+      const body = await readJsonObject(c);
+      const text = textField(body, "text");
+      const clientTimeZone = timeZoneField(body, "clientTimeZone");
+      const agent = await runtime.agentFor(await runtime.resume(id));
+      const event = agent.submit({ text, source: { kind: "web", clientTimeZone } });
+      return c.json({ messageId: event.data.messageId, seq: event.seq }, 202);
+    })
+    .post("/:id/turns/current/cancel", async (c) => {
+      const id = sessionIdParam(c);
+      const session = runtime.store.live(id);
+      const agent = session === undefined ? undefined : await runtime.existingAgent(session);
+      if (agent === undefined) {
+        if (!await runtime.exists(id)) {
+          throw new HostError("session_not_found", `Cannot cancel: no session ${id}`);
+        }
+        throw new HostError("no_running_turn", "Cannot cancel: no turn is running");
+      }
+      const turnId = agent.turnId;
+      agent.cancel();
+      return c.json({ cancelled: true, turnId: turnId ?? null });
+    })
+    .post("/:id/messages/:messageId/retry", async (c) => {
+      const id = sessionIdParam(c);
+      const messageId = messageIdParam(c);
+      const agent = await runtime.agentFor(await runtime.resume(id));
+      agent.retry(messageId);
+      return c.json({ messageId }, 202);
+    })
+    .post("/:id/messages/:messageId/edit", async (c) => {
+      const id = sessionIdParam(c);
+      const messageId = messageIdParam(c);
+      const text = textField(await readJsonObject(c), "text");
+      const agent = await runtime.agentFor(await runtime.resume(id));
+      const event = agent.edit(messageId, text);
+      return c.json({ messageId: event.data.messageId, seq: event.seq, edits: messageId }, 202);
+    });
+}

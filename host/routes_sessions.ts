@@ -1,0 +1,100 @@
+/**
+ * Session routes: create, list, get, resume, fork, history and stream (ARCHITECTURE.md §6).
+ *
+ * @module
+ */
+import { Hono } from "hono";
+import { SessionError } from "@chime/session";
+import { HostError } from "./errors.ts";
+import { attachedHistory, detachedHistory } from "./history.ts";
+import type { HostRuntime } from "./runtime.ts";
+import { type StreamOptions, streamSession } from "./sse.ts";
+import {
+  intValue,
+  readJsonObject,
+  readOptionalJsonObject,
+  sessionIdParam,
+  timeZoneField,
+} from "./_http.ts";
+
+function notFound(id: string): SessionError {
+  return new SessionError("session_not_found", `Cannot find session: no session ${id}`);
+}
+
+/**
+ * The `/api/sessions` sub-app.
+ *
+ * @param runtime the host runtime
+ * @param options stream options
+ * @returns a Hono app to mount with `app.route("/api/sessions", …)`
+ */
+export function sessionRoutes(runtime: HostRuntime, options: StreamOptions = {}): Hono {
+  return new Hono()
+    .post("/", async (c) => {
+      const body = await readJsonObject(c);
+      const timeZone = timeZoneField(body, "timeZone");
+      const cwd = body.cwd;
+      if (cwd !== undefined && (typeof cwd !== "string" || cwd === "" || cwd.length > 1024)) {
+        throw new HostError("invalid_request", "Cannot create session: cwd must be a path", {
+          field: "cwd",
+        });
+      }
+      const id = body.id;
+      if (id !== undefined && typeof id !== "string") {
+        throw new HostError("invalid_session_id", "Cannot create session: id must be a string");
+      }
+      const { session, created } = await runtime.create({
+        timeZone,
+        ...(cwd === undefined ? {} : { cwd }),
+        ...(id === undefined ? {} : { id }),
+      });
+      return c.json({ header: session.header, live: true }, created ? 201 : 200);
+    })
+    .get("/", async (c) => {
+      const headers = await runtime.store.list();
+      const sessions = headers.map((header) => ({
+        header,
+        live: runtime.store.live(header.id) !== undefined,
+      }));
+      return c.json({ sessions });
+    })
+    .get("/:id", async (c) => {
+      const id = sessionIdParam(c);
+      const live = runtime.store.live(id);
+      const header = live?.header ?? (await runtime.store.backend.cursor(id))?.header;
+      if (header === undefined) throw notFound(id);
+      return c.json({ header, live: live !== undefined });
+    })
+    .post("/:id/resume", async (c) => {
+      const session = await runtime.resume(sessionIdParam(c));
+      return c.json({ header: session.header, live: true });
+    })
+    .post("/:id/fork", async (c) => {
+      const id = sessionIdParam(c);
+      const body = await readOptionalJsonObject(c);
+      const throughSeq = intValue(body.throughSeq, "throughSeq", -1, Number.MAX_SAFE_INTEGER);
+      const child = await runtime.fork(id, throughSeq);
+      return c.json({ header: child.header, live: true }, 201);
+    })
+    .get("/:id/history", async (c) => {
+      const id = sessionIdParam(c);
+      const before = intValue(c.req.query("before"), "before", 0, Number.MAX_SAFE_INTEGER);
+      const limit = intValue(c.req.query("limit"), "limit", 1, 500);
+      const query = {
+        ...(before === undefined ? {} : { before }),
+        ...(limit === undefined ? {} : { limit }),
+      };
+      const live = runtime.store.live(id);
+      const page = live !== undefined
+        ? await attachedHistory(runtime.store, runtime.views, live, query)
+        : await detachedHistory(runtime.store, runtime.views, id, query);
+      if (page === undefined) throw notFound(id);
+      return c.json(page);
+    })
+    .get("/:id/stream", async (c) => {
+      const id = sessionIdParam(c);
+      const session = runtime.store.live(id) ?? await runtime.resume(id);
+      await runtime.agentFor(session);
+      return streamSession(c, runtime.feeds, session, options);
+    });
+}

@@ -1,0 +1,300 @@
+/**
+ * {@linkcode HostRuntime}: the store, the plugin loader, one agent per live root session, the
+ * watermark and the stream feeds: everything the HTTP layer drives.
+ *
+ * @module
+ */
+import { Agent, Loader, type ModelAdapter, OfflineModel, OpenAICompatibleAdapter } from "@chime/agent";
+import type { Plugin } from "@chime/agent";
+import {
+  type Clock,
+  JsonlBackend,
+  LibsqlBackend,
+  type PersistenceBackend,
+  type Session,
+  SessionStore,
+  systemClock,
+} from "@chime/session";
+import type { HostConfig, ModelSettings, StorageSettings } from "./config.ts";
+import { storageDirectory } from "./config.ts";
+import { HostError } from "./errors.ts";
+import { Feeds, type FeedLimits } from "./feed.ts";
+import { resolveRegistry } from "./registry.ts";
+import { type ViewSource, Views } from "./views.ts";
+import { Watermark } from "./watermark.ts";
+
+/** Options of {@linkcode HostRuntime.open}. */
+export interface RuntimeOptions {
+  /** Storage, model, plugins and renderers; ignored parts are replaced by the overrides below. */
+  readonly config: Pick<HostConfig, "storage" | "model" | "plugins" | "renderers" | "cwd">;
+  /** A backend to use instead of `config.storage` (tests). */
+  readonly backend?: PersistenceBackend;
+  /** A model to use instead of `config.model` (tests, benches). */
+  readonly model?: ModelAdapter;
+  /** Plugins to load instead of the registry's (tests). */
+  readonly plugins?: readonly Plugin[];
+  /** View sources instead of the registry's (tests). */
+  readonly views?: readonly ViewSource[];
+  /** Wall clock and timers. @default systemClock */
+  readonly clock?: Clock;
+  /** Stream client queue bounds. */
+  readonly feedLimits?: FeedLimits;
+  /** Where failures with no caller go. @default globalThis.reportError */
+  readonly reportError?: (error: unknown) => void;
+}
+
+/** Creates the configured backend, making a local data directory when needed. */
+export async function openBackend(storage: StorageSettings): Promise<PersistenceBackend> {
+  const dir = storageDirectory(storage);
+  if (dir !== undefined) await Deno.mkdir(dir, { recursive: true });
+  return storage.kind === "jsonl"
+    ? await JsonlBackend.open({ dir: storage.dir })
+    : await LibsqlBackend.open({ url: storage.url });
+}
+
+/** Builds the configured model adapter. */
+export function createModel(settings: ModelSettings, clock: Clock): ModelAdapter {
+  return settings.kind === "offline" ? new OfflineModel() : new OpenAICompatibleAdapter({
+    baseURL: settings.baseURL,
+    model: settings.model,
+    apiKey: settings.apiKey,
+    clock,
+  });
+}
+
+/**
+ * The host runtime. Plugins are loaded before any agent is published; each live root session
+ * gets exactly one {@linkcode Agent} (on create, resume, fork or a message to a cold session);
+ * cold history reads never create agents.
+ *
+ * @example Open a runtime on a memory backend and create a session
+ * ```ts ignore
+ * import { HostRuntime } from "./runtime.ts";
+ * import { MemoryBackend } from "@chime/session/testing";
+ * await using runtime = await HostRuntime.open({
+ *   config: { storage: { kind: "libsql", url: ":memory:" }, model: { kind: "offline", reason: "" },
+ *     plugins: [], renderers: [], cwd: "/" },
+ *   backend: new MemoryBackend(),
+ * });
+ * const { session } = await runtime.create({ timeZone: "Europe/Paris" });
+ * ```
+ */
+export class HostRuntime implements AsyncDisposable {
+  /** The session store. */
+  readonly store: SessionStore;
+  /** The plugin loader. */
+  readonly loader: Loader;
+  /** The commit watermark. */
+  readonly watermark: Watermark = new Watermark();
+  /** Commit-gated view sources. */
+  readonly views: Views;
+  /** Stream clients. */
+  readonly feeds: Feeds;
+  /** Enabled client renderers. */
+  readonly renderers: readonly string[];
+  /** `cwd` for sessions created without one. */
+  readonly cwd: string;
+  readonly #model: ModelAdapter;
+  readonly #clock: Clock;
+  readonly #agents = new Map<Session, Promise<Agent>>();
+  readonly #flushed: Disposable;
+  readonly #reportError: (error: unknown) => void;
+  #closing: Promise<void> | undefined;
+
+  private constructor(options: RuntimeOptions, store: SessionStore, views: Views) {
+    this.store = store;
+    this.loader = new Loader();
+    this.views = views;
+    this.feeds = new Feeds({
+      watermark: this.watermark,
+      views,
+      ...(options.feedLimits === undefined ? {} : { limits: options.feedLimits }),
+    });
+    this.renderers = options.config.renderers;
+    this.cwd = options.config.cwd;
+    this.#clock = options.clock ?? systemClock;
+    this.#model = options.model ?? createModel(options.config.model, this.#clock);
+    this.#reportError = options.reportError ?? ((e) => globalThis.reportError(e));
+    this.#flushed = store.onFlushed((session, through) => this.feeds.onFlushed(session, through));
+  }
+
+  /**
+   * Opens storage and loads every plugin (before any agent can be published).
+   *
+   * @param options configuration and overrides
+   * @returns the runtime; dispose it to shut down
+   * @throws {ConfigError} for unknown plugin or renderer names
+   * @throws {SessionError} `schema_rejected` for a foreign database
+   */
+  static async open(options: RuntimeOptions): Promise<HostRuntime> {
+    const entries = resolveRegistry(options.config.plugins, options.config.renderers);
+    const backend = options.backend ?? await openBackend(options.config.storage);
+    const store = new SessionStore({
+      backend,
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
+      ...(options.reportError === undefined ? {} : { reportError: options.reportError }),
+    });
+    const views = new Views(options.views ?? entries.flatMap((e) => e.views ?? []));
+    const runtime = new HostRuntime(options, store, views);
+    try {
+      for (const plugin of options.plugins ?? entries.map((e) => e.create())) {
+        await runtime.loader.load(plugin);
+      }
+    } catch (error) {
+      await runtime[Symbol.asyncDispose]();
+      throw error;
+    }
+    return runtime;
+  }
+
+  /** `true` once shutdown began. */
+  get closing(): boolean {
+    return this.#closing !== undefined;
+  }
+
+  #open(action: string): void {
+    if (this.closing) throw new HostError("shutting_down", `Cannot ${action}: the host is stopping`);
+  }
+
+  /**
+   * The agent of a live session, created and published on first use.
+   *
+   * @param session a live root session of this store
+   * @returns its one agent
+   */
+  agentFor(session: Session): Promise<Agent> {
+    this.#open("start an agent");
+    let agent = this.#agents.get(session);
+    if (agent === undefined) {
+      agent = this.#startAgent(session);
+      this.#agents.set(session, agent);
+      agent.catch(() => this.#agents.delete(session));
+    }
+    return agent;
+  }
+
+  async #startAgent(session: Session): Promise<Agent> {
+    const agent = new Agent({
+      session,
+      store: this.store,
+      model: this.#model,
+      clock: this.#clock,
+      reportError: this.#reportError,
+    });
+    try {
+      await this.loader.publish(agent);
+    } catch (error) {
+      await agent[Symbol.asyncDispose]().catch(this.#reportError);
+      throw error;
+    }
+    return agent;
+  }
+
+  /**
+   * The agent of a live session if it has one; never creates one.
+   *
+   * @param session a live session
+   * @returns the agent promise, or `undefined`
+   */
+  existingAgent(session: Session): Promise<Agent> | undefined {
+    return this.#agents.get(session);
+  }
+
+  /**
+   * Creates (or, for the same id, cwd and an equal zone, returns) a live session and its agent.
+   *
+   * @param options IANA zone (required on the web path), optional cwd and id
+   * @returns the session and whether it was new
+   * @throws {SessionError} `invalid_time_zone`, `time_zone_conflict`, `session_exists`,
+   *   `invalid_session_id`
+   */
+  async create(
+    options: { readonly timeZone: string; readonly cwd?: string; readonly id?: string },
+  ): Promise<{ session: Session; created: boolean }> {
+    this.#open("create a session");
+    const known = options.id !== undefined &&
+      (this.store.live(options.id) !== undefined ||
+        await this.store.backend.cursor(options.id) !== undefined);
+    const session = await this.store.create({
+      cwd: options.cwd ?? this.cwd,
+      timeZone: options.timeZone,
+      origin: "web",
+      ...(options.id === undefined ? {} : { id: options.id }),
+    });
+    await this.agentFor(session);
+    return { session, created: !known };
+  }
+
+  /**
+   * Makes a session live (cold → live, owners rebuilt by the plugins) and returns it with its
+   * agent. Idempotent.
+   *
+   * @param id session id
+   * @returns the live session
+   * @throws {SessionError} `session_not_found`, `invalid_session_id`
+   */
+  async resume(id: string): Promise<Session> {
+    this.#open("resume a session");
+    const wasLive = this.store.live(id) !== undefined;
+    const session = await this.store.resume(id);
+    // A freshly loaded prefix was read back from storage: it is durable.
+    if (!wasLive) this.watermark.seed(session, session.length);
+    await this.agentFor(session);
+    return session;
+  }
+
+  /**
+   * Forks a live or cold session; the child is live with its own agent. A cold parent stays
+   * cold.
+   *
+   * @param id parent id
+   * @param throughSeq last parent seq to copy, inclusive @default the parent's last event
+   * @returns the live child
+   * @throws {SessionError} `session_not_found`, `invalid_seq`, `invalid_session_id`
+   */
+  async fork(id: string, throughSeq?: number): Promise<Session> {
+    this.#open("fork a session");
+    const parent = this.store.live(id) ?? id;
+    const child = await this.store.fork(
+      parent,
+      throughSeq === undefined ? {} : { throughSeq },
+    );
+    await this.agentFor(child);
+    return child;
+  }
+
+  /**
+   * Whether a session exists, live or stored, without activating it.
+   *
+   * @param id a valid session id
+   * @returns `true` when live or stored
+   */
+  async exists(id: string): Promise<boolean> {
+    return this.store.live(id) !== undefined || await this.store.backend.cursor(id) !== undefined;
+  }
+
+  /**
+   * Shuts down: closes stream clients, disposes every agent (their owners first), unloads the
+   * plugins, then flushes and closes the store, so no appended event is lost. Idempotent.
+   */
+  [Symbol.asyncDispose](): Promise<void> {
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  async #close(): Promise<void> {
+    this.feeds.closeAll();
+    const errors: unknown[] = [];
+    const agents = await Promise.allSettled([...this.#agents.values()]);
+    const disposed = await Promise.allSettled(
+      agents.flatMap((r) => r.status === "fulfilled" ? [r.value[Symbol.asyncDispose]()] : []),
+    );
+    for (const r of disposed) if (r.status === "rejected") errors.push(r.reason);
+    this.#agents.clear();
+    await this.loader[Symbol.asyncDispose]().catch((e) => errors.push(e));
+    await this.store[Symbol.asyncDispose]().catch((e) => errors.push(e));
+    this.#flushed[Symbol.dispose]();
+    if (errors.length === 1) throw errors[0];
+    if (errors.length > 1) throw new AggregateError(errors, "Cannot shut down cleanly");
+  }
+}

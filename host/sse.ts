@@ -1,0 +1,78 @@
+/**
+ * `GET /api/sessions/:id/stream`: pumps a {@linkcode FeedClient} into a `streamSSE` response
+ * (ARCHITECTURE.md §6 "SSE").
+ *
+ * @module
+ */
+import type { Context } from "hono";
+import { streamSSE } from "hono/streaming";
+import type { Session } from "@chime/session";
+import { HostError } from "./errors.ts";
+import type { Feeds } from "./feed.ts";
+import { HEARTBEAT_FRAME } from "./frame.ts";
+
+/** Options of {@linkcode streamSession}. */
+export interface StreamOptions {
+  /** Interval of heartbeat comments, ms. @default 15000 */
+  readonly heartbeatMs?: number;
+  /** Reconnection delay advertised to `EventSource` (`retry:`), ms. @default 1000 */
+  readonly retryMs?: number;
+}
+
+/**
+ * Reads the resume cursor: `Last-Event-ID` wins over `?after=`; `-1` means "from the start".
+ *
+ * @param c the request context
+ * @returns the last seq the client has
+ * @throws {HostError} `invalid_query` for a malformed value
+ */
+export function resumeCursor(c: Context): number {
+  const raw = c.req.header("last-event-id") ?? c.req.query("after");
+  if (raw === undefined || raw === "") return -1;
+  if (!/^-?\d{1,15}$/.test(raw) || Number(raw) < -1) {
+    throw new HostError("invalid_query", "Cannot resume stream: the cursor is not a seq", {
+      field: "after",
+    });
+  }
+  return Number(raw);
+}
+
+/**
+ * Streams one live session. The backfill after the cursor is queued synchronously with the
+ * subscription, so nothing is lost or doubled; a client dropped for overflowing its queue is
+ * disconnected and resumes with `Last-Event-ID`. Heartbeat comments keep idle streams open.
+ *
+ * @param c the request context
+ * @param feeds the runtime's feeds
+ * @param session the live session
+ * @param options heartbeat and retry intervals
+ * @returns the SSE response
+ */
+export function streamSession(
+  c: Context,
+  feeds: Feeds,
+  session: Session,
+  options: StreamOptions = {},
+): Response {
+  const after = resumeCursor(c);
+  const heartbeatMs = options.heartbeatMs ?? 15_000;
+  const retryMs = options.retryMs ?? 1000;
+  c.header("X-Accel-Buffering", "no");
+  return streamSSE(c, async (stream) => {
+    const client = feeds.attach(session, after);
+    stream.onAbort(() => client.close());
+    try {
+      await stream.write(`retry: ${retryMs}\n\n`);
+      while (!client.closed && !stream.aborted && !session.closed) {
+        const frames = await client.take(heartbeatMs);
+        if (client.closed || stream.aborted) break;
+        await stream.write(frames.length > 0 ? frames.join("") : HEARTBEAT_FRAME);
+      }
+    } finally {
+      client.close();
+      // Abort rather than close: a stalled socket must not keep the response (or shutdown)
+      // waiting for writes that will never drain.
+      if (!stream.aborted) stream.abort();
+    }
+  });
+}

@@ -1,0 +1,100 @@
+import assert from "node:assert/strict";
+import { createClient } from "@libsql/client";
+import {
+  APPLICATION_ID,
+  classifySchema,
+  CREATE_V13,
+  CREATE_V14,
+  normalizeSql,
+  type SchemaState,
+  UPGRADE_V13_TO_V14,
+} from "./mod.ts";
+
+async function stateAfter(statements: readonly string[]): Promise<SchemaState> {
+  const client = createClient({ url: ":memory:" });
+  try {
+    await client.batch([...statements], "write");
+    const app = await client.execute("PRAGMA application_id");
+    const version = await client.execute("PRAGMA user_version");
+    const rows = (await client.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema")).rows;
+    return {
+      applicationId: Number(app.rows[0]![0]),
+      userVersion: Number(version.rows[0]![0]),
+      entries: rows.map((r) => ({
+        type: String(r.type),
+        name: String(r.name),
+        tbl_name: String(r.tbl_name),
+        sql: r.sql === null ? null : String(r.sql),
+      })),
+    };
+  } finally {
+    client.close();
+  }
+}
+
+Deno.test("`classifySchema()` calls a database built from CREATE_V14 current", async () => {
+  assert.deepEqual(classifySchema(await stateAfter(CREATE_V14)), { kind: "current" });
+});
+
+Deno.test("`classifySchema()` calls a database built from CREATE_V13 legacy", async () => {
+  assert.deepEqual(classifySchema(await stateAfter(CREATE_V13)), { kind: "legacy" });
+});
+
+Deno.test("`UPGRADE_V13_TO_V14` yields exactly the fresh v14 layout", async () => {
+  const upgraded = await stateAfter([...CREATE_V13, ...UPGRADE_V13_TO_V14]);
+  assert.deepEqual(classifySchema(upgraded), { kind: "current" });
+});
+
+Deno.test("`classifySchema()` calls a fresh file empty", () => {
+  assert.equal(classifySchema({ applicationId: 0, userVersion: 0, entries: [] }).kind, "empty");
+});
+
+Deno.test("`classifySchema()` rejects foreign, older, newer and forged databases", async () => {
+  const v14 = await stateAfter(CREATE_V14);
+  const cases: SchemaState[] = [
+    { ...v14, applicationId: 42 },
+    { ...v14, applicationId: 0 },
+    { ...v14, userVersion: 12 },
+    { ...v14, userVersion: 15 },
+    { ...v14, userVersion: 13 },
+    {
+      ...v14,
+      entries: [...v14.entries, {
+        type: "index",
+        name: "x",
+        tbl_name: "events",
+        sql: "CREATE INDEX x ON events (at)",
+      }],
+    },
+    { ...v14, entries: v14.entries.slice(1) },
+    { applicationId: APPLICATION_ID, userVersion: 0, entries: [] },
+    {
+      applicationId: 0,
+      userVersion: 0,
+      entries: [{ type: "table", name: "t", tbl_name: "t", sql: "CREATE TABLE t (a)" }],
+    },
+  ];
+  for (const state of cases) assert.equal(classifySchema(state).kind, "rejected");
+});
+
+Deno.test("`classifySchema()` ignores ANALYZE statistics tables", async () => {
+  const v14 = await stateAfter(CREATE_V14);
+  const stat = {
+    type: "table",
+    name: "sqlite_stat1",
+    tbl_name: "sqlite_stat1",
+    sql: "CREATE TABLE sqlite_stat1(tbl,idx,stat)",
+  };
+  assert.equal(classifySchema({ ...v14, entries: [...v14.entries, stat] }).kind, "current");
+});
+
+Deno.test("`normalizeSql()` ignores the whitespace an ALTER TABLE splice leaves", () => {
+  assert.equal(
+    normalizeSql("CREATE TABLE t (\n  a TEXT\n, b TEXT)"),
+    "CREATE TABLE t(a TEXT,b TEXT)",
+  );
+  assert.equal(
+    normalizeSql("CREATE TABLE t ( a TEXT,\n  b TEXT\n)"),
+    "CREATE TABLE t(a TEXT,b TEXT)",
+  );
+});

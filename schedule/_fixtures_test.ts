@@ -1,0 +1,91 @@
+// Shared test fixtures and given/when/then helpers for schedule tests (not a test suite).
+import type { SessionEvent, SessionHeader } from "@chime/session";
+import {
+  SCHEDULE_CHANGE,
+  type ScheduleChange,
+  type ScheduleId,
+  type ScheduleRecord,
+} from "./protocol.ts";
+import { formatInstant } from "./rfc3339.ts";
+
+/** 2030-01-01T00:00:00.000Z in epoch ms. */
+export const T0 = Date.UTC(2030, 0, 1);
+
+/** A well-formed id from a short tag, e.g. `id("a")` → `sch_aaaaaaaa`. */
+export function id(tag: string): ScheduleId {
+  return `sch_${tag.repeat(8).slice(0, Math.max(8, tag.length))}` as ScheduleId;
+}
+
+/** An `at` record due `minutes` after {@linkcode T0}. */
+export function atRecord(tag: string, minutes = 5, prompt = `remind ${tag}`): ScheduleRecord {
+  return { id: id(tag), kind: "at", prompt, scheduledAt: formatInstant(T0 + minutes * 60_000) };
+}
+
+/** An `after` record due `seconds` after {@linkcode T0}. */
+export function afterRecord(tag: string, seconds = 60): ScheduleRecord {
+  return {
+    id: id(tag),
+    kind: "after",
+    prompt: `remind ${tag}`,
+    afterSeconds: seconds,
+    scheduledAt: formatInstant(T0 + seconds * 1000),
+  };
+}
+
+/** One log entry: a change, or any other event as `{ type, data }`. */
+export type Entry = ScheduleChange | { readonly type: string; readonly data: unknown };
+
+export const create = (record: ScheduleRecord): ScheduleChange => ({
+  version: 1,
+  op: "create",
+  record,
+});
+export const remove = (tag: string): ScheduleChange => ({ version: 1, op: "delete", id: id(tag) });
+export const dispatch = (tag: string): ScheduleChange => ({
+  version: 1,
+  op: "dispatch",
+  id: id(tag),
+});
+export const other = (type = "assistant/message"): Entry => ({ type, data: { text: "hi" } });
+export const endSeed = (seedLength: number): Entry => ({
+  type: "session/end-seed",
+  data: { seedLength },
+});
+
+/** Turns entries into a dense log starting at seq 0. */
+export function given(...entries: readonly Entry[]): SessionEvent[] {
+  return entries.map((entry, seq) => ({
+    seq,
+    at: formatInstant(T0 + seq),
+    ...("version" in entry ? { type: SCHEDULE_CHANGE, data: entry } : entry),
+  }));
+}
+
+/** A session header; `seedLength` makes it a fork. */
+export function header(seedLength?: number, timeZone?: string): SessionHeader {
+  return {
+    version: 1,
+    id: "s1",
+    cwd: "/",
+    createdAt: formatInstant(T0),
+    origin: seedLength === undefined ? "test" : "fork",
+    lineage: seedLength === undefined ? null : { parentId: "s0", forkedThroughSeq: seedLength - 2 },
+    delegationDepth: 0,
+    ...(seedLength === undefined ? {} : { seedLength }),
+    ...(timeZone === undefined ? {} : { timeZone }),
+  };
+}
+
+/** Asserts that `fn` throws a ScheduleError-like value with `code`; returns it. */
+export function throwsCode(fn: () => unknown, code: string): { code: string; details: unknown } {
+  try {
+    fn();
+  } catch (error) {
+    const actual = (error as { code?: unknown }).code;
+    if (actual !== code) {
+      throw new Error(`expected code ${code}, got ${String(actual)}`, { cause: error });
+    }
+    return error as { code: string; details: unknown };
+  }
+  throw new Error(`expected code ${code}, nothing was thrown`);
+}

@@ -1,0 +1,60 @@
+/**
+ * The fixed reminder follow-up frame the model receives when a record is dispatched
+ * (seed §"Live 交付生命周期": a complete fixed frame with JSON-escaped id and prompt).
+ *
+ * @module
+ */
+import { scheduledAtMs, type ScheduleRecord } from "./protocol.ts";
+
+/**
+ * Lateness from which a reminder is reported as `overdue` instead of `due`: 60 000 ms. Below it
+ * the delay is timer and admission jitter (a busy agent, bounded timer segments) that the user
+ * would not call late; from one minute on, the model is asked to say how late it is.
+ */
+export const OVERDUE_THRESHOLD_MS: number = 60_000;
+
+/** The instruction line after the frame; fixed text. */
+export const REMINDER_INSTRUCTION: string =
+  "A reminder the user scheduled earlier in this session is now due. Tell the user about it " +
+  "now (session-local delivery; if it is overdue, say how late it is).";
+
+/**
+ * Builds the follow-up text for a due record:
+ *
+ * ```text
+ * <schedule-reminder>
+ * {"id":…,"prompt":…,"scheduledAt":…,"status":"due"|"overdue","lateBySeconds":N}
+ * </schedule-reminder>
+ * A reminder the user scheduled earlier … say how late it is).
+ * ```
+ *
+ * The JSON line comes from `JSON.stringify`, so the id and prompt are escaped and cannot break
+ * the line structure. `lateBySeconds` is `floor((decisionNowMs − scheduledAt) / 1000)`, at least
+ * 0; `status` is `overdue` when the lateness is at least {@linkcode OVERDUE_THRESHOLD_MS}.
+ *
+ * @param record the active record being dispatched
+ * @param decisionNowMs the single decision-clock sample, epoch milliseconds (UTC)
+ * @returns the frame (lines joined by `\n`, no trailing newline)
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { reminderFrame } from "./frame.ts";
+ * const record = {
+ *   id: "sch_AbCd1234" as never, kind: "at" as const, prompt: "stretch",
+ *   scheduledAt: "1970-01-01T00:00:00.000Z",
+ * };
+ * assert(reminderFrame(record, 90_500).includes('"status":"overdue","lateBySeconds":90'));
+ * ```
+ */
+export function reminderFrame(record: ScheduleRecord, decisionNowMs: number): string {
+  const lateMs = Math.max(0, decisionNowMs - scheduledAtMs(record));
+  const json = JSON.stringify({
+    id: record.id,
+    prompt: record.prompt,
+    scheduledAt: record.scheduledAt,
+    status: lateMs >= OVERDUE_THRESHOLD_MS ? "overdue" : "due",
+    lateBySeconds: Math.floor(lateMs / 1000),
+  });
+  return `<schedule-reminder>\n${json}\n</schedule-reminder>\n${REMINDER_INSTRUCTION}`;
+}

@@ -1,0 +1,332 @@
+/**
+ * The live owner: one disposable delivery object per live root agent (seed §"Live 交付生命周期";
+ * ARCHITECTURE.md §5 flows 2 and 3). It keeps no durable state of its own: its only facts are
+ * the earliest active target of the durable fold, one bounded timer, an optional idle wait and
+ * at most one in-flight transaction.
+ *
+ * @module
+ */
+import { AgentError, type AgentHandle } from "@chime/agent";
+import { type Clock, MAX_TIMER_MS, type TimerHandle } from "@chime/session";
+import { barrier, foldLive } from "./_tx.ts";
+import { dispatchChange } from "./decoder.ts";
+import { ScheduleFifo } from "./fifo.ts";
+import { reminderFrame } from "./frame.ts";
+import { SCHEDULE_CHANGE, scheduledAtMs, type ScheduleRecord } from "./protocol.ts";
+
+/** Where the owner reports what it cannot hand to a caller (injected; never `console.log`). */
+export interface ScheduleLogger {
+  /** A contained failure: the record stays active and a later trigger retries. */
+  warn(message: string, details?: unknown): void;
+  /** The owner faulted and stopped. */
+  error(message: string, details?: unknown): void;
+}
+
+/** Options of {@linkcode ScheduleOwner}. */
+export interface ScheduleOwnerOptions {
+  /** The agent's FIFO, shared with its tools. @default a private FIFO */
+  readonly fifo?: ScheduleFifo;
+  /** Wall clock and timers. @default the agent's clock */
+  readonly clock?: Clock;
+  /** Failure sink. @default `console` */
+  readonly logger?: ScheduleLogger;
+  /** Longest single timer, ms, `1..MAX_TIMER_MS`. @default MAX_TIMER_MS (2^31−1) */
+  readonly maxSegmentMs?: number;
+}
+
+/**
+ * What the owner is doing: `idle` (nothing active), `armed` (a timer runs), `running` (a due
+ * transaction is queued or in flight), `waiting` (busy agent: one `whenIdle()` wait),
+ * `stalled` (a contained failure: waiting for the next idle or a management preflight),
+ * `faulted` (a dispatch append failed: stopped) or `disposed`.
+ */
+export type OwnerState =
+  | "idle"
+  | "armed"
+  | "running"
+  | "waiting"
+  | "stalled"
+  | "faulted"
+  | "disposed";
+
+type Outcome = "done" | "busy" | "stalled" | "stopped";
+
+/**
+ * The Agent-scoped live owner. It derives the earliest active target from the durable fold and
+ * waits for it in bounded timer segments, re-reading the wall clock at every wake (a backward
+ * jump never fires early; a forward jump makes the target overdue). When due it runs one FIFO
+ * transaction: `flush` preflight, claim of the idle phase through `runMaintenance()`, re-fold of
+ * the exact session suffix, one decision-clock sample, then for each due record in due order the
+ * fixed frame, one synchronous `followup()` and the id-only `dispatch`; after the phase is
+ * released it awaits the dispatch barrier. Busy ⇒ one `whenIdle()` wait retries. Disposal never
+ * deletes a record.
+ *
+ * @example Own one per live root agent
+ * ```ts ignore
+ * import { ScheduleOwner } from "./owner.ts";
+ * const owner = new ScheduleOwner(scope.agent, { fifo });
+ * scope.own(owner);
+ * owner.start();
+ * ```
+ */
+export class ScheduleOwner implements AsyncDisposable {
+  readonly #agent: AgentHandle;
+  readonly #fifo: ScheduleFifo;
+  readonly #clock: Clock;
+  readonly #logger: ScheduleLogger;
+  readonly #segment: number;
+  readonly #stop = Promise.withResolvers<void>();
+  #stopped: "disposed" | "faulted" | undefined;
+  #target: number | undefined;
+  #timer: TimerHandle | undefined;
+  #inflight: Promise<void> | undefined;
+  #idleWait: Promise<void> | undefined;
+  /** Targets at or before this instant wait for a retry trigger (a contained failure). */
+  #hold: number | undefined;
+  #activity: Disposable | undefined;
+  /** A kick arrived while a transaction was in flight: kick again when it settles. */
+  #again = false;
+
+  /**
+   * @param agent the live root agent
+   * @param options shared FIFO, clock, logger and segment bound
+   * @throws {RangeError} when `maxSegmentMs` is not an integer in `1..MAX_TIMER_MS`
+   */
+  constructor(agent: AgentHandle, options: ScheduleOwnerOptions = {}) {
+    this.#agent = agent;
+    this.#fifo = options.fifo ?? new ScheduleFifo();
+    this.#clock = options.clock ?? agent.clock;
+    this.#logger = options.logger ?? console;
+    this.#segment = options.maxSegmentMs ?? MAX_TIMER_MS;
+    if (!Number.isSafeInteger(this.#segment) || this.#segment < 1 || this.#segment > MAX_TIMER_MS) {
+      throw new RangeError(`Cannot create owner: maxSegmentMs ${this.#segment} is out of range`);
+    }
+  }
+
+  /** The current state. */
+  get state(): OwnerState {
+    if (this.#stopped !== undefined) return this.#stopped;
+    if (this.#inflight !== undefined) return "running";
+    if (this.#idleWait !== undefined) return "waiting";
+    if (this.#activity !== undefined) return "stalled";
+    return this.#timer === undefined ? "idle" : "armed";
+  }
+
+  /** The armed target, epoch ms (UTC), or `undefined`. */
+  get target(): number | undefined {
+    return this.#target;
+  }
+
+  /**
+   * Starts the owner: one FIFO transaction preflights the session and arms the timer from the
+   * durable fold. A rejected preflight arms nothing; the next idle or management preflight
+   * retries. Idempotent in effect; never throws.
+   */
+  start(): void {
+    this.#track(this.#fifo.run(async () => {
+      if (this.#stopped !== undefined) return;
+      const preflight = await barrier(this.#agent);
+      if (preflight.ok) this.#arm();
+      else this.#stall(Infinity, "Cannot arm reminders: the start preflight failed", preflight);
+    }));
+  }
+
+  /**
+   * Recomputes the target from the durable fold and clears any hold. The schedule tools call it
+   * inside the FIFO after each successful preflight and confirmed append, which also retries a
+   * stalled delivery without a private retry timer.
+   */
+  recompute(): void {
+    if (this.#stopped !== undefined) return;
+    this.#hold = undefined;
+    this.#quiet();
+    this.#arm();
+  }
+
+  #track(work: Promise<void>): void {
+    const tracked = work.catch((error) => this.#fault(error)).finally(() => {
+      if (this.#inflight !== tracked) return;
+      this.#inflight = undefined;
+      if (this.#again) {
+        this.#again = false;
+        this.#kick();
+      }
+    });
+    this.#inflight = tracked;
+  }
+
+  #arm(): void {
+    this.#timer?.cancel();
+    this.#timer = undefined;
+    this.#target = undefined;
+    if (this.#stopped !== undefined) return;
+    let active: Iterable<ScheduleRecord>;
+    try {
+      active = foldLive(this.#agent).active.values();
+    } catch (error) {
+      return this.#fault(error);
+    }
+    let target: number | undefined;
+    for (const record of active) {
+      const at = scheduledAtMs(record);
+      if ((this.#hold === undefined || at > this.#hold) && (target === undefined || at < target)) {
+        target = at;
+      }
+    }
+    this.#target = target;
+    if (target !== undefined) this.#schedule(target);
+  }
+
+  #schedule(target: number): void {
+    const delay = Math.min(Math.max(0, target - this.#clock.now()), this.#segment);
+    this.#timer = this.#clock.setTimer(() => this.#wake(target), delay);
+  }
+
+  #wake(target: number): void {
+    this.#timer = undefined;
+    if (this.#stopped !== undefined || this.#idleWait !== undefined) return;
+    // Re-read the wall clock: a backward jump waits out the rest, never fires early.
+    if (this.#clock.now() < target) this.#schedule(target);
+    else this.#kick();
+  }
+
+  #kick(): void {
+    if (this.#stopped !== undefined) return;
+    if (this.#inflight !== undefined) {
+      this.#again = true;
+      return;
+    }
+    this.#track(this.#fifo.run(() => this.#due()).then((outcome) => this.#after(outcome)));
+  }
+
+  #after(outcome: Outcome): void {
+    if (outcome === "busy") this.#waitIdle();
+    else if (outcome === "done") {
+      this.#hold = undefined;
+      this.#arm();
+    } else if (outcome === "stalled") this.#arm();
+  }
+
+  async #due(): Promise<Outcome> {
+    if (this.#stopped !== undefined) return "stopped";
+    const preflight = await barrier(this.#agent);
+    if (!preflight.ok) {
+      return this.#stall(this.#clock.now(), "Cannot deliver: the preflight failed", preflight);
+    }
+    if (this.#stopped !== undefined) return "stopped";
+    let outcome: { appended: number; stalled: boolean } | undefined;
+    try {
+      outcome = await this.#agent.runMaintenance(() => Promise.resolve(this.#deliver()));
+    } catch (error) {
+      if (error instanceof AgentError && error.code === "busy") return "busy";
+      return this.#stall(this.#clock.now(), "Cannot deliver: maintenance was refused", error);
+    }
+    if (outcome.appended > 0) {
+      const dispatched = await barrier(this.#agent);
+      if (!dispatched.ok) {
+        this.#logger.warn("Cannot confirm dispatch: the barrier failed; it stays in the log", {
+          session: this.#agent.session.id,
+          cause: dispatched.cause,
+        });
+      }
+    }
+    return this.#stopped !== undefined ? "stopped" : outcome.stalled ? "stalled" : "done";
+  }
+
+  /** The maintenance task: synchronous from re-fold to the last dispatch append. */
+  #deliver(): { appended: number; stalled: boolean } {
+    const active = [...foldLive(this.#agent).active.values()];
+    const decisionNow = this.#clock.now();
+    const due = active.filter((record) => scheduledAtMs(record) <= decisionNow)
+      .sort((a, b) => scheduledAtMs(a) - scheduledAtMs(b));
+    let appended = 0;
+    for (const record of due) {
+      if (!this.#enqueue(record, decisionNow)) {
+        this.#stall(decisionNow, "Cannot deliver: framing or enqueue failed", record.id);
+        return { appended, stalled: true };
+      }
+      try {
+        this.#agent.append(SCHEDULE_CHANGE, dispatchChange(record.id));
+      } catch (error) {
+        // The follow-up may already be queued: stop rather than risk a second delivery.
+        this.#fault(error);
+        return { appended, stalled: false };
+      }
+      appended++;
+    }
+    return { appended, stalled: false };
+  }
+
+  #enqueue(record: ScheduleRecord, decisionNow: number): boolean {
+    try {
+      this.#agent.followup(reminderFrame(record, decisionNow));
+      return true;
+    } catch (error) {
+      this.#logger.warn("Cannot enqueue reminder follow-up; it stays active", {
+        session: this.#agent.session.id,
+        id: record.id,
+        cause: error,
+      });
+      return false;
+    }
+  }
+
+  #stall(hold: number, message: string, details: unknown): "stalled" {
+    this.#logger.warn(message, { session: this.#agent.session.id, details });
+    this.#hold = Math.max(hold, this.#hold ?? -Infinity);
+    if (this.#activity === undefined && !this.#agent.session.closed) {
+      this.#activity = this.#agent.session.subscribe((event) => {
+        if (event.type === "turn/end") {
+          this.#quiet();
+          this.#waitIdle();
+        }
+      });
+    }
+    return "stalled";
+  }
+
+  #quiet(): void {
+    this.#activity?.[Symbol.dispose]();
+    this.#activity = undefined;
+  }
+
+  #waitIdle(): void {
+    if (this.#idleWait !== undefined || this.#stopped !== undefined) return;
+    const wait = Promise.race([this.#agent.whenIdle(), this.#stop.promise]).then(() => {
+      this.#idleWait = undefined;
+      this.#hold = undefined;
+      this.#kick();
+    }, (error) => {
+      this.#idleWait = undefined;
+      this.#fault(error);
+    });
+    this.#idleWait = wait;
+  }
+
+  #fault(error: unknown): void {
+    if (this.#stopped !== undefined) return;
+    this.#logger.error("Schedule owner faulted and stopped", {
+      session: this.#agent.session.id,
+      cause: error,
+    });
+    this.#halt("faulted");
+  }
+
+  #halt(state: "disposed" | "faulted"): void {
+    this.#stopped = state;
+    this.#timer?.cancel();
+    this.#timer = undefined;
+    this.#target = undefined;
+    this.#quiet();
+    this.#stop.resolve();
+  }
+
+  /**
+   * Cancels the timer, stops new work and waits for the in-flight transaction or idle wait to
+   * settle. Never deletes or changes a durable record. Idempotent.
+   */
+  async [Symbol.asyncDispose](): Promise<void> {
+    if (this.#stopped !== "disposed") this.#halt("disposed");
+    await Promise.allSettled([this.#inflight, this.#idleWait]);
+  }
+}

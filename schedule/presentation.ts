@@ -1,0 +1,121 @@
+/**
+ * Reminder receipts derived from `create` + `dispatch` (seed §"Commit-aware Web 回执";
+ * ARCHITECTURE.md §6 "Views").
+ *
+ * Pairing: a fork's `seedLength` is the hard boundary for the child's own dispatches (a dispatch
+ * at `seq ≥ seedLength` pairs only with a create at `seq ≥ seedLength`). An inherited dispatch
+ * (`seq < seedLength`) pairs with the nearest same-id create before it, because
+ * `session/end-seed` also marks replay and recovery construction, not only fork ownership; so
+ * recovered ancestor receipts render and ids reused across nested generations pair correctly.
+ * Presentation never changes live ownership (that is the fold's job).
+ *
+ * @module
+ */
+import type { SessionEvent, SessionHeader } from "@chime/session";
+import { tryDecodeScheduleChange } from "./decoder.ts";
+import { foldStart } from "./fold.ts";
+import { SCHEDULE_CHANGE, type ScheduleId, type ScheduleRecord } from "./protocol.ts";
+
+/** What a reminder receipt shows. */
+export interface ReminderPresentation {
+  /** The dispatched record's id. */
+  readonly scheduleId: ScheduleId;
+  /** The reminder text. */
+  readonly prompt: string;
+  /** The create record's `scheduledAt` (canonical UTC), not the dispatch time. */
+  readonly occurrenceAt: string;
+}
+
+/** The sidecar view attached to a durable dispatch event. */
+export interface ScheduleChangeView {
+  /** The persisted event type, which selects the client renderer. */
+  readonly type: typeof SCHEDULE_CHANGE;
+  /** The receipt. */
+  readonly presentation: ReminderPresentation;
+}
+
+/**
+ * Derives the receipts of every dispatch in one pass over the log.
+ *
+ * Undecodable `schedule/change` data neither creates nor dispatches here: history rendering
+ * must not fail on foreign data (the fold, which owns live work, rejects it).
+ *
+ * @param header the session header (its `seedLength` is the ownership boundary)
+ * @param events the session's events in log order
+ * @param options `through`: stop after this seq (inclusive). @default Infinity
+ * @returns receipts keyed by the dispatch event's `seq`
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { scheduleReminderPresentations } from "./presentation.ts";
+ * const header = {
+ *   version: 1 as const, id: "s", cwd: "/", createdAt: "2030-01-01T00:00:00.000Z",
+ *   origin: "test", lineage: null, delegationDepth: 0,
+ * };
+ * const record = {
+ *   id: "sch_AbCd1234", kind: "at", prompt: "stretch", scheduledAt: "2030-01-01T00:05:00.000Z",
+ * };
+ * const at = "2030-01-01T00:00:00.000Z";
+ * const receipts = scheduleReminderPresentations(header, [
+ *   { seq: 0, type: "schedule/change", at, data: { version: 1, op: "create", record } },
+ *   { seq: 1, type: "schedule/change", at, data: { version: 1, op: "dispatch", id: record.id } },
+ * ]);
+ * assert(receipts.get(1)?.occurrenceAt === record.scheduledAt);
+ * ```
+ */
+export function scheduleReminderPresentations(
+  header: SessionHeader,
+  events: readonly SessionEvent[],
+  options: { readonly through?: number } = {},
+): Map<number, ReminderPresentation> {
+  const seedLength = foldStart(header);
+  const through = options.through ?? Infinity;
+  const nearest = new Map<ScheduleId, ScheduleRecord>();
+  const nearestOwn = new Map<ScheduleId, ScheduleRecord>();
+  const receipts = new Map<number, ReminderPresentation>();
+  for (const event of events) {
+    if (event.seq > through) break;
+    if (event.type !== SCHEDULE_CHANGE) continue;
+    const change = tryDecodeScheduleChange(event.data);
+    if (change?.op === "create") {
+      nearest.set(change.record.id, change.record);
+      if (event.seq >= seedLength) nearestOwn.set(change.record.id, change.record);
+    } else if (change?.op === "dispatch") {
+      const record = (event.seq >= seedLength ? nearestOwn : nearest).get(change.id);
+      if (record !== undefined) {
+        const { id: scheduleId, prompt, scheduledAt: occurrenceAt } = record;
+        receipts.set(event.seq, { scheduleId, prompt, occurrenceAt });
+      }
+    }
+  }
+  return receipts;
+}
+
+/**
+ * Derives the receipt of the dispatch event at `seq` (see the module doc for pairing).
+ *
+ * @param header the session header
+ * @param events the session's events in log order, including the create the dispatch pairs with
+ * @param seq the dispatch event's `seq`
+ * @returns `{ scheduleId, prompt, occurrenceAt }`, or `undefined` when `seq` is not a decodable
+ *   dispatch or it has no create to pair with under the boundary rule
+ */
+export function scheduleReminderPresentation(
+  header: SessionHeader,
+  events: readonly SessionEvent[],
+  seq: number,
+): ReminderPresentation | undefined {
+  return scheduleReminderPresentations(header, events, { through: seq }).get(seq);
+}
+
+/**
+ * Wraps a receipt in the event view the host sends as a sidecar
+ * (`{ type: 'schedule/change', presentation }`).
+ *
+ * @param presentation a receipt
+ * @returns the view
+ */
+export function scheduleChangeView(presentation: ReminderPresentation): ScheduleChangeView {
+  return { type: SCHEDULE_CHANGE, presentation };
+}

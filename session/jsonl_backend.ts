@@ -1,0 +1,229 @@
+/**
+ * {@linkcode JsonlBackend}: one append-only JSON Lines file per session, `<dir>/<id>.jsonl`
+ * (header line, then one event per line), fsync'd before a write resolves.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import type { EventPage, PersistenceBackend, StoredCursor, StoredSession } from "./backend.ts";
+import { SessionError } from "./errors.ts";
+import type { SessionEvent } from "./event.ts";
+import { isSessionId, normalizeHeader, type SessionHeader } from "./header.ts";
+import { readFirstLine, scanLog, setAside, syncDir, writeDurably } from "./_jsonl_io.ts";
+
+/** Options of {@linkcode JsonlBackend.open}. */
+export interface JsonlBackendOptions {
+  /** The directory holding `<id>.jsonl` files; created when missing. */
+  readonly dir: string;
+}
+
+/**
+ * The JSONL backend. One writer per directory. On the first touch of a session in a process the
+ * file is scanned once; a torn last line (bytes after the last newline, left by a crash during a
+ * write) is moved to `<id>.jsonl.torn-<n>` and the file truncated to its last complete line, so
+ * no complete line is ever lost. Writes of one session are serialized.
+ *
+ * @example Store and read back a session
+ * ```ts
+ * import { JsonlBackend } from "./jsonl_backend.ts";
+ * await using backend = await JsonlBackend.open({ dir: await Deno.makeTempDir() });
+ * await backend.initialize({ version: 1, id: "s1", cwd: "/", createdAt: "2026-01-01T00:00:00.000Z",
+ *   origin: "doc", lineage: null, delegationDepth: 0 }, []);
+ * console.assert((await backend.cursor("s1"))?.length === 0);
+ * ```
+ */
+export class JsonlBackend implements PersistenceBackend {
+  /** Backend name. */
+  readonly kind = "jsonl";
+  readonly #dir: string;
+  /** Stored event counts of sessions scanned (and repaired) in this process. */
+  readonly #lengths = new Map<string, number>();
+  readonly #locks = new Map<string, Promise<unknown>>();
+
+  private constructor(dir: string) {
+    this.#dir = dir;
+  }
+
+  /**
+   * Opens (creating if needed) a JSONL directory.
+   *
+   * @param options the directory
+   * @returns the backend
+   */
+  static async open(options: JsonlBackendOptions): Promise<JsonlBackend> {
+    await Deno.mkdir(options.dir, { recursive: true });
+    return new JsonlBackend(options.dir);
+  }
+
+  #path(id: string): string {
+    // The id rule ([A-Za-z0-9_-]{1,64}) is what keeps `..` and `/` out of file names.
+    if (!isSessionId(id)) {
+      throw new SessionError("invalid_session_id", `Cannot use session id: ${String(id)}`);
+    }
+    return join(this.#dir, `${id}.jsonl`);
+  }
+
+  #locked<T>(id: string, op: () => Promise<T>): Promise<T> {
+    const run = (this.#locks.get(id) ?? Promise.resolve()).catch(() => {}).then(op);
+    const tail = run.catch(() => {});
+    this.#locks.set(id, tail);
+    tail.then(() => this.#locks.get(id) === tail && this.#locks.delete(id));
+    return run;
+  }
+
+  /** Scans a file, setting a torn tail aside; `undefined` when the session is not stored. */
+  async #scan(id: string): Promise<StoredSession | undefined> {
+    const path = this.#path(id);
+    const scanned = await scanLog(path);
+    if (scanned === undefined) {
+      this.#lengths.delete(id);
+      return undefined;
+    }
+    if (scanned.tornAt !== undefined) await setAside(path, scanned.tornAt);
+    this.#lengths.set(id, scanned.events.length);
+    return { header: scanned.header, events: scanned.events };
+  }
+
+  async #length(id: string): Promise<number | undefined> {
+    return this.#lengths.get(id) ?? (await this.#scan(id))?.events.length;
+  }
+
+  /**
+   * Rescans the file (setting a torn tail aside) and reports the stored header and length.
+   *
+   * @param id the session id
+   * @returns the cursor, or `undefined` when no file exists
+   * @throws {SessionError} `invalid_session_id`; `persistence_failed` for a corrupt complete line
+   */
+  cursor(id: string): Promise<StoredCursor | undefined> {
+    return this.#locked(id, async () => {
+      const stored = await this.#scan(id);
+      return stored && { header: stored.header, length: stored.events.length };
+    });
+  }
+
+  /**
+   * Writes the header and initial events to a temporary file, fsyncs it and links it into place,
+   * so the session appears complete or not at all.
+   *
+   * @param header the header; written in canonical form (no `timeZone` key when absent)
+   * @param events the initial events, seqs `0..n-1`
+   * @throws {SessionError} `session_exists`, `invalid_seq`, `invalid_session_id` for an id that
+   *   is not a safe file name
+   */
+  initialize(header: SessionHeader, events: readonly SessionEvent[]): Promise<void> {
+    return this.#locked(header.id, async () => {
+      const path = this.#path(header.id);
+      if (events.some((e, i) => e.seq !== i)) {
+        throw new SessionError(
+          "invalid_seq",
+          `Cannot initialize ${header.id}: seqs must start at 0`,
+        );
+      }
+      const text = [normalizeHeader(header), ...events].map((l) => JSON.stringify(l) + "\n");
+      const tmp = `${path}.tmp-${crypto.randomUUID()}`;
+      await writeDurably(tmp, text.join(""), { createNew: true });
+      try {
+        // link(2) never replaces an existing name: header and seed appear atomically, once.
+        await Deno.link(tmp, path);
+      } catch (error) {
+        if (error instanceof Deno.errors.AlreadyExists) {
+          throw new SessionError("session_exists", `Cannot initialize: ${header.id} is stored`);
+        }
+        throw error; // not reachable in tests: link fails only on I/O errors or a full disk
+      } finally {
+        await Deno.remove(tmp);
+      }
+      await syncDir(this.#dir);
+      this.#lengths.set(header.id, events.length);
+    });
+  }
+
+  /**
+   * Appends one line per event and fsyncs (`fdatasync`) before resolving.
+   *
+   * @param id the session id
+   * @param events events whose seqs continue from the stored length
+   * @throws {SessionError} `invalid_seq`, `session_not_found`, `invalid_session_id`
+   */
+  append(id: string, events: readonly SessionEvent[]): Promise<void> {
+    return this.#locked(id, async () => {
+      const path = this.#path(id);
+      const length = await this.#length(id);
+      if (length === undefined) {
+        throw new SessionError("session_not_found", `Cannot append: no session ${id}`);
+      }
+      if (events.some((e, i) => e.seq !== length + i)) {
+        throw new SessionError(
+          "invalid_seq",
+          `Cannot append ${id}: events must start at ${length}`,
+          {
+            details: { expected: length },
+          },
+        );
+      }
+      if (events.length === 0) return;
+      const text = events.map((e) => JSON.stringify(e) + "\n").join("");
+      // Unknown state after a failed write: the next touch rescans and sets a torn tail aside.
+      this.#lengths.delete(id);
+      await writeDurably(path, text, { append: true });
+      this.#lengths.set(id, length + events.length);
+    });
+  }
+
+  /**
+   * Reads a whole session, setting a torn tail aside first.
+   *
+   * @param id the session id
+   * @returns the stored session, or `undefined`
+   * @throws {SessionError} `invalid_session_id`; `persistence_failed` for a corrupt complete line
+   */
+  load(id: string): Promise<StoredSession | undefined> {
+    return this.#locked(id, () => this.#scan(id));
+  }
+
+  /**
+   * Reads one page of stored events in ascending seq order (same bounds as the other backends).
+   *
+   * @param id the session id
+   * @param page `before`/`after` exclusive bounds and `limit` (default 500)
+   * @returns the events, ascending
+   * @throws {RangeError} when `limit` is not a non-negative integer
+   */
+  async readEvents(id: string, page: EventPage = {}): Promise<SessionEvent[]> {
+    const limit = page.limit ?? 500;
+    if (!Number.isSafeInteger(limit) || limit < 0) {
+      throw new RangeError(`Cannot read events: limit ${limit} is not a non-negative integer`);
+    }
+    const all = (await this.load(id))?.events ?? [];
+    const inRange = all.filter((e) =>
+      (page.before === undefined || e.seq < page.before) &&
+      (page.after === undefined || e.seq > page.after)
+    );
+    if (page.before === undefined) return inRange.slice(0, limit);
+    return limit === 0 ? [] : inRange.slice(-limit);
+  }
+
+  /**
+   * Lists stored headers, newest first, reading only the first line of each file.
+   *
+   * @returns the headers
+   * @throws {SyntaxError} when a header line is not JSON
+   */
+  async list(): Promise<SessionHeader[]> {
+    const headers: SessionHeader[] = [];
+    for await (const entry of Deno.readDir(this.#dir)) {
+      const id = entry.name.endsWith(".jsonl") ? entry.name.slice(0, -6) : "";
+      if (!entry.isFile || !isSessionId(id)) continue;
+      headers.push(normalizeHeader(JSON.parse(await readFirstLine(join(this.#dir, entry.name)))));
+    }
+    return headers.sort((a, b) =>
+      b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id)
+    );
+  }
+
+  /** Waits for in-flight writes; holds no open files between calls. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await Promise.all([...this.#locks.values()]);
+  }
+}

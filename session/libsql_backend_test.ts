@@ -1,0 +1,255 @@
+import assert from "node:assert/strict";
+import { createClient } from "@libsql/client";
+import { APPLICATION_ID, CREATE_V13, CREATE_V14 } from "@chime/migrations";
+import { LibsqlBackend } from "./libsql_backend.ts";
+import { SessionError } from "./errors.ts";
+import { ev, evs, header, sha256, tempDir } from "../tests/session/_helpers.ts";
+
+async function build(path: string, statements: readonly string[]): Promise<void> {
+  const client = createClient({ url: `file:${path}` });
+  try {
+    await client.batch([...statements], "write");
+  } finally {
+    client.close();
+  }
+}
+
+const V13_ROWS = [
+  "INSERT INTO sessions (id, cwd, created_at, origin, parent_id, forked_through_seq, " +
+  "delegation_depth, seed_length) VALUES ('old', '/w', '2025-01-01T00:00:00.000Z', 'web', " +
+  "NULL, NULL, 0, NULL), ('kid', '/w', '2025-01-02T00:00:00.000Z', 'fork', 'old', 1, 1, 3)",
+  "INSERT INTO events VALUES ('old', 0, 'note', '2025-01-01T00:00:00.000Z', '{\"n\":0}'), " +
+  "('old', 1, 'note', '2025-01-01T00:00:01.000Z', '{\"n\":1}')",
+];
+
+function changeCounter(bytes: Uint8Array): number {
+  return new DataView(bytes.buffer, bytes.byteOffset).getUint32(24);
+}
+
+async function rejects(path: string): Promise<void> {
+  const before = await sha256(path);
+  await assert.rejects(
+    LibsqlBackend.open({ url: `file:${path}` }),
+    (e) => e instanceof SessionError && e.code === "schema_rejected",
+  );
+  assert.equal(await sha256(path), before);
+}
+
+Deno.test("`LibsqlBackend.open()` creates schema v14 with WAL and synchronous FULL", async () => {
+  await using dir = await tempDir();
+  const url = `file:${dir.path}/a.db`;
+  {
+    await using _ = await LibsqlBackend.open({ url });
+  }
+  const client = createClient({ url });
+  try {
+    const pragma = async (name: string) => (await client.execute(`PRAGMA ${name}`)).rows[0]![0];
+    assert.equal(await pragma("application_id"), APPLICATION_ID);
+    assert.equal(await pragma("user_version"), 14);
+    assert.equal(await pragma("journal_mode"), "wal");
+  } finally {
+    client.close();
+  }
+  await using again = await LibsqlBackend.open({ url });
+  assert.deepEqual(await again.list(), []);
+});
+
+Deno.test("`LibsqlBackend.open()` upgrades a real v13 database to v14 in one transaction", async () => {
+  await using dir = await tempDir();
+  const v13 = `${dir.path}/v13.db`;
+  const v14 = `${dir.path}/v14.db`;
+  await build(v13, [...CREATE_V13, ...V13_ROWS]);
+  await build(v14, [...CREATE_V14, ...V13_ROWS]);
+  const before = {
+    v13: changeCounter(await Deno.readFile(v13)),
+    v14: changeCounter(await Deno.readFile(v14)),
+  };
+  {
+    await using _ = await LibsqlBackend.open({ url: `file:${v14}` });
+  }
+  {
+    await using backend = await LibsqlBackend.open({ url: `file:${v13}` });
+    const old = await backend.load("old");
+    assert.deepEqual(
+      old?.header,
+      header("old", { cwd: "/w", createdAt: "2025-01-01T00:00:00.000Z", origin: "web" }),
+    );
+    assert.equal(old?.header.timeZone, undefined);
+    assert.deepEqual(old?.events.map((e) => e.data), [{ n: 0 }, { n: 1 }]);
+    const kid = (await backend.cursor("kid"))!;
+    assert.deepEqual(kid.header.lineage, { parentId: "old", forkedThroughSeq: 1 });
+    assert.equal(kid.header.seedLength, 3);
+    assert.equal(kid.header.delegationDepth, 1);
+    await backend.append("old", [ev(2)]);
+  }
+  // Rollback-journal commits bump the header's change counter once each; the WAL switch after
+  // acceptance bumps it once for both files, so the upgrade itself is exactly one transaction.
+  const delta13 = changeCounter(await Deno.readFile(v13)) - before.v13;
+  const delta14 = changeCounter(await Deno.readFile(v14)) - before.v14;
+  assert.equal(delta13 - delta14, 1);
+  const client = createClient({ url: `file:${v13}` });
+  try {
+    assert.equal((await client.execute("PRAGMA user_version")).rows[0]![0], 14);
+    const zones = await client.execute("SELECT time_zone FROM sessions");
+    assert.deepEqual(zones.rows.map((r) => r.time_zone), [null, null]);
+  } finally {
+    client.close();
+  }
+});
+
+Deno.test("`LibsqlBackend.open()` rejects older, newer, foreign and forged databases unchanged", async () => {
+  await using dir = await tempDir();
+  const cases: Record<string, readonly string[]> = {
+    older: [...CREATE_V13.slice(0, -1), "PRAGMA user_version = 12"],
+    newer: [...CREATE_V14.slice(0, -1), "PRAGMA user_version = 15"],
+    foreign: [...CREATE_V14.slice(0, 2), "PRAGMA application_id = 42", "PRAGMA user_version = 14"],
+    unowned: ["CREATE TABLE notes (body TEXT)"],
+    forgedIndex: [...CREATE_V14, "CREATE INDEX events_by_type ON events (type)"],
+    forgedColumn: [...CREATE_V13, "ALTER TABLE sessions ADD COLUMN time_zone INTEGER"],
+    forgedV13: [...CREATE_V13.slice(0, -1), "PRAGMA user_version = 14"],
+  };
+  for (const [name, statements] of Object.entries(cases)) {
+    const path = `${dir.path}/${name}.db`;
+    await build(path, [...statements, ...(name === "unowned" ? [] : V13_ROWS.slice(1))]);
+    await rejects(path);
+  }
+  const garbage = `${dir.path}/garbage.db`;
+  await Deno.writeTextFile(garbage, "this is not a database, just text ".repeat(200));
+  await rejects(garbage);
+});
+
+Deno.test("`LibsqlBackend.open()` lets two openers of one fresh file race", async () => {
+  await using dir = await tempDir();
+  const url = `file:${dir.path}/race.db`;
+  const [a, b] = await Promise.all([LibsqlBackend.open({ url }), LibsqlBackend.open({ url })]);
+  await using _a = a;
+  await using _b = b;
+  await a.initialize(header("s"), []);
+  assert.equal((await b.cursor("s"))?.length, 0);
+});
+
+Deno.test("`LibsqlBackend` accepts a non-file URL (in-memory)", async () => {
+  await using backend = await LibsqlBackend.open({ url: ":memory:", authToken: "unused" });
+  await backend.initialize(header("m"), evs(0, 2));
+  assert.equal((await backend.cursor("m"))?.length, 2);
+});
+
+Deno.test("`LibsqlBackend` group-commits calls from many sessions in one transaction", async () => {
+  await using dir = await tempDir();
+  await using backend = await LibsqlBackend.open({ url: `file:${dir.path}/g.db` });
+  const ids = Array.from({ length: 50 }, (_, i) => `s${i}`);
+  await Promise.all(ids.map((id) => backend.initialize(header(id), evs(0, 1))));
+  assert.equal(backend.commits, 1);
+  await Promise.all(ids.map((id) => backend.append(id, evs(1, 3))));
+  assert.equal(backend.commits, 2);
+  assert.equal((await backend.cursor("s49"))?.length, 3);
+});
+
+Deno.test("`LibsqlBackend.append()` rejects a bad call without failing its group", async () => {
+  await using dir = await tempDir();
+  await using backend = await LibsqlBackend.open({ url: `file:${dir.path}/v.db` });
+  await backend.initialize(header("a"), evs(0, 2));
+  await backend.initialize(header("b"), []);
+  const commits = backend.commits;
+  const results = await Promise.allSettled([
+    backend.append("a", [ev(2)]),
+    backend.append("b", [ev(1)]),
+    backend.append("ghost", [ev(0)]),
+    backend.initialize(header("a"), []),
+    backend.initialize(header("c"), [ev(1)]),
+    backend.append("b", [ev(0, { big: 1n })]),
+    backend.append("a", [ev(3), ev(5)]),
+    backend.append("a", [ev(3), { ...ev(4), data: undefined }]),
+    backend.append("a", []),
+  ]);
+  const codes = results.map((r) =>
+    r.status === "fulfilled" ? "ok" : r.reason instanceof SessionError ? r.reason.code : "error"
+  );
+  assert.deepEqual(codes, [
+    "ok",
+    "invalid_seq",
+    "session_not_found",
+    "session_exists",
+    "invalid_seq",
+    "error",
+    "invalid_seq",
+    "ok",
+    "ok",
+  ]);
+  assert.equal(backend.commits, commits + 1);
+  assert.deepEqual((await backend.load("a"))?.events.map((e) => e.data), [
+    { n: 0 },
+    { n: 1 },
+    { n: 2 },
+    { n: 3 },
+    null,
+  ]);
+});
+
+Deno.test("`LibsqlBackend` retries a failed shared commit call by call", async () => {
+  await using dir = await tempDir();
+  const url = `file:${dir.path}/r.db`;
+  await using backend = await LibsqlBackend.open({ url });
+  await backend.initialize(header("a"), evs(0, 1));
+  await backend.initialize(header("b"), evs(0, 1));
+  // Another writer makes the cached length of `a` stale: the shared batch hits the primary key.
+  const other = createClient({ url });
+  await other.execute("INSERT INTO events VALUES ('a', 1, 'note', 'x', '{}')");
+  const [a, b] = await Promise.allSettled([
+    backend.append("a", [ev(1)]),
+    backend.append("b", [ev(1)]),
+  ]);
+  assert.equal(a.status === "rejected" && (a.reason as SessionError).code, "invalid_seq");
+  assert.equal(b.status, "fulfilled");
+  // A lone call that fails is rejected with the driver's error.
+  await other.execute("INSERT INTO events VALUES ('b', 2, 'note', 'x', '{}')");
+  await assert.rejects(backend.append("b", [ev(2)]), (e) => !(e instanceof SessionError));
+  await other.execute("DROP TABLE sessions");
+  other.close();
+  await assert.rejects(backend.append("zzz", [ev(0)]), /no such table/);
+});
+
+Deno.test("`LibsqlBackend.readEvents()` pages by seq bounds", async () => {
+  await using dir = await tempDir();
+  await using backend = await LibsqlBackend.open({ url: `file:${dir.path}/p.db` });
+  await backend.initialize(header("p"), evs(0, 1200));
+  const seqs = async (page: Parameters<typeof backend.readEvents>[1]) =>
+    (await backend.readEvents("p", page)).map((e) => e.seq);
+  assert.deepEqual(await seqs({ before: 10, limit: 3 }), [7, 8, 9]);
+  assert.deepEqual(await seqs({ after: 10, limit: 3 }), [11, 12, 13]);
+  assert.deepEqual(await seqs({ after: 3, before: 6 }), [4, 5]);
+  assert.equal((await seqs(undefined)).length, 500);
+  assert.deepEqual(await seqs({ before: 0 }), []);
+  assert.deepEqual(await backend.readEvents("nobody"), []);
+  await assert.rejects(backend.readEvents("p", { limit: -1 }), RangeError);
+});
+
+Deno.test("`LibsqlBackend` lists headers newest first and loads nothing for unknown ids", async () => {
+  await using dir = await tempDir();
+  await using backend = await LibsqlBackend.open({ url: `file:${dir.path}/l.db` });
+  await backend.initialize(header("x", { createdAt: "2026-01-01T00:00:00.000Z" }), []);
+  await backend.initialize(
+    header("y", { createdAt: "2026-02-01T00:00:00.000Z", timeZone: "Asia/Calcutta" }),
+    [],
+  );
+  assert.deepEqual((await backend.list()).map((h) => [h.id, h.timeZone]), [
+    ["y", "Asia/Calcutta"],
+    ["x", undefined],
+  ]);
+  assert.equal(await backend.load("nobody"), undefined);
+  assert.equal(await backend.cursor("nobody"), undefined);
+});
+
+Deno.test("`LibsqlBackend` waits for queued writes on dispose and refuses later ones", async () => {
+  await using dir = await tempDir();
+  const backend = await LibsqlBackend.open({ url: `file:${dir.path}/d.db` });
+  const pending = backend.initialize(header("d"), evs(0, 3));
+  await backend[Symbol.asyncDispose]();
+  await pending;
+  await assert.rejects(
+    backend.append("d", [ev(3)]),
+    (e) => e instanceof SessionError && e.code === "persistence_failed",
+  );
+  await using again = await LibsqlBackend.open({ url: `file:${dir.path}/d.db` });
+  assert.equal((await again.cursor("d"))?.length, 3);
+});

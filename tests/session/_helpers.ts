@@ -1,0 +1,127 @@
+/**
+ * Shared test helpers: temp directories, file hashes, headers, events, backends by kind and a
+ * fault-injecting decorator around any real backend.
+ *
+ * @module
+ */
+import type {
+  EventPage,
+  PersistenceBackend,
+  StoredCursor,
+  StoredSession,
+} from "../../session/backend.ts";
+import type { SessionEvent } from "../../session/event.ts";
+import type { SessionHeader } from "../../session/header.ts";
+import { JsonlBackend } from "../../session/jsonl_backend.ts";
+import { LibsqlBackend } from "../../session/libsql_backend.ts";
+import type { Fault } from "../../session/testing/memory_backend.ts";
+import { MemoryBackend } from "../../session/testing/memory_backend.ts";
+
+/** A temp directory removed on dispose. */
+export async function tempDir(): Promise<{ path: string } & AsyncDisposable> {
+  const path = await Deno.makeTempDir({ prefix: "chime-test-" });
+  return { path, [Symbol.asyncDispose]: () => Deno.remove(path, { recursive: true }) };
+}
+
+/** Hex SHA-256 of a file's bytes. */
+export async function sha256(path: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", await Deno.readFile(path));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** A canonical header with overrides. */
+export function header(id: string, extra: Partial<SessionHeader> = {}): SessionHeader {
+  return {
+    version: 1,
+    id,
+    cwd: "/work",
+    createdAt: "2026-01-01T00:00:00.000Z",
+    origin: "test",
+    lineage: null,
+    delegationDepth: 0,
+    ...extra,
+  };
+}
+
+/** An event at `seq`. */
+export function ev(seq: number, data: unknown = { n: seq }): SessionEvent {
+  return { seq, type: "note", at: "2026-01-01T00:00:00.000Z", data };
+}
+
+/** Events `[from, to)`. */
+export function evs(from: number, to: number): SessionEvent[] {
+  return Array.from({ length: to - from }, (_, i) => ev(from + i));
+}
+
+/** The backend kinds every contract test runs against. */
+export type BackendKind = "memory" | "libsql" | "jsonl";
+
+/** Opens a backend of `kind` inside `dir`. */
+export async function openBackend(kind: BackendKind, dir: string): Promise<PersistenceBackend> {
+  if (kind === "memory") return new MemoryBackend();
+  if (kind === "libsql") return await LibsqlBackend.open({ url: `file:${dir}/chime.db` });
+  return await JsonlBackend.open({ dir: `${dir}/jsonl` });
+}
+
+/**
+ * A decorator that injects one-shot faults into a real backend: `before` rejects without calling
+ * it; `after` lets the call commit, then rejects.
+ */
+export class FaultyBackend implements PersistenceBackend {
+  readonly kind: string;
+  readonly inner: PersistenceBackend;
+  #faults: (Fault & { skip: number })[] = [];
+
+  constructor(inner: PersistenceBackend) {
+    this.inner = inner;
+    this.kind = `faulty-${inner.kind}`;
+  }
+
+  /** Arms a one-shot fault that strikes after `skip` matching calls went through. */
+  failNext(fault: Fault, skip = 0): void {
+    this.#faults.push({ ...fault, skip });
+  }
+
+  /** Faults armed and not yet struck. */
+  get armed(): number {
+    return this.#faults.length;
+  }
+
+  async #run<T>(op: Fault["op"], id: string, call: () => Promise<T>): Promise<T> {
+    const take = (when: Fault["when"]) => {
+      const i = this.#faults.findIndex((f) =>
+        f.op === op && f.when === when && (f.id === undefined || f.id === id)
+      );
+      if (i >= 0 && this.#faults[i]!.skip-- === 0) {
+        this.#faults.splice(i, 1);
+        throw new Error(`injected ${op} failure ${when} commit`);
+      }
+    };
+    take("before");
+    const result = await call();
+    take("after");
+    return result;
+  }
+
+  cursor(id: string): Promise<StoredCursor | undefined> {
+    return this.#run("cursor", id, () => this.inner.cursor(id));
+  }
+  initialize(h: SessionHeader, events: readonly SessionEvent[]): Promise<void> {
+    return this.#run("initialize", h.id, () => this.inner.initialize(h, events));
+  }
+  append(id: string, events: readonly SessionEvent[]): Promise<void> {
+    return this.#run("append", id, () => this.inner.append(id, events));
+  }
+  load(id: string): Promise<StoredSession | undefined> {
+    return this.#run("load", id, () => this.inner.load(id));
+  }
+  readEvents(id: string, page?: EventPage): Promise<SessionEvent[]> {
+    return this.inner.readEvents(id, page);
+  }
+  list(): Promise<SessionHeader[]> {
+    return this.inner.list();
+  }
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.inner[Symbol.asyncDispose]();
+  }
+}

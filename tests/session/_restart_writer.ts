@@ -1,0 +1,21 @@
+/**
+ * Child process of the restart lane: appends and flushes in a loop, printing each acknowledged
+ * seq on its own line, until it is killed. Usage: `_restart_writer.ts <libsql|jsonl> <dir>`.
+ */
+import { JsonlBackend } from "../../session/jsonl_backend.ts";
+import { LibsqlBackend } from "../../session/libsql_backend.ts";
+import { SessionStore } from "../../session/store.ts";
+
+const [kind, dir] = Deno.args as [string, string];
+const backend = kind === "libsql"
+  ? await LibsqlBackend.open({ url: `file:${dir}/chime.db` })
+  : await JsonlBackend.open({ dir: `${dir}/jsonl` });
+const store = new SessionStore({ backend });
+const session = await store.create({ cwd: "/", id: "lane", timeZone: "Europe/Berlin" });
+const out = Deno.stdout;
+for (let n = 0;; n++) {
+  const event = store.append(session, "note", { n, pad: "x".repeat(n % 7 * 50) });
+  if (await store.flush(session)) {
+    await out.write(new TextEncoder().encode(`${event.seq}\n`));
+  }
+}

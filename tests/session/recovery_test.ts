@@ -1,0 +1,96 @@
+/**
+ * Initialization failure recovery (seed §"Persistence checkpoint 与初始化恢复") for new, forked
+ * and resumed sessions, with faults before and after commit, on every real backend.
+ */
+import assert from "node:assert/strict";
+import { SessionStore } from "../../session/store.ts";
+import type { Session } from "../../session/session.ts";
+import type { Fault } from "../../session/testing/memory_backend.ts";
+import { type BackendKind, FaultyBackend, openBackend, tempDir } from "./_helpers.ts";
+
+type Kind = "new" | "forked" | "resumed";
+
+const FAULTS: Record<Kind, Omit<Fault, "id">[]> = {
+  new: [
+    { op: "initialize", when: "before" },
+    { op: "initialize", when: "after" },
+    { op: "cursor", when: "before" },
+    { op: "append", when: "before" },
+    { op: "append", when: "after" },
+  ],
+  forked: [
+    { op: "initialize", when: "before" },
+    { op: "initialize", when: "after" },
+    { op: "cursor", when: "before" },
+  ],
+  resumed: [
+    { op: "cursor", when: "before" },
+    { op: "append", when: "before" },
+    { op: "append", when: "after" },
+  ],
+};
+
+async function settle(store: SessionStore, session: Session): Promise<void> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (await store.flush(session).catch(() => false)) return;
+  }
+  assert.fail("flush never recovered");
+}
+
+async function scenario(kind: Kind, backendKind: BackendKind, fault: Omit<Fault, "id">) {
+  await using dir = await tempDir();
+  const backend = new FaultyBackend(await openBackend(backendKind, dir.path));
+  await using store = new SessionStore({ backend });
+  let session: Session;
+  if (kind === "new") {
+    // create() itself reads the cursor once to look for an existing session.
+    backend.failNext({ ...fault, id: "target" }, fault.op === "cursor" ? 1 : 0);
+    session = await store.create({ cwd: "/", id: "target", timeZone: "Asia/Calcutta" });
+  } else {
+    const parent = await store.create({ cwd: "/", id: kind === "forked" ? "parent" : "target" });
+    for (let i = 0; i < 3; i++) store.append(parent, "note", { i });
+    await store.flush(parent);
+    if (kind === "forked") {
+      backend.failNext({ ...fault, id: "target" }, fault.op === "cursor" ? 1 : 0);
+      session = await store.fork(parent, { id: "target", throughSeq: 1 });
+    } else {
+      await store.close(parent);
+      backend.failNext({ ...fault, id: "target" });
+      session = await store.resume("target");
+    }
+  }
+  store.append(session, "note", { after: 1 });
+  await settle(store, session);
+  assert.equal(backend.armed, 0, "the fault struck");
+  store.append(session, "note", { after: 2 });
+  assert.equal(await store.flush(session), true, "not poisoned");
+  const stored = await backend.inner.load("target");
+  assert.deepEqual(stored?.events, session.events(), "no duplicate or missing prefix");
+  assert.deepEqual(stored?.header, session.header);
+}
+
+for (const backendKind of ["memory", "libsql", "jsonl"] as const) {
+  for (const kind of ["new", "forked", "resumed"] as const) {
+    Deno.test(`a ${kind} session recovers from initialization failures on ${backendKind}`, async (t) => {
+      for (const fault of FAULTS[kind]) {
+        await t.step(
+          `${fault.op} fails ${fault.when} commit`,
+          () => scenario(kind, backendKind, fault),
+        );
+      }
+    });
+  }
+}
+
+Deno.test("a resumed session survives a failing load by resuming again", async () => {
+  await using dir = await tempDir();
+  const backend = new FaultyBackend(await openBackend("libsql", dir.path));
+  await using store = new SessionStore({ backend });
+  const s = await store.create({ cwd: "/", id: "l" });
+  store.append(s, "note", {});
+  await store.close(s);
+  backend.failNext({ op: "load", when: "before" });
+  await assert.rejects(store.resume("l"));
+  const again = await store.resume("l");
+  assert.equal(again.length, 1);
+});

@@ -1,0 +1,199 @@
+/** @jsxImportSource preact */
+/**
+ * The chat page (browser entry point bundled into `dist/app.js`): session list, transcript over
+ * SSE through the session window, composer, active reminders, connection and error states.
+ *
+ * @module
+ */
+import { computed, signal } from "@preact/signals";
+import { render } from "preact";
+import { useEffect, useMemo } from "preact/hooks";
+import { registerConversationViews } from "./conversation.ts";
+import { lang } from "./i18n.ts";
+import { eventViews, type RenderContext } from "./registry.ts";
+import { registerScheduleView } from "./schedule.ts";
+import { TranscriptAdapter } from "./transcript.ts";
+import { SessionWindow } from "./window.ts";
+import type { SessionSummary, WireHeader } from "./wire.ts";
+import * as api from "./client/api.ts";
+import {
+  Composer,
+  ConnectionBadge,
+  LangToggle,
+  RemindersPanel,
+  SessionList,
+  t,
+  Transcript,
+} from "./client/components.tsx";
+import { connection, connectStream } from "./client/stream.ts";
+
+registerConversationViews(eventViews);
+registerScheduleView(eventViews);
+
+const sessions = signal<SessionSummary[]>([]);
+const current = signal<string | null>(null);
+const header = signal<WireHeader | null>(null);
+const win = signal<SessionWindow | null>(null);
+const banner = signal<string | null>(null);
+const busy = signal(false);
+const sending = signal(false);
+const zone = api.browserTimeZone();
+const ctx = computed<RenderContext>(() => ({ lang: lang.value, timeZone: zone }));
+
+function fail(err: unknown): void {
+  banner.value = err instanceof api.ApiError && err.code === "network"
+    ? (lang.value === "zh" ? "无法连接服务器" : "Cannot reach the server")
+    : err instanceof Error
+    ? err.message
+    : String(err);
+}
+
+async function refreshSessions(): Promise<void> {
+  try {
+    sessions.value = await api.listSessions();
+  } catch (err) {
+    fail(err);
+  }
+}
+
+function routeId(): string | null {
+  const m = /^#\/s\/(.+)$/.exec(location.hash);
+  return m?.[1] ? decodeURIComponent(m[1]) : null;
+}
+
+let stream: Disposable | undefined;
+
+async function openSession(id: string | null): Promise<void> {
+  stream?.[Symbol.dispose]();
+  win.peek()?.[Symbol.dispose]();
+  win.value = null;
+  header.value = null;
+  current.value = id;
+  if (!id) return;
+  const w = new SessionWindow({
+    loadHistory: async (q) => {
+      const page = await api.loadHistory(id, q);
+      if (current.peek() === id) header.value = page.header;
+      return page;
+    },
+    loadAfter: (seq) => api.loadAfter(id, seq),
+    pageSize: 200,
+  });
+  win.value = w;
+  try {
+    await api.resumeSession(id);
+  } catch (err) {
+    fail(err);
+  }
+  if (current.peek() !== id) return;
+  stream = connectStream(id, w);
+  await w.start();
+  void refreshSessions();
+}
+
+async function newSession(): Promise<void> {
+  busy.value = true;
+  try {
+    const h = await api.createSession();
+    await refreshSessions();
+    location.hash = `#/s/${encodeURIComponent(h.id)}`;
+  } catch (err) {
+    fail(err);
+  } finally {
+    busy.value = false;
+  }
+}
+
+async function send(text: string): Promise<boolean> {
+  const id = current.peek();
+  if (!id) return false;
+  sending.value = true;
+  try {
+    await api.sendMessage(id, text);
+    banner.value = null;
+    return true;
+  } catch (err) {
+    fail(err);
+    return false;
+  } finally {
+    sending.value = false;
+  }
+}
+
+function SessionView(props: { w: SessionWindow }) {
+  const { w } = props;
+  const adapter = useMemo(() => new TranscriptAdapter(), [w]);
+  const events = w.events.value;
+  const nodes = adapter.present(events, w.views.value);
+  let open = false;
+  for (const e of events) {
+    if (e.type === "turn/start") open = true;
+    else if (e.type === "turn/end") open = false;
+  }
+  const h = header.value;
+  return (
+    <div class="session">
+      <div class="col">
+        {w.status.value === "loading" && events.length === 0 && <div class="loading" />}
+        {w.error.value && <div class="banner warn" role="status">{w.error.value}</div>}
+        <Transcript
+          nodes={nodes}
+          registry={eventViews}
+          ctx={ctx.value}
+          thinking={open}
+          canLoadOlder={w.nextBefore.value !== null}
+          onOlder={() => void w.loadOlder()}
+        />
+        <Composer disabled={sending.value} onSend={send} />
+      </div>
+      <RemindersPanel events={events} seedLength={h?.seedLength} ctx={ctx.value} />
+    </div>
+  );
+}
+
+function App() {
+  useEffect(() => {
+    const onHash = () => void openSession(routeId());
+    addEventListener("hashchange", onHash);
+    void refreshSessions();
+    onHash();
+    return () => removeEventListener("hashchange", onHash);
+  }, []);
+  useEffect(() => {
+    document.documentElement.lang = lang.value === "zh" ? "zh-CN" : "en";
+  }, [lang.value]);
+  const w = win.value;
+  const h = header.value;
+  return (
+    <div class="app">
+      <SessionList
+        sessions={sessions.value}
+        current={current.value}
+        onNew={() => void newSession()}
+        busy={busy.value}
+      />
+      <main>
+        <header class="topbar">
+          <div class="title">
+            <strong>{current.value ?? "chime"}</strong>
+            {h?.timeZone && <span class="muted small">{t("zone")}: {h.timeZone}</span>}
+          </div>
+          <div class="tools">
+            {w && <ConnectionBadge state={connection.value} />}
+            <LangToggle />
+          </div>
+        </header>
+        {banner.value && (
+          <div class="banner error" role="alert" data-testid="error-banner">
+            {banner.value}
+            <button type="button" class="ghost" onClick={() => (banner.value = null)}>×</button>
+          </div>
+        )}
+        {w ? <SessionView w={w} /> : <p class="empty-state">{t("pick")}</p>}
+      </main>
+    </div>
+  );
+}
+
+const root = document.getElementById("app");
+if (root) render(<App />, root);

@@ -1,0 +1,95 @@
+/**
+ * The page's HTTP client for the host's chat API (ARCHITECTURE.md §6).
+ *
+ * @module
+ */
+import type { EventSnapshot, HistoryQuery, OlderPage } from "../window_types.ts";
+import type { HistoryPage, SessionSummary, WireError, WireHeader } from "../wire.ts";
+
+/** A failed API call: the host's error code (or `network`) and message. */
+export class ApiError extends Error {
+  /** The host's error code, `network` when the request never got an answer. */
+  readonly code: string;
+  /**
+   * @param code the error code
+   * @param message the message
+   */
+  constructor(code: string, message: string) {
+    super(message);
+    this.name = "ApiError";
+    this.code = code;
+  }
+}
+
+async function call<T>(path: string, init?: RequestInit): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      ...init,
+      headers: { "content-type": "application/json", accept: "application/json" },
+    });
+  } catch (err) {
+    throw new ApiError("network", err instanceof Error ? err.message : String(err));
+  }
+  const body = await res.json().catch(() => null) as T | WireError | null;
+  if (!res.ok) {
+    const e = (body as WireError | null)?.error;
+    throw new ApiError(e?.code ?? `http_${res.status}`, e?.message ?? res.statusText);
+  }
+  return body as T;
+}
+
+const base = (id: string) => `/api/sessions/${encodeURIComponent(id)}`;
+
+/** The viewer's IANA zone, sampled per request (seed: provenance is per prompt). */
+export function browserTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
+/** Lists sessions. */
+export async function listSessions(): Promise<SessionSummary[]> {
+  return (await call<{ sessions: SessionSummary[] }>("/api/sessions")).sessions;
+}
+
+/** Creates a session with the browser's zone. */
+export async function createSession(): Promise<WireHeader> {
+  const body = JSON.stringify({ timeZone: browserTimeZone() });
+  return (await call<{ header: WireHeader }>("/api/sessions", { method: "POST", body })).header;
+}
+
+/** Makes a session live (idempotent). */
+export async function resumeSession(id: string): Promise<void> {
+  await call(`${base(id)}/resume`, { method: "POST" });
+}
+
+/** Sends one prompt with the browser's zone sampled now. */
+export async function sendMessage(
+  id: string,
+  text: string,
+): Promise<{ messageId: string; seq: number }> {
+  const body = JSON.stringify({ text, clientTimeZone: browserTimeZone() });
+  return await call(`${base(id)}/messages`, { method: "POST", body });
+}
+
+/** Loads a history page. */
+export async function loadHistory(id: string, q: HistoryQuery): Promise<HistoryPage> {
+  const params = new URLSearchParams({ limit: String(q.limit) });
+  if (q.before !== undefined) params.set("before", String(q.before));
+  return await call<HistoryPage>(`${base(id)}/history?${params}`);
+}
+
+/**
+ * Loads every event after `after`: the latest page, then older pages until the snapshot
+ * reaches `after + 1` (the history route only pages backwards).
+ */
+export async function loadAfter(id: string, after: number, limit = 500): Promise<EventSnapshot> {
+  let page: OlderPage = await loadHistory(id, { limit });
+  let events = [...page.events];
+  let views = { ...page.views };
+  while ((events[0]?.seq ?? 0) > after + 1 && page.nextBefore !== null) {
+    page = await loadHistory(id, { before: page.nextBefore, limit });
+    events = [...page.events, ...events];
+    views = { ...page.views, ...views };
+  }
+  return { events: events.filter((e) => e.seq > after), views };
+}

@@ -1,0 +1,225 @@
+/** @jsxImportSource preact */
+/**
+ * Small presentational components of the chat page.
+ *
+ * @module
+ */
+import { useEffect, useRef, useState } from "preact/hooks";
+import { type Lang, lang } from "../i18n.ts";
+import type { EventViewRegistry, RenderContext } from "../registry.ts";
+import { activeReminders, formatOccurrence, SESSION_LOCAL_LABEL } from "../schedule.ts";
+import type { PresentedEventNode } from "../transcript.ts";
+import type { SessionSummary, WireEvent } from "../wire.ts";
+import type { Connection } from "./stream.ts";
+
+/** UI strings. */
+export const T: Readonly<Record<Lang, Readonly<Record<string, string>>>> = {
+  en: {
+    sessions: "Sessions",
+    newSession: "New session",
+    empty: "No sessions yet",
+    placeholder: "Message the agent — try “remind me in 20 minutes to stretch”",
+    send: "Send",
+    reminders: "Active reminders",
+    noReminders: "No active reminders",
+    live: "Live",
+    connecting: "Connecting…",
+    reconnecting: "Reconnecting…",
+    offline: "Offline",
+    thinking: "Thinking…",
+    older: "Load earlier messages",
+    pick: "Start a new session or pick one on the left.",
+    hello: "Say hello. Ask for a reminder in plain words, in English or 中文.",
+    zone: "Session zone",
+  },
+  zh: {
+    sessions: "会话",
+    newSession: "新建会话",
+    empty: "还没有会话",
+    placeholder: "给 Agent 发消息 —— 试试“20 分钟后提醒我起来活动”",
+    send: "发送",
+    reminders: "活动提醒",
+    noReminders: "暂无活动提醒",
+    live: "已连接",
+    connecting: "连接中…",
+    reconnecting: "重新连接中…",
+    offline: "离线",
+    thinking: "思考中…",
+    older: "加载更早的消息",
+    pick: "新建一个会话，或在左侧选择一个。",
+    hello: "打个招呼吧。可以用中文或英文让我设置提醒。",
+    zone: "会话时区",
+  },
+};
+
+/** Translates a key in the current language. */
+export function t(key: string): string {
+  return T[lang.value][key] ?? key;
+}
+
+/** The session list with the "New session" button. */
+export function SessionList(
+  props: { sessions: SessionSummary[]; current: string | null; onNew(): void; busy: boolean },
+) {
+  return (
+    <nav class="sidebar">
+      <div class="brand">
+        <span class="logo" aria-hidden="true">◔</span> chime
+      </div>
+      <button
+        type="button"
+        class="primary"
+        data-testid="new-session"
+        disabled={props.busy}
+        onClick={props.onNew}
+      >
+        + {t("newSession")}
+      </button>
+      <h2>{t("sessions")}</h2>
+      <ul data-testid="session-list">
+        {props.sessions.length === 0 && <li class="muted">{t("empty")}</li>}
+        {props.sessions.map((s) => (
+          <li key={s.header.id}>
+            <a
+              href={`#/s/${encodeURIComponent(s.header.id)}`}
+              class={s.header.id === props.current ? "active" : ""}
+              aria-current={s.header.id === props.current ? "page" : undefined}
+            >
+              <span class={`dot ${s.live ? "on" : ""}`} />
+              <span class="sid">{s.header.id}</span>
+              <time>{new Date(s.header.createdAt).toLocaleDateString()}</time>
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** The connection badge. */
+export function ConnectionBadge(props: { state: Connection }) {
+  return (
+    <span class={`conn ${props.state}`} data-testid="connection-status" data-state={props.state}>
+      {t(props.state)}
+    </span>
+  );
+}
+
+/** The EN / 中文 toggle. */
+export function LangToggle() {
+  return (
+    <div class="lang" role="group" aria-label="Language">
+      {(["en", "zh"] as const).map((l) => (
+        <button
+          type="button"
+          key={l}
+          aria-pressed={lang.value === l}
+          onClick={() => (lang.value = l)}
+        >
+          {l === "en" ? "EN" : "中文"}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** The transcript: every node through the event-view registry. */
+export function Transcript(
+  props: {
+    nodes: readonly PresentedEventNode[];
+    registry: EventViewRegistry;
+    ctx: RenderContext;
+    thinking: boolean;
+    canLoadOlder: boolean;
+    onOlder(): void;
+  },
+) {
+  const end = useRef<HTMLDivElement>(null);
+  const count = props.nodes.length;
+  useEffect(() => end.current?.scrollIntoView({ block: "end" }), [count, props.thinking]);
+  return (
+    <div class="transcript" data-testid="transcript" aria-live="polite">
+      {props.canLoadOlder && (
+        <button type="button" class="ghost older" onClick={props.onOlder}>{t("older")}</button>
+      )}
+      {count === 0 && <p class="hello">{t("hello")}</p>}
+      {props.nodes.map((node) => (
+        <div key={node.key} class="node" data-seq={node.seq} data-type={node.type}>
+          {props.registry.render(node, props.ctx)}
+        </div>
+      ))}
+      {props.thinking && <div class="thinking" data-testid="thinking">{t("thinking")}</div>}
+      <div ref={end} />
+    </div>
+  );
+}
+
+/** The reminders panel: creates minus deletes and dispatches in the window. */
+export function RemindersPanel(
+  props: { events: readonly WireEvent[]; seedLength?: number | undefined; ctx: RenderContext },
+) {
+  const list = activeReminders(props.events, { seedLength: props.seedLength });
+  return (
+    <aside class="reminders" data-testid="reminders-panel">
+      <h2>⏰ {t("reminders")}</h2>
+      {list.length === 0 ? <p class="muted">{t("noReminders")}</p> : (
+        <ul>
+          {list.map((r) => {
+            const f = formatOccurrence(r.scheduledAt, props.ctx);
+            return (
+              <li key={r.id} data-testid="active-reminder">
+                <p class="prompt">{r.prompt}</p>
+                <p class="when">
+                  <time dateTime={r.scheduledAt}>{f.local}</time>
+                  <span class="utc">{f.utc}</span>
+                </p>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <p class="session-local small">{SESSION_LOCAL_LABEL[props.ctx.lang]}</p>
+    </aside>
+  );
+}
+
+/** The composer: Enter sends, Shift+Enter breaks the line. */
+export function Composer(props: { disabled: boolean; onSend(text: string): Promise<boolean> }) {
+  const [text, setText] = useState("");
+  const send = async () => {
+    const value = text.trim();
+    if (!value || props.disabled) return;
+    if (await props.onSend(value)) setText("");
+  };
+  return (
+    <form
+      class="composer"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void send();
+      }}
+    >
+      <textarea
+        data-testid="composer-input"
+        rows={1}
+        value={text}
+        placeholder={t("placeholder")}
+        onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
+        onKeyDown={(e) => {
+          if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
+            e.preventDefault();
+            void send();
+          }
+        }}
+      />
+      <button
+        type="submit"
+        class="primary"
+        data-testid="composer-send"
+        disabled={props.disabled || !text.trim()}
+      >
+        {t("send")}
+      </button>
+    </form>
+  );
+}

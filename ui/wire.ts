@@ -1,0 +1,132 @@
+/**
+ * Wire shapes the browser reads from the host (ARCHITECTURE.md §6), defined here so the page
+ * depends on neither `@chime/session` nor `@chime/schedule` at run time; `wire_test.ts`
+ * checks they stay assignable from the session types.
+ *
+ * @module
+ */
+
+/**
+ * A durable event envelope `{ seq, type, at, data }` as sent over HTTP and SSE; structurally
+ * `SessionEvent` of `@chime/session` (checked in `wire_test.ts`).
+ */
+export interface WireEvent {
+  /** 0-based, dense position in the session log. */
+  readonly seq: number;
+  /** The durable event type. */
+  readonly type: string;
+  /** Append instant, UTC RFC 3339 with milliseconds. */
+  readonly at: string;
+  /** Type-specific JSON data. */
+  readonly data: unknown;
+}
+
+/** The session header fields the page reads; structurally a subset of `SessionHeader`. */
+export interface WireHeader {
+  /** Session id. */
+  readonly id: string;
+  /** Creation instant, UTC RFC 3339. */
+  readonly createdAt: string;
+  /** Who created it, e.g. `web` or `fork`. */
+  readonly origin: string;
+  /** Fork parentage, or `null`. */
+  readonly lineage: { readonly parentId: string; readonly forkedThroughSeq: number } | null;
+  /** The immutable session default zone, when known. */
+  readonly timeZone?: string;
+  /** Length of the inherited prefix of a fork. */
+  readonly seedLength?: number;
+}
+
+/** The presentation of a committed reminder dispatch (ARCHITECTURE.md §6 "Views"). */
+export interface ReminderPresentation {
+  /** The schedule id (`ScheduleId`), stable within the session. */
+  readonly scheduleId: string;
+  /** The trimmed user prompt; plain text, never HTML. */
+  readonly prompt: string;
+  /** The create record's `scheduledAt`, UTC RFC 3339. */
+  readonly occurrenceAt: string;
+}
+
+/** The view a host attaches to a `schedule/change` dispatch once it is durable. */
+export interface ScheduleChangeView {
+  /** Always `schedule/change`. */
+  readonly type: "schedule/change";
+  /** What the renderer shows. */
+  readonly presentation: ReminderPresentation;
+}
+
+/** A sidecar view: generic `{ type, presentation }`; the durable event type picks the renderer. */
+export interface EventView {
+  /** The view type (for reminders the durable event type `schedule/change`). */
+  readonly type: string;
+  /** Renderer-specific JSON. */
+  readonly presentation: unknown;
+}
+
+/** The JSON `data` of one SSE `session-event` message. */
+export interface StreamMessage {
+  /** The durable event. */
+  readonly event: WireEvent;
+  /** A commit-aware view, present on the late re-send of a covered dispatch. */
+  readonly view?: EventView;
+  /** `"event"` when the message is a sidecar for an already sent `seq`. */
+  readonly for?: "event";
+}
+
+/** The JSON `data` of one SSE `flushed` message. */
+export interface FlushedMessage {
+  /** Highest seq covered by the durable checkpoint, inclusive. */
+  readonly throughSeq: number;
+}
+
+/** One page of `GET /api/sessions/:id/history`. */
+export interface HistoryPage {
+  /** The session header. */
+  readonly header: WireHeader;
+  /** Whether the session is live. */
+  readonly live: boolean;
+  /** Dense, ascending events of this page. */
+  readonly events: readonly WireEvent[];
+  /** Views by seq (JSON object keys are decimal seq strings). */
+  readonly views: Readonly<Record<string, EventView>>;
+  /** The `before` value of the next older page, or `null` at the start of the log. */
+  readonly nextBefore: number | null;
+}
+
+/** One row of `GET /api/sessions`. */
+export interface SessionSummary {
+  /** The session header. */
+  readonly header: WireHeader;
+  /** Whether the session is live in the host. */
+  readonly live: boolean;
+}
+
+/** The error body every failing route returns. */
+export interface WireError {
+  /** The error. */
+  readonly error: {
+    /** A closed, machine-readable code such as `invalid_time_zone`. */
+    readonly code: string;
+    /** A human-readable message. */
+    readonly message: string;
+  };
+}
+
+/** Data of a `schedule/change` event (version 1 protocol), as far as the UI reads it. */
+export type ScheduleChangeData =
+  | { readonly version: 1; readonly op: "create"; readonly record: ScheduleRecordWire }
+  | { readonly version: 1; readonly op: "delete" | "dispatch"; readonly id: string };
+
+/** A schedule record as carried by a `create` (`after` or `at` kind). */
+export interface ScheduleRecordWire {
+  /** Stable schedule id. */
+  readonly id: string;
+  /** `after` (relative delay) or `at` (absolute instant). */
+  readonly kind: "after" | "at";
+  /** The trimmed prompt. */
+  readonly prompt: string;
+  /** Delay in seconds for `after` records. */
+  readonly afterSeconds?: number;
+  /** The UTC target instant, RFC 3339. */
+  readonly scheduledAt: string;
+}
