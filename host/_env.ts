@@ -35,7 +35,10 @@ function nonEmpty(env: Env, name: string): string | undefined {
 function chooseModel(configured: ModelConfig, env: Env): ModelSettings {
   const base = nonEmpty(env, "CHIME_MODEL_BASE_URL");
   if (base !== undefined && !URL.canParse(base)) {
-    throw new ConfigError("config_invalid", "Cannot load config: CHIME_MODEL_BASE_URL is not a URL");
+    throw new ConfigError(
+      "config_invalid",
+      "Cannot load config: CHIME_MODEL_BASE_URL is not a URL",
+    );
   }
   const decision = modelFromEnv(env, configured);
   const ownEnv = configured.kind === "openai-compatible" ? configured.apiKeyEnv : undefined;

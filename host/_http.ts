@@ -69,9 +69,13 @@ export const MAX_TEXT = 32 * 1024;
 export function textField(body: Record<string, unknown>, field: string): string {
   const value = body[field];
   if (typeof value !== "string" || value.trim() === "") {
-    throw new HostError("invalid_request", `Cannot accept request: ${field} must be non-empty text`, {
-      field,
-    });
+    throw new HostError(
+      "invalid_request",
+      `Cannot accept request: ${field} must be non-empty text`,
+      {
+        field,
+      },
+    );
   }
   if (value.length > MAX_TEXT) {
     throw new HostError("payload_too_large", `Cannot accept request: ${field} is too long`, {
@@ -83,13 +87,22 @@ export function textField(body: Record<string, unknown>, field: string): string 
 }
 
 /** An optional non-negative integer query parameter or number field. */
-export function intValue(value: unknown, field: string, min: number, max: number): number | undefined {
+export function intValue(
+  value: unknown,
+  field: string,
+  min: number,
+  max: number,
+): number | undefined {
   if (value === undefined || value === null) return undefined;
   const n = typeof value === "string" && /^-?\d+$/.test(value) ? Number(value) : value;
   if (typeof n !== "number" || !Number.isSafeInteger(n) || n < min || n > max) {
-    throw new HostError("invalid_query", `Cannot read ${field}: expected an integer ${min}..${max}`, {
-      field,
-    });
+    throw new HostError(
+      "invalid_query",
+      `Cannot read ${field}: expected an integer ${min}..${max}`,
+      {
+        field,
+      },
+    );
   }
   return n;
 }

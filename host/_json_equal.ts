@@ -17,5 +17,6 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   const rb = b as Record<string, unknown>;
   const ka = Object.keys(ra).filter((k) => ra[k] !== undefined);
   const kb = Object.keys(rb).filter((k) => rb[k] !== undefined);
-  return ka.length === kb.length && ka.every((k) => Object.hasOwn(rb, k) && jsonEqual(ra[k], rb[k]));
+  return ka.length === kb.length &&
+    ka.every((k) => Object.hasOwn(rb, k) && jsonEqual(ra[k], rb[k]));
 }

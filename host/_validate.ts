@@ -39,7 +39,9 @@ function onlyKeys(file: string, where: string, value: Json, keys: readonly strin
 }
 
 function text(file: string, where: string, value: unknown): string {
-  if (typeof value !== "string" || value.trim() === "") fail(file, `${where} must be a non-empty string`);
+  if (typeof value !== "string" || value.trim() === "") {
+    fail(file, `${where} must be a non-empty string`);
+  }
   return value;
 }
 

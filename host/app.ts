@@ -107,7 +107,10 @@ export function createApp(runtime: HostRuntime, options: AppOptions = {}): Hono 
     });
   }
   app.notFound((c) =>
-    c.json({ error: { code: "not_found", message: `Cannot route: ${c.req.method} ${c.req.path}` } }, 404)
+    c.json(
+      { error: { code: "not_found", message: `Cannot route: ${c.req.method} ${c.req.path}` } },
+      404,
+    )
   );
   app.onError((error, c) => {
     const code = codeOf(error);
@@ -119,7 +122,10 @@ export function createApp(runtime: HostRuntime, options: AppOptions = {}): Hono 
       return c.json({ error: { code: "invalid_request", message: error.message } }, error.status);
     }
     report(error);
-    return c.json({ error: { code: "internal_error", message: "Cannot answer: internal error" } }, 500);
+    return c.json(
+      { error: { code: "internal_error", message: "Cannot answer: internal error" } },
+      500,
+    );
   });
   return app;
 }

@@ -1,22 +1,23 @@
 /**
- * The embedded UI island served at `/`, `/app.js` and `/style.css`.
+ * The embedded UI island served at `/`, `/index.html`, `/app.js` and `/style.css`. The page is
+ * imported as strings from `@chime/ui/assets`, so a compiled binary needs no file system path.
  *
  * @module
  */
+import { UI_ASSETS } from "@chime/ui/assets";
 import type { StaticAsset } from "./app.ts";
-
-const PLACEHOLDER = `<!doctype html><html lang="en"><head><meta charset="utf-8">
-<title>chime</title></head><body><p>chime: the UI bundle is not built.</p></body></html>`;
 
 /**
  * The static files of the page, by URL path.
  *
- * @returns `/`, `/app.js` and `/style.css` with their content types
+ * @returns the page's assets with their content types
+ *
+ * @example The page is HTML
+ * ```ts
+ * import { defaultAssets } from "./assets.ts";
+ * console.assert(defaultAssets()["/"]?.contentType.startsWith("text/html"));
+ * ```
  */
 export function defaultAssets(): Record<string, StaticAsset> {
-  return {
-    "/": { body: PLACEHOLDER, contentType: "text/html; charset=utf-8" },
-    "/app.js": { body: "", contentType: "text/javascript; charset=utf-8" },
-    "/style.css": { body: "", contentType: "text/css; charset=utf-8" },
-  };
+  return { ...UI_ASSETS };
 }

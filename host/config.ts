@@ -7,7 +7,7 @@
  */
 import { dirname, isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type ParseError, parse, printParseErrorCode } from "jsonc-parser";
+import { parse, type ParseError, printParseErrorCode } from "jsonc-parser";
 import { applyEnv, type ModelSettings } from "./_env.ts";
 import { validateConfig } from "./_validate.ts";
 import { ConfigError } from "./errors.ts";
@@ -166,7 +166,10 @@ async function readLayer(
  * console.assert(config.plugins.includes("@chime/schedule"));
  * ```
  */
-export async function loadConfig(path: string, options: LoadConfigOptions = {}): Promise<HostConfig> {
+export async function loadConfig(
+  path: string,
+  options: LoadConfigOptions = {},
+): Promise<HostConfig> {
   const cwd = options.cwd ?? Deno.cwd();
   const read = options.readTextFile ?? ((p: string) => Deno.readTextFile(p));
   const file = resolvePath(cwd, path);

@@ -90,7 +90,9 @@ export class Feeds {
     if (mark > 0) {
       // Sidecars for seqs the client already has are idempotent upgrades: it may have missed
       // them while disconnected.
-      for (const item of this.#sidecars(session, 0, mark)) client.push(sseFrame(item, cursor), true);
+      for (const item of this.#sidecars(session, 0, mark)) {
+        client.push(sseFrame(item, cursor), true);
+      }
       client.push(sseFrame({ kind: "flushed", throughSeq: mark }, cursor), true);
     }
     feed.clients.add(client);
@@ -109,7 +111,9 @@ export class Feeds {
     const feed = this.#feeds.get(session);
     if (range === undefined || feed === undefined) return;
     const cursor = session.length - 1;
-    const frames = this.#sidecars(session, range.from, range.to).map((item) => sseFrame(item, cursor));
+    const frames = this.#sidecars(session, range.from, range.to).map((item) =>
+      sseFrame(item, cursor)
+    );
     frames.push(sseFrame({ kind: "flushed", throughSeq: range.to }, cursor));
     for (const client of [...feed.clients]) for (const frame of frames) client.push(frame);
   }

@@ -41,7 +41,12 @@ export type ProvenPrefix =
   | { readonly ok: true; readonly length: number }
   | {
     readonly ok: false;
-    readonly reason: "missing" | "failed" | "header_mismatch" | "longer_than_live" | "event_mismatch";
+    readonly reason:
+      | "missing"
+      | "failed"
+      | "header_mismatch"
+      | "longer_than_live"
+      | "event_mismatch";
   };
 
 /**
@@ -61,7 +66,9 @@ export async function provenPrefix(store: SessionStore, session: Session): Promi
     return { ok: false, reason: "failed" };
   }
   if (stored === undefined) return { ok: false, reason: "missing" };
-  if (!headersIdentical(stored.header, session.header)) return { ok: false, reason: "header_mismatch" };
+  if (!headersIdentical(stored.header, session.header)) {
+    return { ok: false, reason: "header_mismatch" };
+  }
   if (stored.events.length > session.length) return { ok: false, reason: "longer_than_live" };
   for (const [i, event] of stored.events.entries()) {
     if (!jsonEqual(event, session.event(i))) return { ok: false, reason: "event_mismatch" };

@@ -13,7 +13,7 @@
  *
  * @module
  */
-export { type AppOptions, createApp, STATUS_BY_CODE, type StaticAsset } from "./app.ts";
+export { type AppOptions, createApp, type StaticAsset, STATUS_BY_CODE } from "./app.ts";
 export { defaultAssets } from "./assets.ts";
 export {
   type HostConfig,
@@ -21,15 +21,10 @@ export {
   type LoadConfigOptions,
   type ModelSettings,
   parseJsonc,
-  type StorageSettings,
   storageDirectory,
+  type StorageSettings,
 } from "./config.ts";
-export {
-  ConfigError,
-  type ConfigErrorCode,
-  HostError,
-  type HostErrorCode,
-} from "./errors.ts";
+export { ConfigError, type ConfigErrorCode, HostError, type HostErrorCode } from "./errors.ts";
 export { FeedClient, type FeedLimits, Feeds, type FeedsOptions } from "./feed.ts";
 export { type EventView, type FeedItem, HEARTBEAT_FRAME, sseFrame } from "./frame.ts";
 export {
@@ -40,9 +35,15 @@ export {
   type ProvenPrefix,
   provenPrefix,
 } from "./history.ts";
-export { PLUGINS, type PluginEntry, RENDERERS, resolveRegistry, scheduleViews } from "./registry.ts";
+export {
+  type PluginEntry,
+  PLUGINS,
+  RENDERERS,
+  resolveRegistry,
+  scheduleViews,
+} from "./registry.ts";
 export { createModel, HostRuntime, openBackend, type RuntimeOptions } from "./runtime.ts";
 export { type RunningServer, startServer, type StartServerOptions } from "./server.ts";
 export { resumeCursor, type StreamOptions, streamSession } from "./sse.ts";
-export { type ViewSource, Views } from "./views.ts";
+export { Views, type ViewSource } from "./views.ts";
 export { type CoveredRange, Watermark } from "./watermark.ts";

@@ -8,7 +8,13 @@
 import { Hono } from "hono";
 import { HostError } from "./errors.ts";
 import type { HostRuntime } from "./runtime.ts";
-import { messageIdParam, readJsonObject, sessionIdParam, textField, timeZoneField } from "./_http.ts";
+import {
+  messageIdParam,
+  readJsonObject,
+  sessionIdParam,
+  textField,
+  timeZoneField,
+} from "./_http.ts";
 
 /**
  * The message sub-app, mounted at `/api/sessions`.

@@ -4,7 +4,13 @@
  *
  * @module
  */
-import { Agent, Loader, type ModelAdapter, OfflineModel, OpenAICompatibleAdapter } from "@chime/agent";
+import {
+  Agent,
+  Loader,
+  type ModelAdapter,
+  OfflineModel,
+  OpenAICompatibleAdapter,
+} from "@chime/agent";
 import type { Plugin } from "@chime/agent";
 import {
   type Clock,
@@ -18,9 +24,9 @@ import {
 import type { HostConfig, ModelSettings, StorageSettings } from "./config.ts";
 import { storageDirectory } from "./config.ts";
 import { HostError } from "./errors.ts";
-import { Feeds, type FeedLimits } from "./feed.ts";
+import { type FeedLimits, Feeds } from "./feed.ts";
 import { resolveRegistry } from "./registry.ts";
-import { type ViewSource, Views } from "./views.ts";
+import { Views, type ViewSource } from "./views.ts";
 import { Watermark } from "./watermark.ts";
 
 /** Options of {@linkcode HostRuntime.open}. */
@@ -153,7 +159,9 @@ export class HostRuntime implements AsyncDisposable {
   }
 
   #open(action: string): void {
-    if (this.closing) throw new HostError("shutting_down", `Cannot ${action}: the host is stopping`);
+    if (this.closing) {
+      throw new HostError("shutting_down", `Cannot ${action}: the host is stopping`);
+    }
   }
 
   /**

@@ -81,7 +81,15 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const { config } = options;
   const runtime = await HostRuntime.open({
     config,
-    ...pick(options, ["backend", "model", "plugins", "views", "clock", "feedLimits", "reportError"]),
+    ...pick(options, [
+      "backend",
+      "model",
+      "plugins",
+      "views",
+      "clock",
+      "feedLimits",
+      "reportError",
+    ]),
   });
   const appOptions: AppOptions = {
     assets: options.assets ?? defaultAssets(),
@@ -129,6 +137,8 @@ function pick<T extends object, K extends keyof T>(
   keys: readonly K[],
 ): { [P in K]?: NonNullable<T[P]> } {
   const out: { [P in K]?: NonNullable<T[P]> } = {};
-  for (const key of keys) if (source[key] !== undefined) out[key] = source[key] as NonNullable<T[K]>;
+  for (const key of keys) {
+    if (source[key] !== undefined) out[key] = source[key] as NonNullable<T[K]>;
+  }
   return out;
 }

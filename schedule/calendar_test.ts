@@ -210,3 +210,28 @@ Deno.test("`resolveLocal()` property: links resolve exactly like their targets",
     assert.equal(outcome(link), outcome(target));
   }));
 });
+
+Deno.test("`resolveLocal()` refuses exactly the skipped minutes of each transition day", () => {
+  const days = [
+    ["America/New_York", "2025-03-09", 60, 0],
+    ["America/New_York", "2025-11-02", 0, 60],
+    ["Europe/London", "2025-03-30", 60, 0],
+    ["Europe/London", "2025-10-26", 0, 60],
+    ["Australia/Lord_Howe", "2025-10-05", 30, 0],
+    ["Australia/Lord_Howe", "2025-04-06", 0, 30],
+  ] as const;
+  for (const [zone, date, gapMinutes, overlapMinutes] of days) {
+    let gaps = 0;
+    let overlaps = 0;
+    for (let minute = 0; minute < 24 * 60; minute++) {
+      const time = `${pad(Math.floor(minute / 60))}:${pad(minute % 60)}`;
+      try {
+        overlaps += resolveLocal({ date, time }, zone).overlap ? 1 : 0;
+      } catch (error) {
+        assert.equal((error as { code: string }).code, "nonexistent_local_time");
+        gaps++;
+      }
+    }
+    assert.deepEqual([gaps, overlaps], [gapMinutes, overlapMinutes], `${zone} ${date}`);
+  }
+});

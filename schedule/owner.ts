@@ -123,6 +123,8 @@ export class ScheduleOwner implements AsyncDisposable {
    * retries. Idempotent in effect; never throws.
    */
   start(): void {
+    // Work already queued (a recompute armed and fired first) arms the timer when it settles.
+    if (this.#inflight !== undefined) return;
     this.#track(this.#fifo.run(async () => {
       if (this.#stopped !== undefined) return;
       const preflight = await barrier(this.#agent);
@@ -145,7 +147,6 @@ export class ScheduleOwner implements AsyncDisposable {
 
   #track(work: Promise<void>): void {
     const tracked = work.catch((error) => this.#fault(error)).finally(() => {
-      if (this.#inflight !== tracked) return;
       this.#inflight = undefined;
       if (this.#again) {
         this.#again = false;
@@ -235,14 +236,22 @@ export class ScheduleOwner implements AsyncDisposable {
 
   /** The maintenance task: synchronous from re-fold to the last dispatch append. */
   #deliver(): { appended: number; stalled: boolean } {
-    const active = [...foldLive(this.#agent).active.values()];
+    let active: ScheduleRecord[];
+    try {
+      active = [...foldLive(this.#agent).active.values()];
+    } catch (error) {
+      this.#fault(error);
+      return { appended: 0, stalled: false };
+    }
     const decisionNow = this.#clock.now();
     const due = active.filter((record) => scheduledAtMs(record) <= decisionNow)
       .sort((a, b) => scheduledAtMs(a) - scheduledAtMs(b));
     let appended = 0;
     for (const record of due) {
-      if (!this.#enqueue(record, decisionNow)) {
-        this.#stall(decisionNow, "Cannot deliver: framing or enqueue failed", record.id);
+      const failure = this.#enqueue(record, decisionNow);
+      if (failure !== undefined) {
+        const message = "Cannot deliver: framing or enqueue failed; the record stays active";
+        this.#stall(decisionNow, message, { id: record.id, cause: failure });
         return { appended, stalled: true };
       }
       try {
@@ -257,17 +266,13 @@ export class ScheduleOwner implements AsyncDisposable {
     return { appended, stalled: false };
   }
 
-  #enqueue(record: ScheduleRecord, decisionNow: number): boolean {
+  /** Frames and enqueues one follow-up; a failure is returned, never thrown (it is contained). */
+  #enqueue(record: ScheduleRecord, decisionNow: number): unknown {
     try {
       this.#agent.followup(reminderFrame(record, decisionNow));
-      return true;
+      return undefined;
     } catch (error) {
-      this.#logger.warn("Cannot enqueue reminder follow-up; it stays active", {
-        session: this.#agent.session.id,
-        id: record.id,
-        cause: error,
-      });
-      return false;
+      return error ?? new Error("unknown enqueue failure");
     }
   }
 
@@ -304,12 +309,11 @@ export class ScheduleOwner implements AsyncDisposable {
   }
 
   #fault(error: unknown): void {
-    if (this.#stopped !== undefined) return;
     this.#logger.error("Schedule owner faulted and stopped", {
       session: this.#agent.session.id,
       cause: error,
     });
-    this.#halt("faulted");
+    if (this.#stopped === undefined) this.#halt("faulted");
   }
 
   #halt(state: "disposed" | "faulted"): void {

@@ -45,21 +45,34 @@ export function insertHeader(header: SessionHeader): InStatement {
   };
 }
 
+/** One `events` row: session id, seq, type, at, JSON data. */
+export type EventRow = [string, number, string, string, string];
+
 /**
- * Multi-row inserts of events (chunked below SQLite's bound-variable limit). A duplicate
- * `(session_id, seq)` fails the statement: the primary key backs the in-memory contiguity check.
+ * The rows of events (`JSON.stringify` may throw, e.g. for BigInt data).
  *
  * @param id the session id
  * @param events events to store
  */
-export function insertEvents(id: string, events: readonly SessionEvent[]): InStatement[] {
+export function eventRows(id: string, events: readonly SessionEvent[]): EventRow[] {
+  return events.map((e) => [id, e.seq, e.type, e.at, JSON.stringify(e.data) ?? "null"]);
+}
+
+/**
+ * Multi-row inserts (chunked below SQLite's bound-variable limit): one prepared statement per
+ * 500 rows, whichever sessions they belong to. A duplicate `(session_id, seq)` fails the
+ * statement: the primary key backs the in-memory contiguity check.
+ *
+ * @param rows rows of any sessions
+ */
+export function insertEvents(rows: readonly EventRow[]): InStatement[] {
   const out: InStatement[] = [];
-  for (let i = 0; i < events.length; i += ROWS_PER_INSERT) {
-    const chunk = events.slice(i, i + ROWS_PER_INSERT);
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    const chunk = rows.slice(i, i + ROWS_PER_INSERT);
     out.push({
       sql: "INSERT INTO events (session_id, seq, type, at, data) VALUES " +
         chunk.map(() => "(?, ?, ?, ?, ?)").join(", "),
-      args: chunk.flatMap((e) => [id, e.seq, e.type, e.at, JSON.stringify(e.data) ?? "null"]),
+      args: chunk.flat(),
     });
   }
   return out;

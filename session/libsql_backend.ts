@@ -6,18 +6,15 @@
  * @module
  */
 import { type Client, createClient, type InStatement } from "@libsql/client";
-import {
-  classifySchema,
-  CREATE_V14,
-  type SchemaEntry,
-  UPGRADE_V13_TO_V14,
-} from "@chime/migrations";
 import { setImmediate } from "node:timers";
 import type { EventPage, PersistenceBackend, StoredCursor, StoredSession } from "./backend.ts";
 import { SessionError } from "./errors.ts";
 import type { SessionEvent } from "./event.ts";
 import { normalizeHeader, type SessionHeader } from "./header.ts";
+import { prepareSchema, rejected } from "./_libsql_open.ts";
 import {
+  type EventRow,
+  eventRows,
   insertEvents,
   insertHeader,
   rowToEvent,
@@ -41,46 +38,6 @@ interface Pending {
   readonly header?: SessionHeader;
   readonly events: readonly SessionEvent[];
   readonly done: PromiseWithResolvers<void>;
-}
-
-type State = {
-  readonly applicationId: number;
-  readonly userVersion: number;
-  entries: SchemaEntry[];
-};
-
-async function readState(client: Client): Promise<State> {
-  const [app, version, schema] = await client.batch([
-    "PRAGMA application_id",
-    "PRAGMA user_version",
-    "SELECT type, name, tbl_name, sql FROM sqlite_schema",
-  ], "read");
-  return {
-    applicationId: Number(app!.rows[0]![0]),
-    userVersion: Number(version!.rows[0]![0]),
-    entries: schema!.rows.map((r) => ({
-      type: String(r.type),
-      name: String(r.name),
-      tbl_name: String(r.tbl_name),
-      sql: r.sql === null ? null : String(r.sql),
-    })),
-  };
-}
-
-/** Creates or upgrades an accepted database; returns the reason a database is rejected. */
-async function prepareSchema(client: Client): Promise<string | undefined> {
-  const verdict = classifySchema(await readState(client));
-  if (verdict.kind === "rejected") return verdict.reason;
-  if (verdict.kind === "empty") await client.batch([...CREATE_V14], "write");
-  if (verdict.kind === "legacy") await client.batch([...UPGRADE_V13_TO_V14], "write");
-  return undefined;
-}
-
-function rejected(url: string, reason: string, cause?: unknown): SessionError {
-  return new SessionError("schema_rejected", `Cannot open ${url}: ${reason}`, {
-    ...(cause === undefined ? {} : { cause }),
-    details: { url, reason },
-  });
 }
 
 /**
@@ -286,6 +243,7 @@ export class LibsqlBackend implements PersistenceBackend {
       return;
     }
     const stmts: InStatement[] = [];
+    const rows: EventRow[] = [];
     const accepted: Pending[] = [];
     for (const p of group) {
       const stored = lengths.has(p.id) ? lengths.get(p.id) : this.#lengths.get(p.id);
@@ -293,9 +251,9 @@ export class LibsqlBackend implements PersistenceBackend {
         const error = validate(p, stored);
         if (error !== undefined) throw error;
         // JSON.stringify throws for data such as BigInt: only this call fails.
-        const own = insertEvents(p.id, p.events);
-        if (p.header !== undefined) own.unshift(insertHeader(p.header));
-        stmts.push(...own);
+        const own = eventRows(p.id, p.events);
+        if (p.header !== undefined) stmts.push(insertHeader(p.header));
+        for (const row of own) rows.push(row);
       } catch (error) {
         p.done.reject(error);
         continue;
@@ -305,7 +263,7 @@ export class LibsqlBackend implements PersistenceBackend {
     }
     if (accepted.length === 0) return;
     try {
-      await this.#client.batch(stmts, "write");
+      await this.#client.batch([...stmts, ...insertEvents(rows)], "write");
     } catch (error) {
       for (const p of accepted) this.#lengths.delete(p.id);
       if (!shared || accepted.length === 1) {

@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic */
 /** @jsxImportSource preact */
 /**
  * The chat page (browser entry point bundled into `dist/app.js`): session list, transcript over

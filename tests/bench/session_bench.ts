@@ -1,0 +1,148 @@
+/**
+ * Session persistence benchmark (a plain script, not `Deno.bench`): acknowledged events/s for one
+ * session and for 100 concurrent sessions flushing after every append (libSQL file, WAL,
+ * `synchronous=FULL`, group commit), flush latency p50/p99, and the time to read a 200-event
+ * history page from a 1,000,000-event session. Prints a markdown table.
+ *
+ * Run: `deno run -A tests/bench/session_bench.ts`
+ *
+ * @module
+ */
+import { LibsqlBackend } from "../../session/libsql_backend.ts";
+import { SessionStore } from "../../session/store.ts";
+import type { SessionEvent } from "../../session/event.ts";
+
+/** One printed figure. */
+export interface Figure {
+  /** What was measured. */
+  readonly name: string;
+  /** The value, formatted with its unit. */
+  readonly value: string;
+  /** The target, if any. */
+  readonly target: string;
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? Number.NaN;
+}
+
+async function appendFlushLoop(
+  sessions: number,
+  perSession: number,
+  dir: string,
+): Promise<{ rate: number; latencies: number[] }> {
+  await using store = new SessionStore({
+    backend: await LibsqlBackend.open({ url: `file:${dir}/rate-${sessions}.db` }),
+  });
+  const live = await Promise.all(
+    Array.from(
+      { length: sessions },
+      (_, i) => store.create({ cwd: "/", id: `s${i}`, timeZone: "UTC" }),
+    ),
+  );
+  await Promise.all(live.map((s) => store.flush(s)));
+  const latencies: number[] = [];
+  const start = performance.now();
+  await Promise.all(live.map(async (session) => {
+    for (let i = 0; i < perSession; i++) {
+      store.append(session, "note", { i, text: "an ordinary event of modest size" });
+      const t0 = performance.now();
+      if (!await store.flush(session)) throw new Error("flush not acknowledged");
+      latencies.push(performance.now() - t0);
+    }
+  }));
+  const seconds = (performance.now() - start) / 1_000;
+  return { rate: (sessions * perSession) / seconds, latencies: latencies.sort((a, b) => a - b) };
+}
+
+async function bigSessionPage(
+  dir: string,
+  events: number,
+): Promise<{ buildS: number; pageMs: number[] }> {
+  await using backend = await LibsqlBackend.open({ url: `file:${dir}/big.db` });
+  const at = new Date(0).toISOString();
+  const t0 = performance.now();
+  await backend.initialize({
+    version: 1,
+    id: "big",
+    cwd: "/",
+    createdAt: at,
+    origin: "bench",
+    lineage: null,
+    delegationDepth: 0,
+  }, []);
+  const chunk = 100_000;
+  for (let from = 0; from < events; from += chunk) {
+    const batch: SessionEvent[] = Array.from(
+      { length: Math.min(chunk, events - from) },
+      (_, i) => ({ seq: from + i, type: "note", at, data: { n: from + i, text: "history" } }),
+    );
+    await backend.append("big", batch);
+  }
+  const buildS = (performance.now() - t0) / 1_000;
+  const pageMs: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    const before = Math.floor(Math.random() * (events - 200)) + 200;
+    const t = performance.now();
+    const page = await backend.readEvents("big", { before, limit: 200 });
+    pageMs.push(performance.now() - t);
+    if (page.length !== 200 || page[199]!.seq !== before - 1) throw new Error("bad page");
+  }
+  return { buildS, pageMs: pageMs.sort((a, b) => a - b) };
+}
+
+/**
+ * Runs every measurement and prints the table.
+ *
+ * @returns the figures
+ */
+export async function main(): Promise<Figure[]> {
+  const dir = await Deno.makeTempDir({ prefix: "chime-bench-" });
+  try {
+    const one = await appendFlushLoop(1, 1_000, dir);
+    const many = await appendFlushLoop(100, 200, dir);
+    const big = await bigSessionPage(dir, 1_000_000);
+    const ms = (v: number) => `${v.toFixed(2)} ms`;
+    const figures: Figure[] = [
+      { name: "acknowledged events/s, 1 session", value: one.rate.toFixed(0), target: "" },
+      {
+        name: "acknowledged events/s, 100 sessions",
+        value: many.rate.toFixed(0),
+        target: "≥ 20,000",
+      },
+      {
+        name: "flush latency p50, 100 sessions",
+        value: ms(percentile(many.latencies, 0.5)),
+        target: "",
+      },
+      {
+        name: "flush latency p99, 100 sessions",
+        value: ms(percentile(many.latencies, 0.99)),
+        target: "",
+      },
+      {
+        name: "flush latency p50, 1 session",
+        value: ms(percentile(one.latencies, 0.5)),
+        target: "",
+      },
+      { name: "build 1,000,000-event session", value: `${big.buildS.toFixed(1)} s`, target: "" },
+      {
+        name: "200-event page of 1,000,000, p50",
+        value: ms(percentile(big.pageMs, 0.5)),
+        target: "≤ 2 ms",
+      },
+      {
+        name: "200-event page of 1,000,000, p99",
+        value: ms(percentile(big.pageMs, 0.99)),
+        target: "",
+      },
+    ];
+    console.log("| measurement | value | target |\n| --- | ---: | --- |");
+    for (const f of figures) console.log(`| ${f.name} | ${f.value} | ${f.target} |`);
+    return figures;
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+if (import.meta.main) await main();

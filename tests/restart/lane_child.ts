@@ -1,0 +1,134 @@
+/**
+ * A real host process for the restart lanes: a libSQL (or JSONL) store, a live root agent with a
+ * scripted model, and the time-context and schedule plugins installed through the Loader. It
+ * prints one JSON line per observation and runs until killed (`SIGKILL` in the lanes).
+ *
+ * Usage: `deno run -A tests/restart/lane_child.ts '<LaneConfig JSON>'`.
+ *
+ * @module
+ */
+import { type ModelRequest, ModelError } from "@chime/agent";
+import {
+  JsonlBackend,
+  LibsqlBackend,
+  type PersistenceBackend,
+  type Session,
+  SessionStore,
+} from "@chime/session";
+import { timeContextPlugin } from "@chime/timecontext";
+import { Agent } from "../../agent/agent.ts"; // TEMP until @chime/agent exports it
+import { Loader } from "../../agent/loader.ts"; // TEMP until @chime/agent exports it
+import { ScriptedModel, type ScriptedReply } from "../../agent/scripted.ts"; // TEMP
+import { schedulePlugin } from "../../schedule/plugin.ts";
+
+/** What one lane process does. */
+export interface LaneConfig {
+  /** Where the session lives. */
+  readonly storage: { readonly kind: "libsql"; readonly url: string } | {
+    readonly kind: "jsonl";
+    readonly dir: string;
+  };
+  /** The root session id (created on first run, resumed afterwards). */
+  readonly sessionId: string;
+  /** Reminders to create through the model, `[prompt, afterSeconds]`, in order. */
+  readonly create?: readonly (readonly [string, number])[];
+  /** Fork the root after the creates into this child id and run an agent on it too. */
+  readonly forkId?: string;
+  /** Resume this already-stored fork child too. */
+  readonly resumeFork?: string;
+  /** `fail`: the model rejects every reminder follow-up turn. @default "ok" */
+  readonly model?: "ok" | "fail";
+}
+
+const TIME_ZONE = "Europe/Berlin";
+
+function print(line: Record<string, unknown>): void {
+  console.log(JSON.stringify({ t: Date.now(), ...line }));
+}
+
+function lastUserText(request: ModelRequest): string {
+  const last = request.messages.findLast((m) => m.role !== "system");
+  if (last?.role === "tool") return "<tool>";
+  const batch: string[] = [];
+  for (const message of request.messages.toReversed()) {
+    if (message.role !== "user") break;
+    batch.push(message.content);
+  }
+  return batch.join("\n");
+}
+
+function model(config: LaneConfig): ScriptedModel {
+  return new ScriptedModel((request): ScriptedReply => {
+    const text = lastUserText(request);
+    if (text === "<tool>") return { text: "done" };
+    if (text.includes("<schedule-reminder>")) {
+      if (config.model === "fail") {
+        throw new ModelError("model_server_error", "Cannot complete: the lane model is down");
+      }
+      return { text: "reminded" };
+    }
+    const match = /CREATE (\S+) (\d+)/.exec(text);
+    if (match === null) return { text: "nothing to do" };
+    const args = JSON.stringify({ prompt: match[1], after_seconds: Number(match[2]) });
+    return { toolCalls: [{ id: `call-${match[1]}`, name: "schedule_create", arguments: args }] };
+  });
+}
+
+async function open(config: LaneConfig): Promise<PersistenceBackend> {
+  return config.storage.kind === "libsql"
+    ? await LibsqlBackend.open({ url: config.storage.url })
+    : await JsonlBackend.open({ dir: config.storage.dir });
+}
+
+function watch(session: Session): void {
+  session.subscribe((event) => {
+    if (["followup", "schedule/change", "tool/result", "turn/end"].includes(event.type)) {
+      print({ session: session.id, event });
+    }
+  });
+}
+
+async function live(store: SessionStore, loader: Loader, session: Session, config: LaneConfig) {
+  watch(session);
+  const agent = new Agent({ session, store, model: model(config) });
+  await loader.publish(agent);
+  return agent;
+}
+
+async function main(config: LaneConfig): Promise<void> {
+  const store = new SessionStore({ backend: await open(config) });
+  store.onFlushed((session, throughSeq) => print({ session: session.id, flushed: throughSeq }));
+  const loader = new Loader();
+  await loader.load(timeContextPlugin());
+  await loader.load(schedulePlugin({
+    logger: {
+      warn: (message, details) => print({ warn: message, details: String(details) }),
+      error: (message, details) => print({ error: message, details: String(details) }),
+    },
+  }));
+  const session = await store.create({ id: config.sessionId, cwd: "/lane", timeZone: TIME_ZONE });
+  const agent = await live(store, loader, session, config);
+  if (config.resumeFork !== undefined) {
+    await live(store, loader, await store.resume(config.resumeFork), config);
+  }
+  print({ ready: session.id, length: session.length });
+  for (const [prompt, seconds] of config.create ?? []) {
+    agent.submit({
+      text: `CREATE ${prompt} ${seconds}`,
+      source: { kind: "web", clientTimeZone: TIME_ZONE },
+    });
+    await agent.whenIdle();
+  }
+  if (config.forkId !== undefined) {
+    await store.flush(session);
+    const child = await store.fork(session, { id: config.forkId });
+    await store.flush(child);
+    await live(store, loader, child, config);
+    print({ forked: child.id, seedLength: child.header.seedLength });
+  }
+  print({ created: (config.create ?? []).length });
+  // Timers of the owners keep the process alive only while a reminder is pending.
+  setInterval(() => {}, 1 << 30);
+}
+
+if (import.meta.main) await main(JSON.parse(Deno.args[0] ?? "{}"));

@@ -1,0 +1,150 @@
+/**
+ * Restart lanes (ARCHITECTURE.md §7, issue 5): real child processes on a real libSQL file (and
+ * once JSONL), killed with SIGKILL. The lanes run concurrently to keep wall time near the longest
+ * one (≈ 22 s).
+ */
+import assert from "node:assert/strict";
+import { JsonlBackend, LibsqlBackend, type PersistenceBackend } from "@chime/session";
+import { scheduleReminderPresentation } from "../../schedule/presentation.ts";
+import { changes, events, frames, LaneProcess, type Line, sleep } from "./_lane.ts";
+import type { LaneConfig } from "./lane_child.ts";
+
+/** On-time tolerance for a live process (timer jitter, libSQL commit, CPU contention). */
+const ON_TIME_MS = 1_500;
+
+type Storage = LaneConfig["storage"];
+
+async function libsql(): Promise<Storage> {
+  return { kind: "libsql", url: `file:${await Deno.makeTempDir()}/chime.db` };
+}
+
+async function stored(storage: Storage, id: string) {
+  const backend: PersistenceBackend = storage.kind === "libsql"
+    ? await LibsqlBackend.open({ url: storage.url })
+    : await JsonlBackend.open({ dir: storage.dir });
+  await using _ = backend;
+  return (await backend.load(id))!;
+}
+
+function scheduledAt(lines: Line[], session: string): number[] {
+  return events(lines, session, "schedule/change")
+    .filter((e) => (e.data as { op: string }).op === "create")
+    .map((e) => Date.parse((e.data as { record: { scheduledAt: string } }).record.scheduledAt));
+}
+
+/** Runs a lane process until `until` holds, then SIGKILLs it. */
+async function run(config: LaneConfig, until: (lines: Line[]) => boolean, what: string) {
+  await using lane = new LaneProcess(config);
+  await lane.waitFor(until, what, 30_000);
+  return lane.lines;
+}
+
+const created = (n: number) => (lines: Line[]) => lines.some((l) => l.created === n);
+const dispatched = (id: string, n: number) => (lines: Line[]) =>
+  changes(lines, id).filter((c) => c.op === "dispatch").length >= n &&
+  lines.some((l) => l.session === id && typeof l.flushed === "number" &&
+    l.flushed > events(lines, id, "schedule/change").at(-1)!.seq);
+
+async function quiet(config: LaneConfig, ms: number): Promise<Line[]> {
+  await using lane = new LaneProcess(config);
+  await lane.waitFor((lines) => lines.some((l) => "created" in l), "ready", 30_000);
+  await sleep(ms);
+  return lane.lines;
+}
+
+async function lane1(): Promise<void> {
+  const storage = await libsql();
+  const id = "lane1";
+  const first = await run({ storage, sessionId: id, create: [["stretch", 3]] }, created(1), "create");
+  const [due] = scheduledAt(first, id);
+  assert.ok(Date.now() < due!, "killed before the reminder was due");
+  await sleep(due! - Date.now() + 300);
+  const second = await run({ storage, sessionId: id }, dispatched(id, 1), "overdue delivery");
+  const [frame] = frames(second, id);
+  assert.equal(frames(second, id).length, 1);
+  assert.equal(frame!.prompt, "stretch");
+  assert.ok((frame!.lateBySeconds as number) >= 0);
+  assert.ok(second[0]!.t > due!, "the process only started after the target: overdue at resume");
+  const log = await stored(storage, id);
+  const ops = log.events.filter((e) => e.type === "schedule/change").map((e) => (e.data as { op: string }).op);
+  assert.deepEqual(ops, ["create", "dispatch"], "the dispatch is durable");
+  const third = await quiet({ storage, sessionId: id }, 1_500);
+  assert.deepEqual(frames(third, id), [], "no delivery after a further restart");
+}
+
+async function lane2(): Promise<void> {
+  const storage: Storage = { kind: "jsonl", dir: await Deno.makeTempDir() };
+  const id = "lane2";
+  const first = await run({ storage, sessionId: id, create: [["tea", 6]] }, created(1), "create");
+  const [due] = scheduledAt(first, id);
+  const second = await run({ storage, sessionId: id }, dispatched(id, 1), "on-time delivery");
+  const dispatch = changes(second, id).find((c) => c.op === "dispatch")!;
+  const late = Date.parse(dispatch.at) - due!;
+  assert.ok(late >= 0 && late <= ON_TIME_MS, `JSONL lane fired on time (late ${late} ms)`);
+  assert.equal(frames(second, id)[0]!.status, "due");
+}
+
+async function lane3(): Promise<void> {
+  const storage = await libsql();
+  const [id, child] = ["lane3", "lane3child"];
+  const first = await run(
+    { storage, sessionId: id, create: [["parent", 3]], forkId: child },
+    dispatched(id, 1),
+    "parent delivery",
+  );
+  assert.ok(first.some((l) => l.forked === child));
+  assert.deepEqual(frames(first, child), [], "the child never delivers the parent's reminder");
+  assert.deepEqual(changes(first, child), []);
+  const again = await quiet({ storage, sessionId: id, resumeFork: child }, 1_500);
+  assert.deepEqual([...frames(again, id), ...frames(again, child)], []);
+}
+
+async function lane4(): Promise<void> {
+  const storage = await libsql();
+  const id = "lane4";
+  const lines = await run(
+    { storage, sessionId: id, create: [["water", 2]], model: "fail" },
+    (l) => dispatched(id, 1)(l) && events(l, id, "turn/end").length >= 2,
+    "failed follow-up turn",
+  );
+  const ends = events(lines, id, "turn/end").map((e) => (e.data as { outcome: string }).outcome);
+  assert.equal(ends.at(-1), "error", "the model failed after the dispatch");
+  const log = await stored(storage, id);
+  const dispatch = log.events.find((e) => (e.data as { op?: string }).op === "dispatch")!;
+  const view = scheduleReminderPresentation(log.header, log.events, dispatch.seq);
+  assert.equal(view?.prompt, "water");
+  assert.equal(view?.occurrenceAt, new Date(scheduledAt(lines, id)[0]!).toISOString());
+}
+
+async function lane5(): Promise<void> {
+  const storage = await libsql();
+  const id = "lane5";
+  const create: [string, number][] = [["c", 4], ["a", 2], ["b", 3]];
+  const first = await run({ storage, sessionId: id, create }, created(3), "three creates");
+  await sleep(Math.max(...scheduledAt(first, id)) - Date.now() + 300);
+  const second = await run({ storage, sessionId: id }, dispatched(id, 3), "three deliveries");
+  assert.deepEqual(frames(second, id).map((f) => f.prompt), ["a", "b", "c"]);
+  assert.equal(events(second, id, "followup").length, 3, "one follow-up each");
+}
+
+async function lane6(): Promise<void> {
+  const storage = await libsql();
+  const id = "lane6";
+  const first = await run({ storage, sessionId: id, create: [["later", 20]] }, created(1), "create");
+  const [due] = scheduledAt(first, id);
+  await using lane = new LaneProcess({ storage, sessionId: id });
+  await lane.waitFor(dispatched(id, 1), "delivery with no traffic", 30_000);
+  const dispatch = changes(lane.lines, id).find((c) => c.op === "dispatch")!;
+  const late = Date.parse(dispatch.at) - due!;
+  assert.ok(late >= 0 && late <= ON_TIME_MS, `fired on time after a quiet resume (late ${late} ms)`);
+  assert.deepEqual(events(lane.lines, id, "tool/result"), [], "nothing else happened");
+}
+
+Deno.test("restart lanes: SIGKILL, resume, fork, model failure, overdue order, quiet resume", async () => {
+  const lanes = { lane1, lane2, lane3, lane4, lane5, lane6 };
+  const results = await Promise.allSettled(Object.values(lanes).map((lane) => lane()));
+  const failures = results.flatMap((r, i) =>
+    r.status === "rejected" ? [`${Object.keys(lanes)[i]}: ${r.reason?.stack ?? r.reason}`] : []
+  );
+  assert.deepEqual(failures, []);
+});

@@ -1,0 +1,43 @@
+/**
+ * `@chime/ui/assets`: the built page embedded as strings, so the host serves it with no file
+ * system path (works under `deno compile` from any working directory). Rebuild with
+ * `deno run -A ui/build.ts`.
+ *
+ * @example Serve the page
+ * ```ts
+ * import { uiAsset } from "@chime/ui/assets";
+ * const asset = uiAsset("/");
+ * console.assert(asset?.contentType.startsWith("text/html"));
+ * ```
+ *
+ * @module
+ */
+import { APP_JS, INDEX_HTML, STYLE_CSS } from "./assets_generated.ts";
+
+/** One static asset of the page. */
+export interface UiAsset {
+  /** The `content-type` header value. */
+  readonly contentType: string;
+  /** The body (UTF-8 text). */
+  readonly body: string;
+}
+
+const html: UiAsset = { contentType: "text/html; charset=utf-8", body: INDEX_HTML };
+
+/** The page's assets by URL path (`/`, `/index.html`, `/app.js`, `/style.css`). */
+export const UI_ASSETS: Readonly<Record<string, UiAsset>> = {
+  "/": html,
+  "/index.html": html,
+  "/app.js": { contentType: "text/javascript; charset=utf-8", body: APP_JS },
+  "/style.css": { contentType: "text/css; charset=utf-8", body: STYLE_CSS },
+};
+
+/**
+ * Looks up an asset by URL path.
+ *
+ * @param pathname e.g. `/app.js`
+ * @returns the asset, or `undefined` for any other path
+ */
+export function uiAsset(pathname: string): UiAsset | undefined {
+  return Object.hasOwn(UI_ASSETS, pathname) ? UI_ASSETS[pathname] : undefined;
+}

@@ -1,0 +1,73 @@
+import { equal, match, ok } from "node:assert/strict";
+import { chromium } from "playwright-core";
+import { startFakeApi } from "./testing/fake_api.ts";
+
+const CHROMIUM = "/usr/bin/chromium";
+const hasChromium = await Deno.stat(CHROMIUM).then(() => true, () => false);
+if (!hasChromium) console.log(`browser_test: skipped, ${CHROMIUM} is absent`);
+const SHOTS = new URL("../tests/e2e/screenshots/", import.meta.url);
+
+Deno.test({
+  name: "the built page chats, lists the reminder and upgrades the dispatch to a card",
+  ignore: !hasChromium,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    await using api = startFakeApi();
+    const userDataDir = await Deno.makeTempDir();
+    const context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM,
+      locale: "en-US",
+      timezoneId: "Europe/Berlin",
+      viewport: { width: 1280, height: 820 },
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    });
+    try {
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on("pageerror", (e) => errors.push(e.message));
+      await page.goto(api.url);
+      await page.getByTestId("new-session").click();
+      await page.getByTestId("connection-status").and(page.locator("[data-state=live]")).waitFor();
+      equal([...api.sessions.values()][0]?.header.timeZone, "Europe/Berlin");
+      await page.getByTestId("composer-input").fill("remind me in 20 minutes to <b>stretch</b>");
+      await page.getByTestId("composer-send").click();
+      await page.getByTestId("message-assistant").waitFor();
+      await page.getByTestId("active-reminder").waitFor();
+      equal(await page.getByTestId("message-user").count(), 1);
+      const id = [...api.sessions.keys()][0]!;
+      api.dispatch(id);
+      const card = page.getByTestId("reminder-card");
+      await card.waitFor();
+      equal(await card.count(), 1);
+      equal(await page.getByTestId("reminder-prompt").textContent(), "<b>stretch</b>");
+      match(await card.textContent() ?? "", /Session-local reminder — fires only while/);
+      match(await card.textContent() ?? "", /UTC/);
+      equal(await page.getByTestId("active-reminder").count(), 0);
+      await page.getByTestId("composer-input").fill("this one will fail");
+      await page.getByTestId("composer-send").press("Enter");
+      await page.getByTestId("turn-error").waitFor();
+      await Deno.mkdir(SHOTS, { recursive: true });
+      await page.screenshot({ path: new URL("ui-chat-en.png", SHOTS).pathname });
+      await page.getByRole("button", { name: "中文" }).click();
+      match(await card.textContent() ?? "", /仅限本会话的提醒/);
+      await page.reload();
+      await page.getByTestId("reminder-card").waitFor();
+      await page.setViewportSize({ width: 420, height: 860 });
+      await page.screenshot({ path: new URL("ui-chat-narrow.png", SHOTS).pathname });
+      ok(errors.length === 0, errors.join("\n"));
+    } finally {
+      await context.close();
+      await Deno.remove(userDataDir, { recursive: true });
+    }
+  },
+});
