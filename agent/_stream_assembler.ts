@@ -82,7 +82,10 @@ export class ReplyAssembler {
         );
       }
       if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
-        throw new ModelError("model_bad_response", `Cannot read tool call ${c.name}: not an object`);
+        throw new ModelError(
+          "model_bad_response",
+          `Cannot read tool call ${c.name}: not an object`,
+        );
       }
       return { id: c.id, name: c.name, arguments: args };
     });

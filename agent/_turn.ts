@@ -8,6 +8,7 @@ import type { SessionEvent, StepStartData, UserRpcData } from "@chime/session";
 import { abortReason, attempt, errorText, raceAbort } from "./_abort.ts";
 import type { ToolRegistry } from "./_registry.ts";
 import { type AssistantMessageData, buildTranscript } from "./_transcript.ts";
+import { openTurnId } from "./provenance.ts";
 import {
   type AgentHandle,
   type ModelAdapter,
@@ -18,6 +19,20 @@ import {
   type PreStepHook,
   type StepBatch,
 } from "./types.ts";
+
+/**
+ * Closes a turn a stopped process left open (`turn/end { outcome: 'error' }`), so it is never
+ * mistaken for the open turn of the new live agent.
+ */
+export function closeDanglingTurn(handle: AgentHandle): void {
+  const dangling = openTurnId(handle.session);
+  if (dangling === undefined || handle.session.closed) return;
+  handle.append("turn/end", {
+    turnId: dangling,
+    outcome: "error",
+    error: "interrupted: Cannot finish the turn: the process stopped during it",
+  });
+}
 
 /** One queued input. */
 export type Input =
@@ -67,9 +82,21 @@ export class TurnRun {
     return this.#ended;
   }
 
-  /** Non-`undefined` while pre-step hooks run: appends through the agent go here. */
-  get staging(): Staged[] | undefined {
-    return this.#staging;
+  /**
+   * While pre-step hooks run, stages an append for `step/start` and returns a provisional
+   * envelope; otherwise returns `undefined` (the caller appends normally).
+   */
+  stage<T extends string, D>(type: T, data: D): SessionEvent<T, D> | undefined {
+    const staging = this.#staging;
+    if (staging === undefined) return undefined;
+    staging.push({ type, data: structuredClone(data) });
+    const { session, clock } = this.#host.handle;
+    return Object.freeze({
+      seq: session.length + staging.length - 1,
+      type,
+      at: new Date(clock.now()).toISOString(),
+      data: Object.freeze(structuredClone(data)),
+    });
   }
 
   /**
@@ -119,7 +146,9 @@ export class TurnRun {
         const data: AssistantMessageData = {
           turnId: this.turnId,
           text: reply.text,
-          ...(calls.length > 0 ? { toolCalls: calls.map(({ id, name, arguments: a }) => ({ id, name, arguments: a })) } : {}),
+          ...(calls.length > 0
+            ? { toolCalls: calls.map(({ id, name, arguments: a }) => ({ id, name, arguments: a })) }
+            : {}),
         };
         host.handle.append("assistant/message", data);
         for (const call of calls) {
@@ -184,7 +213,10 @@ export class TurnRun {
   async #callModel(extra: readonly string[]): Promise<ModelReply> {
     const { handle, model, systemPrompt } = this.#host;
     if (model === undefined) {
-      throw new ModelError("model_missing", "Cannot call the model: no model adapter is configured");
+      throw new ModelError(
+        "model_missing",
+        "Cannot call the model: no model adapter is configured",
+      );
     }
     const messages: ModelMessage[] = [
       ...(systemPrompt === undefined ? [] : [{ role: "system" as const, content: systemPrompt }]),

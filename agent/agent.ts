@@ -4,57 +4,19 @@
  *
  * @module
  */
-import {
-  type Clock,
-  type MessageSource,
-  type Session,
-  type SessionEvent,
-  type SessionStore,
-  systemClock,
-  type UserRpcData,
-} from "@chime/session";
+import type { Clock, Session, SessionEvent, SessionStore, UserRpcData } from "@chime/session";
+import { systemClock } from "@chime/session";
+import type { AgentOptions, SubmitInput } from "./agent_options.ts";
 import { abortReason } from "./_abort.ts";
+import { OwnerStack } from "./_owners.ts";
 import { HookList, ToolRegistry } from "./_registry.ts";
-import { type Input, TurnRun } from "./_turn.ts";
-import { openTurnId } from "./provenance.ts";
-import {
-  AgentError,
-  type AgentHandle,
-  type AgentPhase,
-  type ModelAdapter,
-  type PreStepHook,
-  type ToolDefinition,
-} from "./types.ts";
+import { PhaseMachine } from "./_phase.ts";
+import { closeDanglingTurn, TurnRun } from "./_turn.ts";
+import { findMessage } from "./provenance.ts";
+import { AgentError, type AgentHandle, type AgentPhase } from "./types.ts";
+import type { PreStepHook, ToolDefinition } from "./types.ts";
 
-/** Options of {@linkcode Agent}. */
-export interface AgentOptions {
-  /** The live root session. */
-  readonly session: Session;
-  /** The store that owns `session` (tools use it for `flush`). */
-  readonly store: SessionStore;
-  /** The model; `undefined` makes every turn end `outcome: 'error'` with `model_missing`. */
-  readonly model: ModelAdapter | undefined;
-  /** Wall clock and timers. @default the store's clock */
-  readonly clock?: Clock;
-  /** A system message put first in every model call. @default none */
-  readonly systemPrompt?: string;
-  /** Model calls per turn. @default 8 */
-  readonly maxSteps?: number;
-  /** Id generator for messages and turns. @default crypto.randomUUID */
-  readonly generateId?: () => string;
-  /** Where failures with no caller go. @default globalThis.reportError */
-  readonly reportError?: (error: unknown) => void;
-}
-
-/** What {@linkcode Agent.submit} takes: one web prompt and its bound provenance. */
-export interface SubmitInput {
-  /** The prompt text. */
-  readonly text: string;
-  /** Immutable provenance (the host validated `clientTimeZone`). */
-  readonly source: MessageSource;
-  /** The message id this one edits. */
-  readonly edits?: string;
-}
+export type { AgentOptions, SubmitInput } from "./agent_options.ts";
 
 /**
  * The agent of one live root session. A queued input starts a turn at once when the agent is
@@ -69,11 +31,10 @@ export interface SubmitInput {
  * import { SessionStore } from "@chime/session";
  * import { MemoryBackend } from "@chime/session/testing";
  * await using store = new SessionStore({ backend: new MemoryBackend() });
- * const session = await store.create({ cwd: "/", timeZone: "Europe/Paris" });
+ * const session = await store.create({ cwd: "/" });
  * await using agent = new Agent({ session, store, model: new ScriptedModel([{ text: "hi" }]) });
- * agent.submit({ text: "hello", source: { kind: "web", clientTimeZone: "Europe/Paris" } });
+ * agent.submit({ text: "hello", source: { kind: "web" } });
  * await agent.whenIdle();
- * console.assert(session.events().at(-1)?.type === "turn/end");
  * ```
  */
 export class Agent implements AgentHandle, AsyncDisposable {
@@ -83,24 +44,35 @@ export class Agent implements AgentHandle, AsyncDisposable {
   readonly store: SessionStore;
   /** The injected clock. */
   readonly clock: Clock;
-  readonly #model: ModelAdapter | undefined;
-  readonly #systemPrompt: string | undefined;
-  readonly #maxSteps: number;
+  readonly #options: AgentOptions & { readonly maxSteps: number };
   readonly #newId: () => string;
   readonly #reportError: (error: unknown) => void;
   readonly #tools = new ToolRegistry();
   readonly #hooks = new HookList();
-  readonly #owners = new Set<AsyncDisposable>();
+  readonly #owners = new OwnerStack();
   readonly #controller = new AbortController();
-  readonly #inbox: Input[] = [];
-  #idleWaiters: (() => void)[] = [];
-  #phase: AgentPhase = "idle";
-  #run: TurnRun | undefined;
-  #loop: Promise<void> | undefined;
-  #maintenance: Promise<unknown> | undefined;
+  readonly #phases: PhaseMachine = new PhaseMachine({
+    canStart: () => !this.disposed && !this.session.closed,
+    newRun: () =>
+      new TurnRun({
+        handle: this,
+        model: this.#options.model,
+        systemPrompt: this.#options.systemPrompt,
+        maxSteps: this.#options.maxSteps,
+        tools: this.#tools,
+        newId: this.#newId,
+        claim: () => this.#phases.claim(),
+        pending: () => this.#phases.pending(),
+        hooks: () => this.#hooks.snapshot(),
+      }),
+    reportError: (error) => this.#reportError(error),
+  });
   #disposing: Promise<void> | undefined;
 
   /**
+   * Creates the agent of a live root session. A turn a stopped process left open in the
+   * session's own suffix is closed first with `turn/end { outcome: 'error' }`.
+   *
    * @param options session, store, model and optional clock, system prompt, step limit
    * @throws {RangeError} when `maxSteps` is not a positive integer
    */
@@ -108,28 +80,19 @@ export class Agent implements AgentHandle, AsyncDisposable {
     this.session = options.session;
     this.store = options.store;
     this.clock = options.clock ?? options.store.clock ?? systemClock;
-    this.#model = options.model;
-    this.#systemPrompt = options.systemPrompt;
-    this.#maxSteps = options.maxSteps ?? 8;
-    if (!Number.isSafeInteger(this.#maxSteps) || this.#maxSteps < 1) {
-      throw new RangeError(`Cannot create agent: maxSteps ${this.#maxSteps} is not positive`);
+    const maxSteps = options.maxSteps ?? 8;
+    if (!Number.isSafeInteger(maxSteps) || maxSteps < 1) {
+      throw new RangeError(`Cannot create agent: maxSteps ${maxSteps} is not positive`);
     }
+    this.#options = { ...options, maxSteps };
     this.#newId = options.generateId ?? (() => crypto.randomUUID());
     this.#reportError = options.reportError ?? ((e) => globalThis.reportError(e));
-    // A turn left open by a stopped process is closed, so it is never mistaken for the open one.
-    const dangling = openTurnId(this.session);
-    if (dangling !== undefined && !this.session.closed) {
-      this.append("turn/end", {
-        turnId: dangling,
-        outcome: "error",
-        error: "interrupted: Cannot finish the turn: the process stopped during it",
-      });
-    }
+    closeDanglingTurn(this);
   }
 
   /** The current phase. */
   get phase(): AgentPhase {
-    return this.#phase;
+    return this.#phases.phase;
   }
 
   /** Aborted when disposal begins. */
@@ -144,20 +107,22 @@ export class Agent implements AgentHandle, AsyncDisposable {
 
   /** The id of the running turn, if any. */
   get turnId(): string | undefined {
-    return this.#run?.ended === false ? this.#run.turnId : undefined;
+    const run = this.#phases.run;
+    return run?.ended === false ? run.turnId : undefined;
   }
 
-  /** @inheritdoc */
+  /**
+   * Appends an event to the session now, or stages it while pre-step hooks run (recorded right
+   * before `step/start`, dropped if the step never starts; the returned `seq` is then
+   * provisional).
+   *
+   * @param type the event type
+   * @param data JSON-compatible data
+   * @returns the envelope
+   * @throws {SessionError} `session_closed`
+   */
   append<T extends string, D>(type: T, data: D): SessionEvent<T, D> {
-    const staging = this.#run?.staging;
-    if (staging === undefined) return this.store.append(this.session, type, data);
-    staging.push({ type, data: structuredClone(data) });
-    return Object.freeze({
-      seq: this.session.length + staging.length - 1,
-      type,
-      at: new Date(this.clock.now()).toISOString(),
-      data: Object.freeze(structuredClone(data)),
-    });
+    return this.#phases.run?.stage(type, data) ?? this.store.append(this.session, type, data);
   }
 
   /**
@@ -178,7 +143,7 @@ export class Agent implements AgentHandle, AsyncDisposable {
       ...(input.edits === undefined ? {} : { edits: input.edits }),
     };
     const event = this.store.append(this.session, "user-rpc", data);
-    this.#enqueue({ kind: "message", event });
+    this.#phases.enqueue({ kind: "message", event });
     return event;
   }
 
@@ -190,7 +155,7 @@ export class Agent implements AgentHandle, AsyncDisposable {
    */
   retry(messageId: string): void {
     this.#live("retry");
-    this.#enqueue({ kind: "message", event: this.#message(messageId, "retry") });
+    this.#phases.enqueue({ kind: "message", event: this.#message(messageId, "retry") });
   }
 
   /**
@@ -213,45 +178,49 @@ export class Agent implements AgentHandle, AsyncDisposable {
    * @throws {AgentError} `no_running_turn`
    */
   cancel(): void {
-    const run = this.#run;
+    const run = this.#phases.run;
     if (run === undefined || run.ended) {
       throw new AgentError("no_running_turn", "Cannot cancel: no turn is running");
     }
     run.end("cancelled");
   }
 
-  /** @inheritdoc */
+  /**
+   * Synchronously queues one follow-up input; the step that admits it records
+   * `followup { frame }` right before its `step/start`. Queued during maintenance, its turn
+   * starts only after the task settles.
+   *
+   * @param frame the text the model receives
+   * @throws {AgentError} `disposed`
+   * @throws {TypeError} when `frame` is not a string
+   */
   followup(frame: string): void {
     this.#live("follow up");
     if (typeof frame !== "string") throw new TypeError("Cannot follow up: frame is not a string");
-    this.#enqueue({ kind: "followup", frame });
+    this.#phases.enqueue({ kind: "followup", frame });
   }
 
-  /** @inheritdoc */
+  /**
+   * Claims the idle phase for `task` (seed §"Live 交付生命周期"). Inputs arriving meanwhile
+   * stay parked; when the task settles a turn for them starts before this promise settles.
+   *
+   * @param task the maintenance work
+   * @returns the task's value
+   * @throws {AgentError} `busy` while a turn or another task holds the agent, `disposed`
+   */
   async runMaintenance<T>(task: () => Promise<T>): Promise<T> {
     this.#live("run maintenance");
-    if (this.#phase !== "idle") {
-      throw new AgentError("busy", `Cannot run maintenance: the agent is in a ${this.#phase}`);
-    }
-    this.#phase = "maintenance";
-    const done = Promise.withResolvers<void>();
-    this.#maintenance = done.promise;
-    try {
-      return await task();
-    } finally {
-      this.#phase = "idle";
-      this.#maintenance = undefined;
-      done.resolve();
-      this.#pump();
-    }
+    return await this.#phases.maintain(task);
   }
 
-  /** @inheritdoc */
+  /**
+   * Resolves when the agent next becomes idle: now if idle, else after the running turn (and
+   * any turn for inputs parked behind it) or maintenance task; also on dispose.
+   *
+   * @returns a promise that never rejects
+   */
   whenIdle(): Promise<void> {
-    if (this.#phase === "idle" || this.disposed) return Promise.resolve();
-    const { promise, resolve } = Promise.withResolvers<void>();
-    this.#idleWaiters.push(resolve);
-    return promise;
+    return this.#phases.whenIdle();
   }
 
   /**
@@ -285,8 +254,7 @@ export class Agent implements AgentHandle, AsyncDisposable {
    */
   own(owner: AsyncDisposable): Disposable {
     this.#live("own");
-    this.#owners.add(owner);
-    return { [Symbol.dispose]: () => this.#owners.delete(owner) };
+    return this.#owners.adopt(owner);
   }
 
   /**
@@ -301,24 +269,16 @@ export class Agent implements AgentHandle, AsyncDisposable {
 
   async #dispose(): Promise<void> {
     this.#controller.abort(abortReason("agent disposed"));
-    this.#inbox.length = 0;
-    const run = this.#run;
+    const run = this.#phases.run;
     if (run !== undefined && !run.ended) run.end("cancelled", undefined, !this.session.closed);
-    const errors: unknown[] = [];
-    for (const owner of [...this.#owners].reverse()) {
-      this.#owners.delete(owner);
-      try {
-        await owner[Symbol.asyncDispose]();
-      } catch (error) {
-        errors.push(error);
-      }
+    const stopped = this.#phases.stop();
+    try {
+      await this.#owners.disposeAll("agent");
+    } finally {
+      await stopped;
+      this.#tools.clear();
+      this.#hooks.clear();
     }
-    await Promise.allSettled([this.#loop, this.#maintenance]);
-    this.#tools.clear();
-    this.#hooks.clear();
-    this.#wakeIdleWaiters();
-    if (errors.length === 1) throw errors[0];
-    if (errors.length > 1) throw new AggregateError(errors, "Cannot dispose agent: owners failed");
   }
 
   #live(action: string): void {
@@ -326,50 +286,8 @@ export class Agent implements AgentHandle, AsyncDisposable {
   }
 
   #message(messageId: string, action: string): SessionEvent<"user-rpc", UserRpcData> {
-    for (const event of this.session.events()) {
-      if (event.type === "user-rpc" && (event.data as UserRpcData).messageId === messageId) {
-        return event as SessionEvent<"user-rpc", UserRpcData>;
-      }
-    }
+    const event = findMessage(this.session, messageId);
+    if (event !== undefined) return event;
     throw new AgentError("message_not_found", `Cannot ${action}: no message ${messageId}`);
-  }
-
-  #enqueue(input: Input): void {
-    this.#inbox.push(input);
-    this.#pump();
-  }
-
-  /** Starts a turn when idle with queued inputs; otherwise wakes idle waiters. */
-  #pump(): void {
-    if (this.#phase !== "idle") return;
-    if (this.#inbox.length === 0 || this.disposed || this.session.closed) {
-      this.#wakeIdleWaiters();
-      return;
-    }
-    this.#phase = "turn";
-    const run = new TurnRun({
-      handle: this,
-      model: this.#model,
-      systemPrompt: this.#systemPrompt,
-      maxSteps: this.#maxSteps,
-      tools: this.#tools,
-      newId: this.#newId,
-      claim: () => this.#inbox.splice(0),
-      pending: () => this.#inbox.length > 0,
-      hooks: () => this.#hooks.snapshot(),
-    });
-    this.#run = run;
-    this.#loop = run.run().catch(this.#reportError).finally(() => {
-      this.#run = undefined;
-      this.#loop = undefined;
-      this.#phase = "idle";
-      this.#pump();
-    });
-  }
-
-  #wakeIdleWaiters(): void {
-    const waiters = this.#idleWaiters;
-    this.#idleWaiters = [];
-    for (const resolve of waiters) resolve();
   }
 }

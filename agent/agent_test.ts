@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { AgentError, ModelError, type ToolDefinition } from "./types.ts";
 import { ScriptedModel } from "./scripted.ts";
-import { gate, harness, ofType, settle, types, web } from "./testing/harness.ts";
+import { harness, ofType, settle, types, web } from "./testing/harness.ts";
 
 const echo: ToolDefinition = {
   name: "echo",
@@ -124,7 +124,10 @@ Deno.test("tool calls run sequentially in order; failures become tool results", 
       ok: false,
       error: { code: "invalid_arguments", message: "Cannot call slow: arguments are not JSON" },
     }],
-    ["d", { ok: false, error: { code: "unknown_tool", message: "Cannot call nope: no such tool" } }],
+    ["d", {
+      ok: false,
+      error: { code: "unknown_tool", message: "Cannot call nope: no such tool" },
+    }],
     ["e", 1],
   ]);
   assert.equal(ofType<{ args: unknown }>(h.session, "tool/call")[2]!.data.args, "{not json");
@@ -159,7 +162,9 @@ Deno.test("a model error ends the turn `error` and the agent keeps serving", asy
   await h.agent.whenIdle();
   h.agent.submit({ text: "3", source: web() });
   await h.agent.whenIdle();
-  const ends = ofType<{ outcome: string; error?: string }>(h.session, "turn/end").map((e) => e.data);
+  const ends = ofType<{ outcome: string; error?: string }>(h.session, "turn/end").map((e) =>
+    e.data
+  );
   assert.deepEqual(ends.map((e) => [e.outcome, e.error]), [
     ["error", "model_rate_limited: Cannot complete: slow down"],
     ["error", "plain"],
@@ -191,118 +196,6 @@ Deno.test("`maxSteps` ends a turn that keeps calling tools", async () => {
   const end = ofType<{ outcome: string; error: string }>(h.session, "turn/end")[0]!.data;
   assert.equal(end.outcome, "error");
   assert.match(end.error, /^max_steps: /);
-});
-
-Deno.test("`cancel()` during a model call ends the turn `cancelled` and records nothing more", async () => {
-  const reached = gate();
-  let signal: AbortSignal | undefined;
-  const model = new ScriptedModel((request) => {
-    signal = request.signal;
-    reached.resolve();
-    return new Promise(() => {});
-  });
-  await using h = await harness(model);
-  h.agent.submit({ text: "go", source: web() });
-  await reached.promise;
-  h.agent.cancel();
-  assert.equal(signal?.aborted, true);
-  await h.agent.whenIdle();
-  assert.deepEqual(types(h.session), ["user-rpc", "turn/start", "step/start", "turn/end"]);
-  assert.equal(ofType<{ outcome: string }>(h.session, "turn/end")[0]!.data.outcome, "cancelled");
-  assert.throws(() => h.agent.cancel(), (e) => e instanceof AgentError && e.code === "no_running_turn");
-});
-
-Deno.test("`cancel()` during a tool call aborts the tool signal and records no result", async () => {
-  const reached = gate();
-  let toolSignal: AbortSignal | undefined;
-  const model = new ScriptedModel([
-    { toolCalls: [{ id: "c1", name: "wait", arguments: "{}" }] },
-    { text: "after" },
-  ]);
-  await using h = await harness(model);
-  h.agent.registerTool({
-    ...echo,
-    name: "wait",
-    execute: (_args, ctx) => {
-      toolSignal = ctx.signal;
-      reached.resolve();
-      return new Promise(() => {});
-    },
-  });
-  h.agent.submit({ text: "go", source: web() });
-  await reached.promise;
-  h.agent.cancel();
-  await h.agent.whenIdle();
-  assert.equal(toolSignal?.aborted, true);
-  assert.deepEqual(types(h.session, 1), [
-    "turn/start",
-    "step/start",
-    "assistant/message",
-    "tool/call",
-    "turn/end",
-  ]);
-  // The next turn's conversation stays valid: the unanswered call gets a synthetic result.
-  h.agent.submit({ text: "next", source: web() });
-  await h.agent.whenIdle();
-  const messages = model.requests[1]!.messages;
-  assert.deepEqual(messages[2], {
-    role: "tool",
-    toolCallId: "c1",
-    content: JSON.stringify({
-      ok: false,
-      error: { code: "cancelled", message: "Cannot report: the turn ended before this tool returned" },
-    }),
-  });
-  assert.deepEqual(messages[3], { role: "user", content: "next" });
-});
-
-Deno.test("`cancel()` throws `no_running_turn` when idle", async () => {
-  await using h = await harness(new ScriptedModel());
-  assert.throws(() => h.agent.cancel(), (e) => e instanceof AgentError && e.code === "no_running_turn");
-});
-
-Deno.test("`retry()` runs a new turn for the original message with its own provenance", async () => {
-  const model = new ScriptedModel([new Error("down"), { text: "ok" }]);
-  await using h = await harness(model);
-  const original = h.agent.submit({ text: "at 9", source: web("Asia/Kolkata") });
-  await h.agent.whenIdle();
-  const seen: unknown[] = [];
-  h.agent.addPreStep((batch) => {
-    seen.push(...batch.messages);
-  });
-  h.agent.submit({ text: "other", source: web("America/New_York") });
-  await h.agent.whenIdle();
-  h.agent.retry(original.data.messageId);
-  await h.agent.whenIdle();
-  assert.equal(seen.length, 1 + 1);
-  assert.equal(seen[1], original);
-  const steps = ofType<{ messageIds: string[] }>(h.session, "step/start");
-  assert.deepEqual(steps.at(-1)!.data.messageIds, [original.data.messageId]);
-  assert.equal(ofType(h.session, "user-rpc").length, 2);
-  assert.throws(
-    () => h.agent.retry("missing"),
-    (e) => e instanceof AgentError && e.code === "message_not_found",
-  );
-});
-
-Deno.test("`edit()` appends an edit that keeps the original message's zone", async () => {
-  await using h = await harness(new ScriptedModel(() => ({ text: "ok" })));
-  const original = h.agent.submit({ text: "at 9", source: web("Asia/Kolkata") });
-  await h.agent.whenIdle();
-  const edited = h.agent.edit(original.data.messageId, "at 10");
-  assert.deepEqual(edited.data, {
-    messageId: "id3",
-    text: "at 10",
-    source: { kind: "web", clientTimeZone: "Asia/Kolkata" },
-    edits: original.data.messageId,
-  });
-  await h.agent.whenIdle();
-  const steps = ofType<{ messageIds: string[] }>(h.session, "step/start");
-  assert.deepEqual(steps.at(-1)!.data.messageIds, ["id3"]);
-  assert.throws(
-    () => h.agent.edit("missing", "x"),
-    (e) => e instanceof AgentError && e.code === "message_not_found",
-  );
 });
 
 Deno.test("a dangling turn from a stopped process is closed when the agent starts", async () => {

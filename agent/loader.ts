@@ -5,6 +5,7 @@
  * @module
  */
 import { abortReason, attempt } from "./_abort.ts";
+import { OwnerStack } from "./_owners.ts";
 import type { Agent } from "./agent.ts";
 import {
   AgentError,
@@ -26,7 +27,7 @@ class Scope implements AgentScope {
   readonly #agent: Agent;
   readonly #controller = new AbortController();
   readonly #registrations: Disposable[] = [];
-  readonly #owners: AsyncDisposable[] = [];
+  readonly #owners = new OwnerStack();
   readonly #release: Disposable;
   readonly #onClose: () => void;
   #closing: Promise<void> | undefined;
@@ -63,7 +64,7 @@ class Scope implements AgentScope {
 
   own(owner: AsyncDisposable): void {
     this.#check("own");
-    this.#owners.push(owner);
+    this.#owners.adopt(owner);
   }
 
   #track(registration: Disposable): Disposable {
@@ -79,17 +80,11 @@ class Scope implements AgentScope {
         registration[Symbol.dispose]();
       }
       this.#controller.abort(abortReason("plugin scope ended"));
-      const errors: unknown[] = [];
-      for (const owner of this.#owners.splice(0).reverse()) {
-        try {
-          await owner[Symbol.asyncDispose]();
-        } catch (error) {
-          errors.push(error);
-        }
+      try {
+        await this.#owners.disposeAll("plugin scope");
+      } finally {
+        this.#onClose();
       }
-      this.#onClose();
-      if (errors.length === 1) throw errors[0];
-      if (errors.length > 1) throw new AggregateError(errors, "Cannot end scope: owners failed");
     })();
     return this.#closing;
   }

@@ -1,7 +1,89 @@
 /**
- * `@chime/agent`: the agent runtime (loop, pre-step hooks, tools, maintenance, follow-ups,
- * plugins, model adapters).
+ * `@chime/agent` owns the live agent of a root session: the inbox and turn loop with steering,
+ * `agent/pre-step` hooks, the agent-scoped tool registry, idle maintenance
+ * (`runMaintenance()`, `whenIdle()`, `followup()`, seed §"Live 交付生命周期"), the plugin
+ * {@linkcode Loader} (only roots published after a plugin loaded, seed §"决策"), request
+ * provenance helpers ({@linkcode turnMessages}, {@linkcode openTurnId}) and the model adapters
+ * (OpenAI-compatible streaming, offline, scripted).
+ *
+ * @example Run a turn with a tool against a scripted model
+ * ```ts
+ * import { Agent, ScriptedModel } from "@chime/agent";
+ * import { SessionStore } from "@chime/session";
+ * import { MemoryBackend } from "@chime/session/testing";
+ *
+ * await using store = new SessionStore({ backend: new MemoryBackend() });
+ * const session = await store.create({ cwd: "/", timeZone: "Asia/Shanghai" });
+ * const model = new ScriptedModel([
+ *   { toolCalls: [{ id: "c1", name: "clock", arguments: "{}" }] },
+ *   { text: "It is late." },
+ * ]);
+ * await using agent = new Agent({ session, store, model });
+ * agent.registerTool({
+ *   name: "clock",
+ *   description: "Tells the time.",
+ *   parameters: { type: "object" },
+ *   execute: () => Promise.resolve({ now: agent.clock.now() }),
+ * });
+ * agent.submit({ text: "What time is it?", source: { kind: "web", clientTimeZone: "Asia/Shanghai" } });
+ * await agent.whenIdle();
+ * console.assert(session.events().some((e) => e.type === "tool/result"));
+ * ```
  *
  * @module
  */
-export * from "./types.ts";
+// Session types that appear in this package's signatures, re-exported for documentation.
+export type {
+  AppendListener,
+  Clock,
+  CreateSessionOptions,
+  EventPage,
+  FlushedObserver,
+  FlushListener,
+  ForkOptions,
+  MessageSource,
+  PersistenceBackend,
+  Session,
+  SessionEvent,
+  SessionHeader,
+  SessionLineage,
+  SessionStore,
+  StoredCursor,
+  StoredSession,
+  TimerHandle,
+  UserRpcData,
+} from "@chime/session";
+export { Agent } from "./agent.ts";
+export type { AgentOptions, SubmitInput } from "./agent_options.ts";
+export { Loader, type PluginHandle } from "./loader.ts";
+export {
+  DEEPSEEK_BASE_URL,
+  DEEPSEEK_MODEL,
+  type ModelConfig,
+  type ModelDecision,
+  modelFromEnv,
+} from "./model_env.ts";
+export { OfflineModel } from "./offline.ts";
+export { OpenAICompatibleAdapter, type OpenAICompatibleOptions } from "./openai_compatible.ts";
+export { findMessage, openTurnId, type SessionLog, turnMessages } from "./provenance.ts";
+export { ScriptedModel, type ScriptedReply, type ScriptStep } from "./scripted.ts";
+export {
+  AgentError,
+  type AgentErrorCode,
+  type AgentHandle,
+  type AgentPhase,
+  type AgentScope,
+  type ModelAdapter,
+  ModelError,
+  type ModelErrorCode,
+  type ModelMessage,
+  type ModelReply,
+  type ModelRequest,
+  type ModelToolCall,
+  type ModelToolSpec,
+  type Plugin,
+  type PreStepHook,
+  type StepBatch,
+  type ToolContext,
+  type ToolDefinition,
+} from "./types.ts";

@@ -5,7 +5,12 @@ Deno.test("`modelFromEnv()` with no key decides the offline model", () => {
   assert.deepEqual(modelFromEnv({}), { kind: "offline" });
   assert.deepEqual(modelFromEnv({ DEEPSEEK_API_KEY: "  " }), { kind: "offline" });
   assert.deepEqual(
-    modelFromEnv({}, { kind: "openai-compatible", baseURL: "http://x", model: "m", apiKeyEnv: "K" }),
+    modelFromEnv({}, {
+      kind: "openai-compatible",
+      baseURL: "http://x",
+      model: "m",
+      apiKeyEnv: "K",
+    }),
     { kind: "offline" },
   );
 });
@@ -18,7 +23,12 @@ Deno.test("`modelFromEnv()`: DEEPSEEK_API_KEY alone selects DeepSeek", () => {
     apiKey: "sk-d",
   });
   // Never sent to another configured endpoint.
-  const config = { kind: "openai-compatible", baseURL: "http://x", model: "m", apiKeyEnv: "K" } as const;
+  const config = {
+    kind: "openai-compatible",
+    baseURL: "http://x",
+    model: "m",
+    apiKeyEnv: "K",
+  } as const;
   assert.equal(modelFromEnv({ DEEPSEEK_API_KEY: "sk-d" }, config).kind, "openai-compatible");
   assert.deepEqual(modelFromEnv({ DEEPSEEK_API_KEY: "sk-d" }, config), {
     kind: "openai-compatible",
@@ -29,7 +39,12 @@ Deno.test("`modelFromEnv()`: DEEPSEEK_API_KEY alone selects DeepSeek", () => {
 });
 
 Deno.test("`modelFromEnv()`: CHIME_MODEL_* override, the config's key variable is read", () => {
-  const config = { kind: "openai-compatible", baseURL: "http://cfg/v1", model: "cfg-m", apiKeyEnv: "MY_KEY" } as const;
+  const config = {
+    kind: "openai-compatible",
+    baseURL: "http://cfg/v1",
+    model: "cfg-m",
+    apiKeyEnv: "MY_KEY",
+  } as const;
   assert.deepEqual(modelFromEnv({ MY_KEY: "k1" }, config), {
     kind: "openai-compatible",
     baseURL: "http://cfg/v1",

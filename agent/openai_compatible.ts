@@ -124,6 +124,8 @@ export class OpenAICompatibleAdapter implements ModelAdapter {
   readonly #clock: Clock;
 
   /**
+   * Creates the adapter; no request is made until {@linkcode OpenAICompatibleAdapter.complete}.
+   *
    * @param options endpoint, model, key, timeout
    * @throws {RangeError} when `timeoutMs` is not a positive number
    */

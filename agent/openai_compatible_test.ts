@@ -29,7 +29,10 @@ function code(expected: ModelErrorCode) {
 Deno.test("OpenAICompatibleAdapter: a full tool-call round trip through an Agent over SSE", async () => {
   await using server = new FakeOpenAIServer();
   server.reply(
-    { kind: "stream", events: toolCallEvents([{ id: "call_1", name: "add", arguments: '{"a":2,"b":3}' }]) },
+    {
+      kind: "stream",
+      events: toolCallEvents([{ id: "call_1", name: "add", arguments: '{"a":2,"b":3}' }]),
+    },
     { kind: "stream", events: textEvents("The sum is 5.") },
   );
   await using h = await harness(adapter(server), { systemPrompt: "You add." });
@@ -51,7 +54,10 @@ Deno.test("OpenAICompatibleAdapter: a full tool-call round trip through an Agent
     callId: "call_1",
     result: { ok: true, sum: 5 },
   });
-  assert.equal(ofType<{ text: string }>(h.session, "assistant/message")[1]!.data.text, "The sum is 5.");
+  assert.equal(
+    ofType<{ text: string }>(h.session, "assistant/message")[1]!.data.text,
+    "The sum is 5.",
+  );
   const [first, second] = server.requests;
   assert.equal(first!.authorization, "Bearer sk-test");
   assert.equal(first!.body.stream, true);
@@ -83,7 +89,11 @@ Deno.test("OpenAICompatibleAdapter: a full tool-call round trip through an Agent
 Deno.test("OpenAICompatibleAdapter assembles parallel calls with arguments split across chunks", async () => {
   await using server = new FakeOpenAIServer();
   const calls = [
-    { id: "call_a", name: "schedule_create", arguments: '{"prompt":"stretch","after_seconds":1200}' },
+    {
+      id: "call_a",
+      name: "schedule_create",
+      arguments: '{"prompt":"stretch","after_seconds":1200}',
+    },
     { id: "call_b", name: "schedule_list", arguments: "{}" },
     { id: "call_c", name: "schedule_delete", arguments: '{"id":"sch_1"}' },
   ];
@@ -169,7 +179,9 @@ Deno.test("a model error over HTTP ends the agent's turn `error` and it keeps se
   await h.agent.whenIdle();
   h.agent.submit({ text: "2", source: web() });
   await h.agent.whenIdle();
-  const ends = ofType<{ outcome: string; error?: string }>(h.session, "turn/end").map((e) => e.data);
+  const ends = ofType<{ outcome: string; error?: string }>(h.session, "turn/end").map((e) =>
+    e.data
+  );
   assert.equal(ends[0]!.outcome, "error");
   assert.match(ends[0]!.error!, /^model_server_error: /);
   assert.equal(ends[1]!.outcome, "completed");

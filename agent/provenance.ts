@@ -67,6 +67,25 @@ export function turnMessages(
 }
 
 /**
+ * The `user-rpc` event with `messageId`, if the log holds one.
+ *
+ * @param session the live session (or any log with `events()`)
+ * @param messageId the message id
+ * @returns the event with its bound `source`, or `undefined`
+ */
+export function findMessage(
+  session: Session | SessionLog,
+  messageId: string,
+): SessionEvent<"user-rpc", UserRpcData> | undefined {
+  for (const event of session.events()) {
+    if (event.type === "user-rpc" && (event.data as UserRpcData).messageId === messageId) {
+      return event as SessionEvent<"user-rpc", UserRpcData>;
+    }
+  }
+  return undefined;
+}
+
+/**
  * The id of the open turn: the last `turn/start` in the session's own suffix (from
  * `header.seedLength`, so a fork never inherits its parent's open turn) with no `turn/end`
  * after it.

@@ -55,6 +55,8 @@ export class ScriptedModel implements ModelAdapter {
   readonly #fn: ((request: ModelRequest) => ScriptedReply | Promise<ScriptedReply>) | undefined;
 
   /**
+   * Creates a scripted model.
+   *
    * @param script the steps in order, or one function answering every call @default []
    */
   constructor(

@@ -10,9 +10,15 @@ Deno.test("`ScriptedModel` replays its queue, throws scripted errors and then ru
   const model = new ScriptedModel([{ text: "a" }, new ModelError("model_timeout", "Cannot: slow")]);
   model.push({ toolCalls: [{ id: "c", name: "t", arguments: "{}" }] });
   assert.deepEqual(await model.complete(request()), { text: "a", toolCalls: [] });
-  await assert.rejects(model.complete(request()), (e) => e instanceof ModelError && e.code === "model_timeout");
+  await assert.rejects(
+    model.complete(request()),
+    (e) => e instanceof ModelError && e.code === "model_timeout",
+  );
   assert.deepEqual((await model.complete(request())).toolCalls.length, 1);
-  await assert.rejects(model.complete(request()), (e) => e instanceof ModelError && e.code === "model_unavailable");
+  await assert.rejects(
+    model.complete(request()),
+    (e) => e instanceof ModelError && e.code === "model_unavailable",
+  );
   assert.equal(model.requests.length, 4);
 });
 

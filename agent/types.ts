@@ -85,6 +85,8 @@ export class ModelError extends Error {
   /** The failure code. */
   readonly code: ModelErrorCode;
   /**
+   * Creates a model failure.
+   *
    * @param code failure code
    * @param message `Cannot <action>: <reason>`
    * @param options optional cause
@@ -164,6 +166,8 @@ export class AgentError extends Error {
   /** The failure code. */
   readonly code: AgentErrorCode;
   /**
+   * Creates an agent failure.
+   *
    * @param code failure code
    * @param message `Cannot <action>: <reason>`
    */

@@ -7,7 +7,6 @@
  */
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { HTTPException } from "hono/http-exception";
 import { HostError } from "./errors.ts";
 import { messageRoutes } from "./routes_messages.ts";
@@ -23,6 +22,25 @@ export interface StaticAsset {
   readonly contentType: string;
 }
 
+/** The HTTP surface of the host app (a Hono app). */
+export interface HostApp {
+  /**
+   * Answers one request (pass to `Deno.serve`).
+   *
+   * @param request the request
+   * @returns the response
+   */
+  fetch(request: Request): Response | Promise<Response>;
+  /**
+   * Answers a request without a network, for tests.
+   *
+   * @param input a path such as `/healthz`, a URL or a request
+   * @param init request options
+   * @returns the response
+   */
+  request(input: string | URL | Request, init?: RequestInit): Response | Promise<Response>;
+}
+
 /** Options of {@linkcode createApp}. */
 export interface AppOptions extends StreamOptions {
   /** Largest accepted request body, bytes. @default 65536 */
@@ -34,7 +52,7 @@ export interface AppOptions extends StreamOptions {
 }
 
 /** HTTP status of every error code the host answers with. */
-export const STATUS_BY_CODE: Readonly<Record<string, ContentfulStatusCode>> = {
+export const STATUS_BY_CODE: Readonly<Record<string, 400 | 404 | 409 | 413 | 503>> = {
   invalid_json: 400,
   invalid_request: 400,
   invalid_query: 400,
@@ -77,7 +95,7 @@ function codeOf(error: unknown): string | undefined {
  * console.assert((await response.json()).ok === true);
  * ```
  */
-export function createApp(runtime: HostRuntime, options: AppOptions = {}): Hono {
+export function createApp(runtime: HostRuntime, options: AppOptions = {}): HostApp {
   const report = options.reportError ?? ((e: unknown) => globalThis.reportError(e));
   const app = new Hono();
   app.use(

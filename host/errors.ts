@@ -36,6 +36,8 @@ export class HostError extends Error {
   /** Extra structured facts sent beside `code` and `message`. */
   readonly details: Readonly<Record<string, unknown>>;
   /**
+   * Creates a host error.
+   *
    * @param code failure code
    * @param message `Cannot <action>: <reason>`
    * @param details extra JSON facts
@@ -66,6 +68,8 @@ export class ConfigError extends Error {
   /** The failure code. */
   readonly code: ConfigErrorCode;
   /**
+   * Creates a configuration error.
+   *
    * @param code failure code
    * @param message `Cannot load config: <reason>`
    * @param options optional cause

@@ -56,7 +56,11 @@ export class Feeds {
   readonly #limits: FeedLimits;
   readonly #feeds = new Map<Session, Feed>();
 
-  /** @param options watermark, views, limits */
+  /**
+   * Creates the feeds of one runtime.
+   *
+   * @param options watermark, views, limits
+   */
   constructor(options: FeedsOptions) {
     this.#watermark = options.watermark;
     this.#views = options.views;

@@ -31,6 +31,8 @@ export class FeedClient implements Disposable {
   #onClose: (() => void) | undefined;
 
   /**
+   * Creates an empty queue.
+   *
    * @param limits queue bounds
    * @param onClose called once when the client closes
    */

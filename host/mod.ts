@@ -13,7 +13,50 @@
  *
  * @module
  */
-export { type AppOptions, createApp, type StaticAsset, STATUS_BY_CODE } from "./app.ts";
+// Types of other members that this package's API names, re-exported so its docs stand alone.
+export type {
+  AgentHandle,
+  AgentPhase,
+  AgentScope,
+  ModelAdapter,
+  ModelMessage,
+  ModelReply,
+  ModelRequest,
+  ModelToolCall,
+  ModelToolSpec,
+  Plugin,
+  PreStepHook,
+  StepBatch,
+  ToolContext,
+  ToolDefinition,
+} from "@chime/agent";
+export type {
+  AppendListener,
+  Clock,
+  CreateSessionOptions,
+  EventPage,
+  FlushedObserver,
+  FlushListener,
+  ForkOptions,
+  MessageSource,
+  PersistenceBackend,
+  Session,
+  SessionEvent,
+  SessionHeader,
+  SessionLineage,
+  SessionStore,
+  StoredCursor,
+  StoredSession,
+  TimerHandle,
+  UserRpcData,
+} from "@chime/session";
+export {
+  type AppOptions,
+  createApp,
+  type HostApp,
+  type StaticAsset,
+  STATUS_BY_CODE,
+} from "./app.ts";
 export { defaultAssets } from "./assets.ts";
 export {
   type HostConfig,
@@ -42,8 +85,9 @@ export {
   resolveRegistry,
   scheduleViews,
 } from "./registry.ts";
-export { createModel, HostRuntime, openBackend, type RuntimeOptions } from "./runtime.ts";
+export { createModel, type HostAgent, openBackend } from "./adapters.ts";
+export { HostRuntime, type RuntimeOptions } from "./runtime.ts";
 export { type RunningServer, startServer, type StartServerOptions } from "./server.ts";
-export { resumeCursor, type StreamOptions, streamSession } from "./sse.ts";
+export type { StreamOptions } from "./sse.ts";
 export { Views, type ViewSource } from "./views.ts";
 export { type CoveredRange, Watermark } from "./watermark.ts";

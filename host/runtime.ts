@@ -4,25 +4,16 @@
  *
  * @module
  */
-import {
-  Agent,
-  Loader,
-  type ModelAdapter,
-  OfflineModel,
-  OpenAICompatibleAdapter,
-} from "@chime/agent";
-import type { Plugin } from "@chime/agent";
+import { Agent, Loader, type ModelAdapter, type Plugin } from "@chime/agent";
 import {
   type Clock,
-  JsonlBackend,
-  LibsqlBackend,
   type PersistenceBackend,
   type Session,
   SessionStore,
   systemClock,
 } from "@chime/session";
-import type { HostConfig, ModelSettings, StorageSettings } from "./config.ts";
-import { storageDirectory } from "./config.ts";
+import { createModel, type HostAgent, openBackend } from "./adapters.ts";
+import type { HostConfig } from "./config.ts";
 import { HostError } from "./errors.ts";
 import { type FeedLimits, Feeds } from "./feed.ts";
 import { resolveRegistry } from "./registry.ts";
@@ -49,25 +40,6 @@ export interface RuntimeOptions {
   readonly reportError?: (error: unknown) => void;
 }
 
-/** Creates the configured backend, making a local data directory when needed. */
-export async function openBackend(storage: StorageSettings): Promise<PersistenceBackend> {
-  const dir = storageDirectory(storage);
-  if (dir !== undefined) await Deno.mkdir(dir, { recursive: true });
-  return storage.kind === "jsonl"
-    ? await JsonlBackend.open({ dir: storage.dir })
-    : await LibsqlBackend.open({ url: storage.url });
-}
-
-/** Builds the configured model adapter. */
-export function createModel(settings: ModelSettings, clock: Clock): ModelAdapter {
-  return settings.kind === "offline" ? new OfflineModel() : new OpenAICompatibleAdapter({
-    baseURL: settings.baseURL,
-    model: settings.model,
-    apiKey: settings.apiKey,
-    clock,
-  });
-}
-
 /**
  * The host runtime. Plugins are loaded before any agent is published; each live root session
  * gets exactly one {@linkcode Agent} (on create, resume, fork or a message to a cold session);
@@ -88,8 +60,6 @@ export function createModel(settings: ModelSettings, clock: Clock): ModelAdapter
 export class HostRuntime implements AsyncDisposable {
   /** The session store. */
   readonly store: SessionStore;
-  /** The plugin loader. */
-  readonly loader: Loader;
   /** The commit watermark. */
   readonly watermark: Watermark = new Watermark();
   /** Commit-gated view sources. */
@@ -100,6 +70,7 @@ export class HostRuntime implements AsyncDisposable {
   readonly renderers: readonly string[];
   /** `cwd` for sessions created without one. */
   readonly cwd: string;
+  readonly #loader: Loader;
   readonly #model: ModelAdapter;
   readonly #clock: Clock;
   readonly #agents = new Map<Session, Promise<Agent>>();
@@ -109,7 +80,7 @@ export class HostRuntime implements AsyncDisposable {
 
   private constructor(options: RuntimeOptions, store: SessionStore, views: Views) {
     this.store = store;
-    this.loader = new Loader();
+    this.#loader = new Loader();
     this.views = views;
     this.feeds = new Feeds({
       watermark: this.watermark,
@@ -144,7 +115,7 @@ export class HostRuntime implements AsyncDisposable {
     const runtime = new HostRuntime(options, store, views);
     try {
       for (const plugin of options.plugins ?? entries.map((e) => e.create())) {
-        await runtime.loader.load(plugin);
+        await runtime.#loader.load(plugin);
       }
     } catch (error) {
       await runtime[Symbol.asyncDispose]();
@@ -170,7 +141,7 @@ export class HostRuntime implements AsyncDisposable {
    * @param session a live root session of this store
    * @returns its one agent
    */
-  agentFor(session: Session): Promise<Agent> {
+  agentFor(session: Session): Promise<HostAgent> {
     this.#open("start an agent");
     let agent = this.#agents.get(session);
     if (agent === undefined) {
@@ -190,7 +161,7 @@ export class HostRuntime implements AsyncDisposable {
       reportError: this.#reportError,
     });
     try {
-      await this.loader.publish(agent);
+      await this.#loader.publish(agent);
     } catch (error) {
       await agent[Symbol.asyncDispose]().catch(this.#reportError);
       throw error;
@@ -204,7 +175,7 @@ export class HostRuntime implements AsyncDisposable {
    * @param session a live session
    * @returns the agent promise, or `undefined`
    */
-  existingAgent(session: Session): Promise<Agent> | undefined {
+  existingAgent(session: Session): Promise<HostAgent> | undefined {
     return this.#agents.get(session);
   }
 
@@ -299,7 +270,7 @@ export class HostRuntime implements AsyncDisposable {
     );
     for (const r of disposed) if (r.status === "rejected") errors.push(r.reason);
     this.#agents.clear();
-    await this.loader[Symbol.asyncDispose]().catch((e) => errors.push(e));
+    await this.#loader[Symbol.asyncDispose]().catch((e) => errors.push(e));
     await this.store[Symbol.asyncDispose]().catch((e) => errors.push(e));
     this.#flushed[Symbol.dispose]();
     if (errors.length === 1) throw errors[0];

@@ -39,7 +39,11 @@ export interface ViewSource {
 export class Views {
   readonly #sources: readonly ViewSource[];
 
-  /** @param sources contributed by loaded plugins */
+  /**
+   * Combines view sources.
+   *
+   * @param sources contributed by loaded plugins
+   */
   constructor(sources: readonly ViewSource[]) {
     this.#sources = sources;
   }

@@ -1,8 +1,14 @@
 // Test-only given/when/then helpers shared by the schedule unit tests (no tests here; the
 // `_test.ts` suffix keeps it out of the published package and the coverage report).
-import type { AgentHandle, ModelRequest, ToolContext, ToolDefinition } from "@chime/agent";
-import { Agent } from "../agent/agent.ts"; // TEMP
-import { ScriptedModel, type ScriptedReply } from "../agent/scripted.ts"; // TEMP
+import {
+  Agent,
+  type AgentHandle,
+  type ModelRequest,
+  ScriptedModel,
+  type ScriptedReply,
+  type ToolContext,
+  type ToolDefinition,
+} from "@chime/agent";
 import { type Session, type SessionEvent, SessionStore } from "@chime/session";
 import { FakeClock, flushMicrotasks, MemoryBackend } from "@chime/session/testing";
 import { ScheduleFifo } from "./fifo.ts";
@@ -68,7 +74,8 @@ export interface World extends AsyncDisposable {
   owner: ScheduleOwner | undefined;
   /** Makes and starts the owner (optionally around a wrapped handle). */
   startOwner(options?: ScheduleOwnerOptions & { handle?: AgentHandle }): Promise<ScheduleOwner>;
-  /** Calls a tool as the model would inside `turnId`. */
+  /** Calls a tool as the model would inside `turnId`; results are asserted structurally. */
+  // deno-lint-ignore no-explicit-any
   call(name: keyof World["tools"], args: unknown, turnId?: string): Promise<any>;
   /** The schedule/change data in the log. */
   changes(): ScheduleChange[];
@@ -123,17 +130,29 @@ export async function world(options: WorldOptions = {}): Promise<World> {
     owner: undefined,
     tools: {} as World["tools"],
     startOwner(ownerOptions = {}) {
-      const owner = new ScheduleOwner(ownerOptions.handle ?? agent, { fifo, clock, logger, ...ownerOptions });
+      const owner = new ScheduleOwner(ownerOptions.handle ?? agent, {
+        fifo,
+        clock,
+        logger,
+        ...ownerOptions,
+      });
       w.owner = owner;
       owner.start();
       return flushMicrotasks(50).then(() => owner);
     },
     call(name, args, turnId = "t-none") {
-      const ctx: ToolContext = { agent, turnId, callId: `c${++n}`, signal: new AbortController().signal };
+      const ctx: ToolContext = {
+        agent,
+        turnId,
+        callId: `c${++n}`,
+        signal: new AbortController().signal,
+      };
       return w.tools[name].execute(args, ctx);
     },
     changes() {
-      return session.events().filter((e) => e.type === SCHEDULE_CHANGE).map((e) => e.data as ScheduleChange);
+      return session.events().filter((e) => e.type === SCHEDULE_CHANGE).map((e) =>
+        e.data as ScheduleChange
+      );
     },
     events(type) {
       return session.events().filter((e) => e.type === type);
@@ -159,6 +178,30 @@ export async function world(options: WorldOptions = {}): Promise<World> {
     (w.tools as Record<string, ToolDefinition>)[tool.name] = tool;
   }
   return w;
+}
+
+/** A handle that delegates to the world's agent except for `overrides`. */
+export function wrap(w: World, overrides: Partial<AgentHandle>): AgentHandle {
+  const { agent } = w;
+  return {
+    get session() {
+      return agent.session;
+    },
+    get store() {
+      return agent.store;
+    },
+    get clock() {
+      return agent.clock;
+    },
+    get phase() {
+      return agent.phase;
+    },
+    append: (type, data) => agent.append(type, data),
+    runMaintenance: (task) => agent.runMaintenance(task),
+    whenIdle: () => agent.whenIdle(),
+    followup: (frame) => agent.followup(frame),
+    ...overrides,
+  };
 }
 
 /** Lets promise chains and zero-delay fake timers settle. */

@@ -1,6 +1,156 @@
 /**
- * `@chime/schedule` (work in progress).
+ * `@chime/schedule` owns durable, session-local reminders: the version-1 `schedule/change`
+ * protocol and its strict decoder, the pure fold (from `seedLength` for forks), the narrow
+ * RFC 3339 profile and the Temporal calendar rules, the three agent-scoped tools
+ * (`schedule_create`, `schedule_list`, `schedule_delete`), the live delivery owner and
+ * {@linkcode scheduleReminderPresentation} for commit-aware receipts (seed: "Session 日志权威与工具",
+ * "绝对时间规范化", "Live 交付生命周期", "Commit-aware Web 回执").
+ *
+ * @example Fold a log and find the next target
+ * ```ts
+ * import { createChange, earliestActive, foldSchedule } from "@chime/schedule";
+ * import type { ScheduleId } from "@chime/schedule";
+ * const record = {
+ *   id: "sch_abcdefgh" as ScheduleId,
+ *   kind: "after" as const,
+ *   prompt: "stretch",
+ *   afterSeconds: 1200,
+ *   scheduledAt: "2026-11-29T09:00:00.000Z",
+ * };
+ * const events = [{ seq: 0, type: "schedule/change", at: record.scheduledAt, data: createChange(record) }];
+ * console.assert(earliestActive(foldSchedule(events))?.id === record.id);
+ * ```
  *
  * @module
  */
-export {};
+export type {
+  AppendListener,
+  Clock,
+  CreateSessionOptions,
+  EventPage,
+  FlushedObserver,
+  FlushListener,
+  ForkOptions,
+  MessageSource,
+  PersistenceBackend,
+  Session,
+  SessionEvent,
+  SessionHeader,
+  SessionLineage,
+  SessionStore,
+  StoredCursor,
+  StoredSession,
+  TimerHandle,
+  UserRpcData,
+} from "@chime/session";
+export type {
+  AgentHandle,
+  AgentPhase,
+  AgentScope,
+  ModelToolSpec,
+  Plugin,
+  PreStepHook,
+  StepBatch,
+  ToolContext,
+  ToolDefinition,
+} from "@chime/agent";
+export {
+  ScheduleError,
+  type ScheduleErrorCode,
+  type ScheduleErrorDetails,
+  type ToolError,
+  toolError,
+  type ToolErrorCode,
+  type ToolErrorExtra,
+  type ToolFailure,
+  toolFailureFrom,
+} from "./errors.ts";
+export {
+  type AfterRecord,
+  type AtRecord,
+  type CreateChange,
+  type DeleteChange,
+  type DispatchChange,
+  isScheduleId,
+  makeScheduleId,
+  type MakeScheduleIdOptions,
+  type RandomBytes,
+  SCHEDULE_CHANGE,
+  type ScheduleChange,
+  type ScheduleChangeEvent,
+  scheduledAtMs,
+  type ScheduleId,
+  type ScheduleRecord,
+} from "./protocol.ts";
+export {
+  createChange,
+  decodeScheduleChange,
+  deleteChange,
+  dispatchChange,
+  encodeScheduleChange,
+  tryDecodeScheduleChange,
+} from "./decoder.ts";
+export {
+  earliestActive,
+  type FoldOptions,
+  foldSchedule,
+  foldSession,
+  foldStart,
+  type ScheduleState,
+} from "./fold.ts";
+export {
+  daysInMonth,
+  formatInstant,
+  isCanonicalInstant,
+  isStrictInstant,
+  MAX_INSTANT_MS,
+  MIN_INSTANT_MS,
+  parseStrictInstant,
+} from "./rfc3339.ts";
+export {
+  type LocalDateTime,
+  parseLocalDateTime,
+  type ResolvedLocal,
+  resolveLocal,
+} from "./calendar.ts";
+export {
+  type CreateContext,
+  type CreateRequest,
+  type CreateResolution,
+  type CreateSelector,
+  DELIVERY_MODE,
+  implicitTimeZone,
+  MAX_PROMPT_LENGTH,
+  resolveCreate,
+  type ScheduleValue,
+  scheduleValue,
+  toScheduleRecord,
+  validateCreateArgs,
+  type Validated,
+  validateDeleteArgs,
+  validateListArgs,
+  type ZoneProvenance,
+} from "./rules.ts";
+export {
+  type ReminderPresentation,
+  type ScheduleChangeView,
+  scheduleChangeView,
+  scheduleReminderPresentation,
+  scheduleReminderPresentations,
+} from "./presentation.ts";
+export { OVERDUE_THRESHOLD_MS, REMINDER_INSTRUCTION, reminderFrame } from "./frame.ts";
+export { ScheduleFifo } from "./fifo.ts";
+export {
+  type CreateResult,
+  type DeleteResult,
+  type ListResult,
+  scheduleTools,
+  type ScheduleToolsOptions,
+} from "./tools.ts";
+export {
+  type OwnerState,
+  type ScheduleLogger,
+  ScheduleOwner,
+  type ScheduleOwnerOptions,
+} from "./owner.ts";
+export { SCHEDULE_PLUGIN_NAME, schedulePlugin, type SchedulePluginOptions } from "./plugin.ts";

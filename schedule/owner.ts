@@ -8,11 +8,10 @@
  */
 import { AgentError, type AgentHandle } from "@chime/agent";
 import { type Clock, MAX_TIMER_MS, type TimerHandle } from "@chime/session";
+import { deliverDue, type Delivery } from "./_deliver.ts";
 import { barrier, foldLive } from "./_tx.ts";
-import { dispatchChange } from "./decoder.ts";
 import { ScheduleFifo } from "./fifo.ts";
-import { reminderFrame } from "./frame.ts";
-import { SCHEDULE_CHANGE, scheduledAtMs, type ScheduleRecord } from "./protocol.ts";
+import { scheduledAtMs, type ScheduleRecord } from "./protocol.ts";
 
 /** Where the owner reports what it cannot hand to a caller (injected; never `console.log`). */
 export interface ScheduleLogger {
@@ -84,10 +83,10 @@ export class ScheduleOwner implements AsyncDisposable {
   /** Targets at or before this instant wait for a retry trigger (a contained failure). */
   #hold: number | undefined;
   #activity: Disposable | undefined;
-  /** A kick arrived while a transaction was in flight: kick again when it settles. */
-  #again = false;
+  #again = false; // a kick arrived while a transaction was in flight
 
   /**
+   * Creates an idle owner; {@linkcode ScheduleOwner.start} arms it.
    * @param agent the live root agent
    * @param options shared FIFO, clock, logger and segment bound
    * @throws {RangeError} when `maxSegmentMs` is not an integer in `1..MAX_TIMER_MS`
@@ -123,8 +122,7 @@ export class ScheduleOwner implements AsyncDisposable {
    * retries. Idempotent in effect; never throws.
    */
   start(): void {
-    // Work already queued (a recompute armed and fired first) arms the timer when it settles.
-    if (this.#inflight !== undefined) return;
+    if (this.#inflight !== undefined) return; // queued work arms the timer when it settles
     this.#track(this.#fifo.run(async () => {
       if (this.#stopped !== undefined) return;
       const preflight = await barrier(this.#agent);
@@ -215,12 +213,19 @@ export class ScheduleOwner implements AsyncDisposable {
       return this.#stall(this.#clock.now(), "Cannot deliver: the preflight failed", preflight);
     }
     if (this.#stopped !== undefined) return "stopped";
-    let outcome: { appended: number; stalled: boolean } | undefined;
+    let outcome: Delivery;
     try {
-      outcome = await this.#agent.runMaintenance(() => Promise.resolve(this.#deliver()));
+      outcome = await this.#agent.runMaintenance(() =>
+        Promise.resolve(deliverDue(this.#agent, () => this.#clock.now()))
+      );
     } catch (error) {
       if (error instanceof AgentError && error.code === "busy") return "busy";
       return this.#stall(this.#clock.now(), "Cannot deliver: maintenance was refused", error);
+    }
+    if (outcome.fault !== undefined) this.#fault(outcome.fault.cause);
+    else if (outcome.contained !== undefined) {
+      const message = "Cannot deliver: framing or enqueue failed; the record stays active";
+      this.#stall(outcome.decisionNow, message, outcome.contained);
     }
     if (outcome.appended > 0) {
       const dispatched = await barrier(this.#agent);
@@ -231,49 +236,7 @@ export class ScheduleOwner implements AsyncDisposable {
         });
       }
     }
-    return this.#stopped !== undefined ? "stopped" : outcome.stalled ? "stalled" : "done";
-  }
-
-  /** The maintenance task: synchronous from re-fold to the last dispatch append. */
-  #deliver(): { appended: number; stalled: boolean } {
-    let active: ScheduleRecord[];
-    try {
-      active = [...foldLive(this.#agent).active.values()];
-    } catch (error) {
-      this.#fault(error);
-      return { appended: 0, stalled: false };
-    }
-    const decisionNow = this.#clock.now();
-    const due = active.filter((record) => scheduledAtMs(record) <= decisionNow)
-      .sort((a, b) => scheduledAtMs(a) - scheduledAtMs(b));
-    let appended = 0;
-    for (const record of due) {
-      const failure = this.#enqueue(record, decisionNow);
-      if (failure !== undefined) {
-        const message = "Cannot deliver: framing or enqueue failed; the record stays active";
-        this.#stall(decisionNow, message, { id: record.id, cause: failure });
-        return { appended, stalled: true };
-      }
-      try {
-        this.#agent.append(SCHEDULE_CHANGE, dispatchChange(record.id));
-      } catch (error) {
-        // The follow-up may already be queued: stop rather than risk a second delivery.
-        this.#fault(error);
-        return { appended, stalled: false };
-      }
-      appended++;
-    }
-    return { appended, stalled: false };
-  }
-
-  /** Frames and enqueues one follow-up; a failure is returned, never thrown (it is contained). */
-  #enqueue(record: ScheduleRecord, decisionNow: number): unknown {
-    try {
-      this.#agent.followup(reminderFrame(record, decisionNow));
-      return undefined;
-    } catch (error) {
-      return error ?? new Error("unknown enqueue failure");
-    }
+    return this.#stopped ? "stopped" : outcome.contained === undefined ? "done" : "stalled";
   }
 
   #stall(hold: number, message: string, details: unknown): "stalled" {

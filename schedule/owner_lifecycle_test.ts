@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { settle, world, type World } from "./_harness_test.ts";
+import { settle, type World, world } from "./_harness_test.ts";
 import type { ScheduleChange } from "./protocol.ts";
 
 const MINUTE = 60_000;

@@ -1,10 +1,15 @@
 import assert from "node:assert/strict";
-import type { AgentScope, ModelRequest, ToolDefinition } from "@chime/agent";
+import {
+  Agent,
+  type AgentScope,
+  Loader,
+  type ModelRequest,
+  ScriptedModel,
+  type ScriptedReply,
+  type ToolDefinition,
+} from "@chime/agent";
 import { SessionStore } from "@chime/session";
 import { FakeClock, MemoryBackend } from "@chime/session/testing";
-import { Agent } from "../agent/agent.ts"; // TEMP
-import { Loader } from "../agent/loader.ts"; // TEMP
-import { ScriptedModel, type ScriptedReply } from "../agent/scripted.ts"; // TEMP
 import { ListLogger, settle, T0 } from "./_harness_test.ts";
 import { SCHEDULE_PLUGIN_NAME, schedulePlugin } from "./plugin.ts";
 

@@ -11,10 +11,10 @@
  * @module
  */
 import type { AgentHandle, ToolContext, ToolDefinition } from "@chime/agent";
-import { turnMessages } from "../agent/provenance.ts"; // TEMP
-import type { Clock, Session } from "@chime/session";
+import type { Clock } from "@chime/session";
 import { CREATE_SPEC, DELETE_SPEC, LIST_SPEC } from "./_specs.ts";
 import { barrier, foldLive } from "./_tx.ts";
+import { turnProvenance } from "./_turn_zones.ts";
 import { createChange, deleteChange } from "./decoder.ts";
 import { toolError, type ToolFailure } from "./errors.ts";
 import type { ScheduleFifo } from "./fifo.ts";
@@ -22,17 +22,13 @@ import { makeScheduleId, type RandomBytes, SCHEDULE_CHANGE } from "./protocol.ts
 import {
   DELIVERY_MODE,
   resolveCreate,
-  scheduleValue,
   type ScheduleValue,
+  scheduleValue,
   toScheduleRecord,
   validateCreateArgs,
   validateDeleteArgs,
   validateListArgs,
-  type ZoneProvenance,
 } from "./rules.ts";
-
-/** The time-context marker type; checked here because schedule may not import timecontext. */
-const MARKER = "time-context/marker";
 
 /** Options of {@linkcode scheduleTools}. */
 export interface ScheduleToolsOptions {
@@ -80,28 +76,6 @@ function uncertain(action: string, cause: unknown): ToolFailure {
   );
 }
 
-function markerIn(session: Session, turnId: string): boolean {
-  return session.events(session.header.seedLength ?? 0).some((event) =>
-    event.type === MARKER && typeof event.data === "object" && event.data !== null &&
-    (event.data as { turnId?: unknown }).turnId === turnId
-  );
-}
-
-/**
- * The request zone facts of the open turn: the marker, the immutable session zone and the
- * `clientTimeZone` bound to each `user-rpc` the turn claimed (`'missing'` when the turn claimed
- * none, or any of them carries none).
- */
-function provenanceOf(session: Session, turnId: string): ZoneProvenance {
-  const zones = turnMessages(session, turnId).map((m) => m.data.source.clientTimeZone);
-  const known = zones.filter((zone): zone is string => zone !== undefined);
-  return {
-    sessionTimeZone: session.header.timeZone,
-    clientTimeZones: known.length === 0 || known.length < zones.length ? "missing" : known,
-    hasTimeContextMarker: markerIn(session, turnId),
-  };
-}
-
 function defaultRandom(length: number): Uint8Array {
   return crypto.getRandomValues(new Uint8Array(length));
 }
@@ -141,7 +115,7 @@ export function scheduleTools(options: ScheduleToolsOptions): readonly ToolDefin
         const decisionNow = now(agent);
         const resolved = resolveCreate(shape.value, {
           now: decisionNow,
-          ...provenanceOf(agent.session, ctx.turnId),
+          ...turnProvenance(agent.session, ctx.turnId),
         });
         if (!resolved.ok) return resolved;
         const record = toScheduleRecord(makeScheduleId(random, { avoid: state.seen }), resolved);
@@ -186,7 +160,9 @@ export function scheduleTools(options: ScheduleToolsOptions): readonly ToolDefin
         const record = state.active.get(id);
         if (record === undefined) {
           return state.seen.has(id)
-            ? toolError("schedule_not_active", `Cannot delete schedule: ${id} already ended`, { id })
+            ? toolError("schedule_not_active", `Cannot delete schedule: ${id} already ended`, {
+              id,
+            })
             : toolError("schedule_not_found", `Cannot delete schedule: no schedule ${id}`, { id });
         }
         const decisionNow = now(agent);

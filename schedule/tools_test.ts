@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { flushMicrotasks } from "@chime/session/testing";
-import { T0, world, type World } from "./_harness_test.ts";
+import { T0, type World, world } from "./_harness_test.ts";
 import { barrier } from "./_tx.ts";
 import type { CreateChange } from "./protocol.ts";
 
@@ -42,7 +42,11 @@ Deno.test("shape-only errors are answered before the FIFO", async () => {
     ["schedule_create", { prompt: "x", every_seconds: 5 }, "unsupported_rule"],
     ["schedule_create", { prompt: "x", cron: "* * * * *" }, "unsupported_rule"],
     ["schedule_create", { prompt: " ", after_seconds: 5 }, "invalid_arguments"],
-    ["schedule_create", { prompt: "x", after_seconds: 5, at: "2030-01-01T00:00:00Z" }, "invalid_arguments"],
+    [
+      "schedule_create",
+      { prompt: "x", after_seconds: 5, at: "2030-01-01T00:00:00Z" },
+      "invalid_arguments",
+    ],
     ["schedule_delete", { id: "nope" }, "invalid_arguments"],
     ["schedule_list", { extra: 1 }, "invalid_arguments"],
   ];
@@ -248,7 +252,11 @@ Deno.test("tool specs tell the model how to use every field", async () => {
   for (const word of ["after_seconds", "RFC 3339", "time_zone", "every_seconds", "cron"]) {
     assert.ok(create.description.includes(word), word);
   }
-  assert.deepEqual(Object.keys(create.parameters.properties as object), ["prompt", "after_seconds", "at"]);
+  assert.deepEqual(Object.keys(create.parameters.properties as object), [
+    "prompt",
+    "after_seconds",
+    "at",
+  ]);
   assert.ok(w.tools.schedule_list.description.includes("session-local"));
   assert.deepEqual(w.tools.schedule_delete.parameters.required, ["id"]);
 });

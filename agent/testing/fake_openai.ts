@@ -17,7 +17,11 @@ export interface FakeToolCall {
 /** What the server answers to one request. */
 export type FakeReply =
   /** SSE lines: each object becomes `data: <json>`, each string is sent verbatim as `data: …`. */
-  | { readonly kind: "stream"; readonly events: readonly (object | string)[]; readonly done?: boolean }
+  | {
+    readonly kind: "stream";
+    readonly events: readonly (object | string)[];
+    readonly done?: boolean;
+  }
   /** A JSON error with this status. */
   | { readonly kind: "status"; readonly status: number; readonly body?: object }
   /** Headers and `events`, then silence until the client gives up. */
@@ -62,7 +66,12 @@ export function toolCallEvents(calls: readonly FakeToolCall[], pieces = 3, text 
   const out: object[] = [chunk({ role: "assistant", content: text === "" ? null : text })];
   calls.forEach((c, index) => {
     out.push(chunk({
-      tool_calls: [{ index, id: c.id, type: "function", function: { name: c.name, arguments: "" } }],
+      tool_calls: [{
+        index,
+        id: c.id,
+        type: "function",
+        function: { name: c.name, arguments: "" },
+      }],
     }));
   });
   const fragments = calls.map((c) => {

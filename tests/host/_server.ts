@@ -13,6 +13,8 @@ export const ROOT: string = join(dirname(fileURLToPath(import.meta.url)), "..", 
 export interface ServerProcess extends AsyncDisposable {
   /** Base URL without the trailing slash. */
   readonly url: string;
+  /** The server's process id. */
+  readonly pid: number;
   /** Everything printed so far. */
   output(): string;
   /** Sends a signal and waits for the exit code. */
@@ -78,6 +80,7 @@ export async function spawnServer(
   };
   return {
     url,
+    pid: child.pid,
     output: () => text,
     stop,
     [Symbol.asyncDispose]: async () => void await stop("SIGKILL"),

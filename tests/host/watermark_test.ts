@@ -9,7 +9,7 @@ import { SessionStore } from "@chime/session";
 import { MemoryBackend } from "@chime/session/testing";
 import { appendReminder, parseSse, reminderView } from "./_helpers.ts";
 
-function wired(watermark: Watermark, feeds: Feeds, backend = new MemoryBackend()): SessionStore {
+function wired(feeds: Feeds, backend = new MemoryBackend()): SessionStore {
   const store = new SessionStore({ backend });
   store.onFlushed((session, through) => feeds.onFlushed(session, through));
   return store;
@@ -22,7 +22,7 @@ async function drain(client: { take(ms: number): Promise<string[]> }) {
 Deno.test("Watermark keeps the maximum over reversed concurrent flushes and re-sends once", async () => {
   const watermark = new Watermark();
   const feeds = new Feeds({ watermark, views: new Views([scheduleViews]) });
-  await using store = wired(watermark, feeds);
+  await using store = wired(feeds);
   const session = await store.create({ cwd: "/", timeZone: "Europe/Berlin" });
   using client = feeds.attach(session);
   // Two flushes whose acknowledgements we release in reverse order.
@@ -53,7 +53,7 @@ Deno.test("a dispatch is sent raw at append and with its view only after session
   const watermark = new Watermark();
   const feeds = new Feeds({ watermark, views: new Views([scheduleViews]) });
   const backend = new MemoryBackend();
-  await using store = wired(watermark, feeds, backend);
+  await using store = wired(feeds, backend);
   const session = await store.create({ cwd: "/", timeZone: "Asia/Kolkata" });
   await store.flush(session);
   using client = feeds.attach(session);
@@ -74,14 +74,14 @@ Deno.test("a dispatch is sent raw at append and with its view only after session
 Deno.test("a session id reused by a new Session object inherits no watermark", async () => {
   const watermark = new Watermark();
   const feeds = new Feeds({ watermark, views: new Views([scheduleViews]) });
-  const storeA = wired(watermark, feeds);
+  const storeA = wired(feeds);
   const first = await storeA.create({ id: "reused", cwd: "/", timeZone: "UTC" });
   for (let i = 0; i < 5; i++) first.append("note", { i });
   await storeA.flush(first);
   assert.equal(watermark.get(first), 5);
   await storeA[Symbol.asyncDispose]();
 
-  await using storeB = wired(watermark, feeds);
+  await using storeB = wired(feeds);
   const second = await storeB.create({ id: "reused", cwd: "/", timeZone: "UTC" });
   assert.equal(second.id, first.id);
   assert.equal(watermark.get(second), 0);

@@ -51,7 +51,9 @@ export class LaneProcess implements AsyncDisposable {
     while (!predicate(this.lines)) {
       if (this.#exited) throw new Error(`lane exited before ${what}: ${await this.#stderr}`);
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(this.lines)}`);
+      if (left <= 0) {
+        throw new Error(`timed out waiting for ${what}: ${JSON.stringify(this.lines)}`);
+      }
       const { promise, resolve } = Promise.withResolvers<void>();
       this.#waiters.push(resolve);
       const timer = setTimeout(resolve, Math.min(left, 250));
@@ -93,7 +95,9 @@ export function events(
   type: string,
 ): { seq: number; at: string; data: unknown }[] {
   return lines.flatMap((line) => {
-    const event = line.event as { type: string; seq: number; at: string; data: unknown } | undefined;
+    const event = line.event as
+      | { type: string; seq: number; at: string; data: unknown }
+      | undefined;
     return line.session === session && event?.type === type ? [event] : [];
   });
 }

@@ -7,7 +7,14 @@
  *
  * @module
  */
-import { type ModelRequest, ModelError } from "@chime/agent";
+import {
+  Agent,
+  Loader,
+  ModelError,
+  type ModelRequest,
+  ScriptedModel,
+  type ScriptedReply,
+} from "@chime/agent";
 import {
   JsonlBackend,
   LibsqlBackend,
@@ -16,9 +23,6 @@ import {
   SessionStore,
 } from "@chime/session";
 import { timeContextPlugin } from "@chime/timecontext";
-import { Agent } from "../../agent/agent.ts"; // TEMP until @chime/agent exports it
-import { Loader } from "../../agent/loader.ts"; // TEMP until @chime/agent exports it
-import { ScriptedModel, type ScriptedReply } from "../../agent/scripted.ts"; // TEMP
 import { schedulePlugin } from "../../schedule/plugin.ts";
 
 /** What one lane process does. */
@@ -30,8 +34,12 @@ export interface LaneConfig {
   };
   /** The root session id (created on first run, resumed afterwards). */
   readonly sessionId: string;
-  /** Reminders to create through the model, `[prompt, afterSeconds]`, in order. */
-  readonly create?: readonly (readonly [string, number])[];
+  /**
+   * Reminders to create through the model, `[prompt, seconds, selector?]`, in order; `local`
+   * asks for an implicit local `at { date, time }` in the session zone (needs the time-context
+   * marker and the message's client zone), otherwise `after_seconds`.
+   */
+  readonly create?: readonly (readonly [string, number, ("after" | "local")?])[];
   /** Fork the root after the creates into this child id and run an agent on it too. */
   readonly forkId?: string;
   /** Resume this already-stored fork child too. */
@@ -67,9 +75,19 @@ function model(config: LaneConfig): ScriptedModel {
       }
       return { text: "reminded" };
     }
-    const match = /CREATE (\S+) (\d+)/.exec(text);
+    const match = /CREATE (\S+) (\d+) (after|local)/.exec(text);
     if (match === null) return { text: "nothing to do" };
-    const args = JSON.stringify({ prompt: match[1], after_seconds: Number(match[2]) });
+    const seconds = Number(match[2]);
+    const local = Temporal.Now.zonedDateTimeISO(TIME_ZONE).add({ seconds: seconds + 1 });
+    const at = {
+      date: local.toPlainDate().toString(),
+      time: local.toPlainTime().toString().slice(0, 8),
+    };
+    const args = JSON.stringify(
+      match[3] === "local"
+        ? { prompt: match[1], at }
+        : { prompt: match[1], after_seconds: seconds },
+    );
     return { toolCalls: [{ id: `call-${match[1]}`, name: "schedule_create", arguments: args }] };
   });
 }
@@ -112,9 +130,9 @@ async function main(config: LaneConfig): Promise<void> {
     await live(store, loader, await store.resume(config.resumeFork), config);
   }
   print({ ready: session.id, length: session.length });
-  for (const [prompt, seconds] of config.create ?? []) {
+  for (const [prompt, seconds, selector = "after"] of config.create ?? []) {
     agent.submit({
-      text: `CREATE ${prompt} ${seconds}`,
+      text: `CREATE ${prompt} ${seconds} ${selector}`,
       source: { kind: "web", clientTimeZone: TIME_ZONE },
     });
     await agent.whenIdle();

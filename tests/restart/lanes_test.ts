@@ -42,8 +42,10 @@ async function run(config: LaneConfig, until: (lines: Line[]) => boolean, what: 
 const created = (n: number) => (lines: Line[]) => lines.some((l) => l.created === n);
 const dispatched = (id: string, n: number) => (lines: Line[]) =>
   changes(lines, id).filter((c) => c.op === "dispatch").length >= n &&
-  lines.some((l) => l.session === id && typeof l.flushed === "number" &&
-    l.flushed > events(lines, id, "schedule/change").at(-1)!.seq);
+  lines.some((l) =>
+    l.session === id && typeof l.flushed === "number" &&
+    l.flushed > events(lines, id, "schedule/change").at(-1)!.seq
+  );
 
 async function quiet(config: LaneConfig, ms: number): Promise<Line[]> {
   await using lane = new LaneProcess(config);
@@ -55,7 +57,11 @@ async function quiet(config: LaneConfig, ms: number): Promise<Line[]> {
 async function lane1(): Promise<void> {
   const storage = await libsql();
   const id = "lane1";
-  const first = await run({ storage, sessionId: id, create: [["stretch", 3]] }, created(1), "create");
+  const first = await run(
+    { storage, sessionId: id, create: [["stretch", 3]] },
+    created(1),
+    "create",
+  );
   const [due] = scheduledAt(first, id);
   assert.ok(Date.now() < due!, "killed before the reminder was due");
   await sleep(due! - Date.now() + 300);
@@ -66,7 +72,9 @@ async function lane1(): Promise<void> {
   assert.ok((frame!.lateBySeconds as number) >= 0);
   assert.ok(second[0]!.t > due!, "the process only started after the target: overdue at resume");
   const log = await stored(storage, id);
-  const ops = log.events.filter((e) => e.type === "schedule/change").map((e) => (e.data as { op: string }).op);
+  const ops = log.events.filter((e) => e.type === "schedule/change").map((e) =>
+    (e.data as { op: string }).op
+  );
   assert.deepEqual(ops, ["create", "dispatch"], "the dispatch is durable");
   const third = await quiet({ storage, sessionId: id }, 1_500);
   assert.deepEqual(frames(third, id), [], "no delivery after a further restart");
@@ -75,8 +83,15 @@ async function lane1(): Promise<void> {
 async function lane2(): Promise<void> {
   const storage: Storage = { kind: "jsonl", dir: await Deno.makeTempDir() };
   const id = "lane2";
-  const first = await run({ storage, sessionId: id, create: [["tea", 6]] }, created(1), "create");
+  const create = [["tea", 6, "local"]] as const;
+  const first = await run({ storage, sessionId: id, create }, created(1), "create");
   const [due] = scheduledAt(first, id);
+  const [result] = events(first, id, "tool/result");
+  assert.equal(
+    (result!.data as { result: { kind: string } }).result.kind,
+    "at",
+    "implicit local at",
+  );
   const second = await run({ storage, sessionId: id }, dispatched(id, 1), "on-time delivery");
   const dispatch = changes(second, id).find((c) => c.op === "dispatch")!;
   const late = Date.parse(dispatch.at) - due!;
@@ -130,13 +145,20 @@ async function lane5(): Promise<void> {
 async function lane6(): Promise<void> {
   const storage = await libsql();
   const id = "lane6";
-  const first = await run({ storage, sessionId: id, create: [["later", 20]] }, created(1), "create");
+  const first = await run(
+    { storage, sessionId: id, create: [["later", 20]] },
+    created(1),
+    "create",
+  );
   const [due] = scheduledAt(first, id);
   await using lane = new LaneProcess({ storage, sessionId: id });
   await lane.waitFor(dispatched(id, 1), "delivery with no traffic", 30_000);
   const dispatch = changes(lane.lines, id).find((c) => c.op === "dispatch")!;
   const late = Date.parse(dispatch.at) - due!;
-  assert.ok(late >= 0 && late <= ON_TIME_MS, `fired on time after a quiet resume (late ${late} ms)`);
+  assert.ok(
+    late >= 0 && late <= ON_TIME_MS,
+    `fired on time after a quiet resume (late ${late} ms)`,
+  );
   assert.deepEqual(events(lane.lines, id, "tool/result"), [], "nothing else happened");
 }
 

@@ -1,0 +1,70 @@
+/**
+ * The host's adapters to other members: the agent port it drives, the configured storage
+ * backend and the configured model.
+ *
+ * @module
+ */
+import { type ModelAdapter, OfflineModel, OpenAICompatibleAdapter } from "@chime/agent";
+import { type Clock, JsonlBackend, LibsqlBackend, type PersistenceBackend } from "@chime/session";
+import type { ModelSettings, StorageSettings } from "./config.ts";
+import { storageDirectory } from "./config.ts";
+
+/**
+ * What the host drives of a root agent (a structural slice of `@chime/agent`'s `Agent`).
+ */
+export interface HostAgent {
+  /** The id of the running turn, if any. */
+  readonly turnId: string | undefined;
+  /**
+   * Appends a `user-rpc` prompt with its bound provenance and queues it.
+   *
+   * @param input text, source and optional `edits`
+   * @returns the recorded event
+   */
+  submit(
+    input: {
+      readonly text: string;
+      readonly source: { readonly kind: "web"; readonly clientTimeZone?: string };
+    },
+  ): { readonly seq: number; readonly data: { readonly messageId: string } };
+  /**
+   * Queues a new turn for an existing message with its own original provenance.
+   *
+   * @param messageId the message
+   */
+  retry(messageId: string): void;
+  /**
+   * Appends an edit of a message, keeping its source zone, and queues it.
+   *
+   * @param messageId the edited message
+   * @param text the new text
+   * @returns the new event
+   */
+  edit(
+    messageId: string,
+    text: string,
+  ): { readonly seq: number; readonly data: { readonly messageId: string } };
+  /** Ends the running turn as `cancelled`; throws `no_running_turn` when none runs. */
+  cancel(): void;
+  /** Resolves when the agent is next idle. */
+  whenIdle(): Promise<void>;
+}
+
+/** Creates the configured backend, making a local data directory when needed. */
+export async function openBackend(storage: StorageSettings): Promise<PersistenceBackend> {
+  const dir = storageDirectory(storage);
+  if (dir !== undefined) await Deno.mkdir(dir, { recursive: true });
+  return storage.kind === "jsonl"
+    ? await JsonlBackend.open({ dir: storage.dir })
+    : await LibsqlBackend.open({ url: storage.url });
+}
+
+/** Builds the configured model adapter. */
+export function createModel(settings: ModelSettings, clock: Clock): ModelAdapter {
+  return settings.kind === "offline" ? new OfflineModel() : new OpenAICompatibleAdapter({
+    baseURL: settings.baseURL,
+    model: settings.model,
+    apiKey: settings.apiKey,
+    clock,
+  });
+}

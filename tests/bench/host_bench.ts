@@ -1,0 +1,187 @@
+/**
+ * Host benchmark (figures, not a timed test):
+ *
+ * 1. SSE fan-out: a real server process (default config, offline model) with N concurrent
+ *    stream clients on one session; each prompt's `user-rpc` event is timed from the start of
+ *    its `POST` to its arrival at every client (p50/p99), and the server's RSS is read from
+ *    `/proc` before and after the clients connect.
+ * 2. `POST /api/sessions/:id/messages` throughput against an in-process server with the scripted
+ *    model and a libSQL file.
+ *
+ * Run: `deno run -A tests/bench/host_bench.ts [--clients 500] [--pings 20] [--posts 2000]`
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { ScriptedModel } from "@chime/agent";
+import { loadConfig, startServer } from "@chime/host";
+import { ROOT, spawnServer } from "../host/_server.ts";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    clients: { type: "string", default: "500" },
+    pings: { type: "string", default: "20" },
+    posts: { type: "string", default: "2000" },
+    concurrency: { type: "string", default: "32" },
+  },
+});
+const CLIENTS = Number(values.clients);
+const PINGS = Number(values.pings);
+const POSTS = Number(values.posts);
+const CONCURRENCY = Number(values.concurrency);
+
+function quantile(sorted: readonly number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+}
+
+async function rssMiB(pid: number): Promise<number> {
+  const status = await Deno.readTextFile(`/proc/${pid}/status`);
+  const kb = Number(status.match(/VmRSS:\s+(\d+)/)?.[1] ?? Number.NaN);
+  return kb / 1024;
+}
+
+async function post(url: string, body: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`);
+  return await response.json();
+}
+
+/** One stream client: records when each user-rpc seq arrives. */
+async function client(
+  url: string,
+  arrivals: Map<number, number[]>,
+  ready: () => void,
+  signal: AbortSignal,
+): Promise<void> {
+  const response = await fetch(url, { signal });
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  let first = true;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      if (first) {
+        first = false;
+        ready();
+      }
+      buffer += decoder.decode(value, { stream: true });
+      let end: number;
+      while ((end = buffer.indexOf("\n\n")) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        if (!block.includes('"type":"user-rpc"')) continue;
+        const now = performance.now();
+        const seq = Number(block.match(/^id: (\d+)/m)?.[1]);
+        arrivals.get(seq)?.push(now);
+      }
+    }
+  } catch (error) {
+    if (!signal.aborted) throw error;
+  }
+}
+
+async function fanOut(): Promise<Record<string, string>> {
+  const dataDir = await Deno.makeTempDir();
+  await using server = await spawnServer(dataDir, "config/default.jsonc");
+  const serverPid = server.pid;
+  const { header } = await post(`${server.url}/api/sessions`, { timeZone: "UTC" });
+  const id = (header as { id: string }).id;
+  const rssBefore = await rssMiB(serverPid);
+  const arrivals = new Map<number, number[]>();
+  const controller = new AbortController();
+  let connected = 0;
+  const all = Promise.withResolvers<void>();
+  const streams = Array.from(
+    { length: CLIENTS },
+    () =>
+      client(`${server.url}/api/sessions/${id}/stream`, arrivals, () => {
+        if (++connected === CLIENTS) all.resolve();
+      }, controller.signal),
+  );
+  await all.promise;
+  const rssConnected = await rssMiB(serverPid);
+  const latencies: number[] = [];
+  for (let i = 0; i < PINGS; i++) {
+    const started = performance.now();
+    const pending = Promise.withResolvers<void>();
+    const sent = await post(`${server.url}/api/sessions/${id}/messages`, {
+      text: `ping ${i}`,
+      clientTimeZone: "UTC",
+    });
+    const seq = sent.seq as number;
+    const times = arrivals.get(seq) ?? [];
+    arrivals.set(seq, times);
+    const poll = setInterval(() => times.length >= CLIENTS && pending.resolve(), 2);
+    await pending.promise;
+    clearInterval(poll);
+    latencies.push(...times.map((t) => t - started));
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const rssAfter = await rssMiB(serverPid);
+  controller.abort();
+  await Promise.allSettled(streams);
+  latencies.sort((a, b) => a - b);
+  await server.stop();
+  await Deno.remove(dataDir, { recursive: true });
+  return {
+    "SSE clients on one session": String(CLIENTS),
+    "fan-out deliveries": String(latencies.length),
+    "fan-out latency p50 (POST start → client)": `${quantile(latencies, 0.5).toFixed(1)} ms`,
+    "fan-out latency p99": `${quantile(latencies, 0.99).toFixed(1)} ms`,
+    "server RSS idle / connected / after pings": `${rssBefore.toFixed(0)} / ${
+      rssConnected.toFixed(0)
+    } / ${rssAfter.toFixed(0)} MiB`,
+  };
+}
+
+async function postThroughput(): Promise<Record<string, string>> {
+  const dataDir = await Deno.makeTempDir();
+  const config = await loadConfig(`${ROOT}/config/default.jsonc`, { dataDir });
+  await using server = await startServer({
+    config,
+    port: 0,
+    model: new ScriptedModel(() => ({ text: "ok" })),
+    reportError: () => {},
+  });
+  const sessions = await Promise.all(Array.from({ length: 8 }, async () => {
+    const { header } = await post(`${server.url}api/sessions`, { timeZone: "UTC" });
+    return (header as { id: string }).id;
+  }));
+  let next = 0;
+  const latencies: number[] = [];
+  const started = performance.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    while (next < POSTS) {
+      const n = next++;
+      const t = performance.now();
+      await post(`${server.url}api/sessions/${sessions[n % sessions.length]}/messages`, {
+        text: `message ${n}`,
+        clientTimeZone: "UTC",
+      });
+      latencies.push(performance.now() - t);
+    }
+  }));
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  await server.shutdown();
+  await Deno.remove(dataDir, { recursive: true });
+  return {
+    "POST messages (scripted model, libSQL file)": `${POSTS} requests, ${CONCURRENCY} concurrent`,
+    "requests/s": (POSTS / seconds).toFixed(0),
+    "POST latency p50 / p99": `${quantile(latencies, 0.5).toFixed(1)} / ${
+      quantile(latencies, 0.99).toFixed(1)
+    } ms`,
+  };
+}
+
+const rows = { ...(await fanOut()), ...(await postThroughput()) };
+const width = Math.max(...Object.keys(rows).map((k) => k.length));
+console.log(`\n| ${"measure".padEnd(width)} | value |\n|${"-".repeat(width + 2)}|-------|`);
+for (const [k, v] of Object.entries(rows)) console.log(`| ${k.padEnd(width)} | ${v} |`);
