@@ -130,3 +130,24 @@ Deno.test("`edit()` appends an edit that keeps the original message's zone", asy
     (e) => e instanceof AgentError && e.code === "message_not_found",
   );
 });
+
+Deno.test("disposing the agent during a model call ends the turn `cancelled` and settles the loop", async () => {
+  const reached = gate();
+  let signal: AbortSignal | undefined;
+  await using h = await harness(
+    new ScriptedModel((request) => {
+      signal = request.signal;
+      reached.resolve();
+      return new Promise(() => {});
+    }),
+  );
+  h.agent.registerTool(echo);
+  h.agent.submit({ text: "go", source: web() });
+  await reached.promise;
+  await h.agent[Symbol.asyncDispose]();
+  assert.equal(signal?.aborted, true);
+  assert.equal(h.agent.signal.aborted, true);
+  assert.equal(h.agent.phase, "idle");
+  assert.deepEqual(types(h.session), ["user-rpc", "turn/start", "step/start", "turn/end"]);
+  assert.equal(ofType<{ outcome: string }>(h.session, "turn/end")[0]!.data.outcome, "cancelled");
+});

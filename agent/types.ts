@@ -53,7 +53,7 @@ export interface ModelRequest {
   readonly messages: readonly ModelMessage[];
   /** Tools currently registered in the agent scope. */
   readonly tools: readonly ModelToolSpec[];
-  /** Aborted on cancel. */
+  /** Aborted when the turn ends early (cancel, dispose) or otherwise ends. */
   readonly signal: AbortSignal;
   /** The live session header's zone and the wall clock, for offline adapters. */
   readonly context: { readonly now: number; readonly timeZone?: string };
@@ -108,7 +108,10 @@ export interface ToolContext {
   readonly turnId: string;
   /** This call's id. */
   readonly callId: string;
-  /** Aborted when the turn is cancelled. */
+  /**
+   * Aborted when the turn ends: cancelled (the call's result is then never recorded), failed,
+   * or completed (work the tool left running is no longer wanted).
+   */
   readonly signal: AbortSignal;
 }
 
