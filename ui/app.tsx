@@ -26,6 +26,7 @@ import {
   t,
   Transcript,
 } from "./client/components.tsx";
+import { messageStates, turnOpen } from "./client/lifecycle.ts";
 import { connection, connectStream } from "./client/stream.ts";
 
 registerConversationViews(eventViews);
@@ -87,7 +88,16 @@ async function openSession(id: string | null): Promise<void> {
     fail(err);
   }
   if (current.peek() !== id) return;
-  stream = connectStream(id, w);
+  stream = connectStream(id, w, {
+    // ARCHITECTURE.md §6: the page resumes a session when it opens or reconnects to it.
+    onReopen: async () => {
+      try {
+        await api.resumeSession(id);
+      } catch (err) {
+        fail(err);
+      }
+    },
+  });
   await w.start();
   void refreshSessions();
 }
@@ -121,16 +131,42 @@ async function send(text: string): Promise<boolean> {
   }
 }
 
+async function act(run: (id: string) => Promise<unknown>): Promise<boolean> {
+  const id = current.peek();
+  if (!id) return false;
+  try {
+    await run(id);
+    banner.value = null;
+    return true;
+  } catch (err) {
+    fail(err);
+    return false;
+  }
+}
+
+const actions = {
+  retry: (messageId: string) => act((id) => api.retryMessage(id, messageId)),
+  edit: (messageId: string, text: string) => act((id) => api.editMessage(id, messageId, text)),
+};
+
+function stop(): void {
+  void act(async (id) => {
+    try {
+      await api.cancelTurn(id);
+    } catch (err) {
+      // The turn may have ended on its own between the click and the request.
+      if (!(err instanceof api.ApiError && err.code === "no_running_turn")) throw err;
+    }
+  });
+}
+
 function SessionView(props: { w: SessionWindow }) {
   const { w } = props;
   const adapter = useMemo(() => new TranscriptAdapter(), [w]);
   const events = w.events.value;
   const nodes = adapter.present(events, w.views.value);
-  let open = false;
-  for (const e of events) {
-    if (e.type === "turn/start") open = true;
-    else if (e.type === "turn/end") open = false;
-  }
+  const open = turnOpen(events);
+  const states = useMemo(() => messageStates(events), [events]);
   const h = header.value;
   return (
     <div class="session">
@@ -144,8 +180,11 @@ function SessionView(props: { w: SessionWindow }) {
           thinking={open}
           canLoadOlder={w.nextBefore.value !== null}
           onOlder={() => void w.loadOlder()}
+          states={states}
+          actions={actions}
+          seedLength={h?.seedLength}
         />
-        <Composer disabled={sending.value} onSend={send} />
+        <Composer disabled={sending.value} onSend={send} running={open} onStop={stop} />
       </div>
       <RemindersPanel events={events} seedLength={h?.seedLength} ctx={ctx.value} />
     </div>

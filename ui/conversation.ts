@@ -55,12 +55,30 @@ function details(summary: VNode | string, body: unknown, testid: string, cls: st
 }
 
 const userRpc: EventRenderer = (node, ctx) => {
-  const d = node.data as { text?: string; edits?: string };
+  const d = node.data as {
+    messageId?: string;
+    text?: string;
+    edits?: string;
+    source?: { clientTimeZone?: unknown };
+  };
+  // The message's own bound zone (its provenance), not the viewer's: seed §"Session 与请求时区归属".
+  const zone = typeof d.source?.clientTimeZone === "string" ? d.source.clientTimeZone : undefined;
   return el(
     "div",
-    { class: "msg user", "data-testid": "message-user" },
+    {
+      class: "msg user",
+      "data-testid": "message-user",
+      "data-message-id": d.messageId,
+      "data-edits": d.edits,
+    },
     el("div", { class: "bubble" }, d.text ?? ""),
-    el("div", { class: "meta" }, clock(node.at, ctx), d.edits ? ` · ${TEXT[ctx.lang].edited}` : ""),
+    el(
+      "div",
+      { class: "meta" },
+      clock(node.at, ctx),
+      zone ? el("span", { class: "zone", "data-testid": "message-zone" }, ` · ${zone}`) : null,
+      d.edits ? el("span", { class: "edited" }, ` · ${TEXT[ctx.lang].edited}`) : null,
+    ),
   );
 };
 

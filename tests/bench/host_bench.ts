@@ -79,7 +79,9 @@ async function client(
         if (!block.includes('"type":"user-rpc"')) continue;
         const now = performance.now();
         const seq = Number(block.match(/^id: (\d+)/m)?.[1]);
-        arrivals.get(seq)?.push(now);
+        const times = arrivals.get(seq) ?? [];
+        times.push(now);
+        arrivals.set(seq, times);
       }
     }
   } catch (error) {
@@ -116,12 +118,13 @@ async function fanOut(): Promise<Record<string, string>> {
       clientTimeZone: "UTC",
     });
     const seq = sent.seq as number;
-    const times = arrivals.get(seq) ?? [];
-    arrivals.set(seq, times);
-    const poll = setInterval(() => times.length >= CLIENTS && pending.resolve(), 2);
+    const poll = setInterval(
+      () => (arrivals.get(seq)?.length ?? 0) >= CLIENTS && pending.resolve(),
+      2,
+    );
     await pending.promise;
     clearInterval(poll);
-    latencies.push(...times.map((t) => t - started));
+    latencies.push(...arrivals.get(seq)!.map((t) => t - started));
     await new Promise((r) => setTimeout(r, 20));
   }
   const rssAfter = await rssMiB(serverPid);

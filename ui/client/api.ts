@@ -93,3 +93,26 @@ export async function loadAfter(id: string, after: number, limit = 500): Promise
   }
   return { events: events.filter((e) => e.seq > after), views };
 }
+
+/** Ends the running turn (`409 no_running_turn` when none runs). */
+export async function cancelTurn(id: string): Promise<void> {
+  await call(`${base(id)}/turns/current/cancel`, { method: "POST" });
+}
+
+/** Runs a new turn for a message; the host keeps the message's own original zone. */
+export async function retryMessage(id: string, messageId: string): Promise<void> {
+  await call(`${base(id)}/messages/${encodeURIComponent(messageId)}/retry`, { method: "POST" });
+}
+
+/** Appends an edit of a message; the host keeps the original message's zone. */
+export async function editMessage(
+  id: string,
+  messageId: string,
+  text: string,
+): Promise<{ messageId: string; seq: number }> {
+  const body = JSON.stringify({ text });
+  return await call(`${base(id)}/messages/${encodeURIComponent(messageId)}/edit`, {
+    method: "POST",
+    body,
+  });
+}

@@ -11,6 +11,7 @@ import type { EventViewRegistry, RenderContext } from "../registry.ts";
 import { activeReminders, formatOccurrence, SESSION_LOCAL_LABEL } from "../schedule.ts";
 import type { PresentedEventNode } from "../transcript.ts";
 import type { SessionSummary, WireEvent } from "../wire.ts";
+import type { MessageState } from "./lifecycle.ts";
 import type { Connection } from "./stream.ts";
 
 /** UI strings. */
@@ -32,6 +33,14 @@ export const T: Readonly<Record<Lang, Readonly<Record<string, string>>>> = {
     pick: "Start a new session or pick one on the left.",
     hello: "Say hello. Ask for a reminder in plain words, in English or 中文.",
     zone: "Session zone",
+    stop: "Stop",
+    stopTitle: "Stop the running turn",
+    retry: "Retry",
+    edit: "Edit",
+    save: "Send edit",
+    cancel: "Cancel",
+    queued: "Queued — waits for the running step",
+    steering: "Steering — joined the running turn",
   },
   zh: {
     sessions: "会话",
@@ -50,6 +59,14 @@ export const T: Readonly<Record<Lang, Readonly<Record<string, string>>>> = {
     pick: "新建一个会话，或在左侧选择一个。",
     hello: "打个招呼吧。可以用中文或英文让我设置提醒。",
     zone: "会话时区",
+    stop: "停止",
+    stopTitle: "停止当前这一轮",
+    retry: "重试",
+    edit: "编辑",
+    save: "发送修改",
+    cancel: "取消",
+    queued: "排队中 —— 等待当前步骤",
+    steering: "引导中 —— 已并入正在运行的一轮",
   },
 };
 
@@ -124,6 +141,103 @@ export function LangToggle() {
   );
 }
 
+/** What the page can do with a user message (issue 8). */
+export interface MessageActions {
+  /** Runs a new turn for the message (its own zone is kept by the host). */
+  retry(messageId: string): Promise<boolean>;
+  /** Appends an edit of the message. */
+  edit(messageId: string, text: string): Promise<boolean>;
+}
+
+/** Queued / steering badge, retry and inline edit under a user message. */
+function UserMessageExtras(
+  props: {
+    node: PresentedEventNode;
+    state: MessageState | undefined;
+    actions: MessageActions | undefined;
+  },
+) {
+  const d = props.node.data as { messageId?: unknown; text?: unknown };
+  const messageId = typeof d.messageId === "string" ? d.messageId : undefined;
+  const [editing, setEditing] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const act = async (run: () => Promise<boolean>) => {
+    setPending(true);
+    try {
+      if (await run()) setEditing(null);
+    } finally {
+      setPending(false);
+    }
+  };
+  const actions = props.actions;
+  return (
+    <div class="msg-extras">
+      {props.state === "queued" && (
+        <span class="badge queued" data-testid="message-queued" data-state="queued">
+          ⏳ {t("queued")}
+        </span>
+      )}
+      {props.state === "steering" && (
+        <span class="badge steering" data-testid="message-steering" data-state="steering">
+          ↪ {t("steering")}
+        </span>
+      )}
+      {messageId && actions && editing === null && (
+        <span class="msg-actions">
+          <button
+            type="button"
+            class="ghost"
+            data-testid="retry-message"
+            disabled={pending}
+            onClick={() => void act(() => actions.retry(messageId))}
+          >
+            ↻ {t("retry")}
+          </button>
+          <button
+            type="button"
+            class="ghost"
+            data-testid="edit-message"
+            disabled={pending}
+            onClick={() => setEditing(typeof d.text === "string" ? d.text : "")}
+          >
+            ✎ {t("edit")}
+          </button>
+        </span>
+      )}
+      {messageId && actions && editing !== null && (
+        <form
+          class="edit-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const text = editing.trim();
+            if (text) void act(() => actions.edit(messageId, text));
+          }}
+        >
+          <textarea
+            data-testid="edit-input"
+            rows={2}
+            value={editing}
+            onInput={(e) => setEditing((e.target as HTMLTextAreaElement).value)}
+          />
+          <div class="edit-buttons">
+            <button type="button" class="ghost" onClick={() => setEditing(null)}>
+              {t("cancel")}
+            </button>
+            <button
+              type="submit"
+              class="primary"
+              data-testid="edit-save"
+              disabled={pending || !editing.trim()}
+            >
+              {t("save")}
+            </button>
+          </div>
+        </form>
+      )}
+    </div>
+  );
+}
+
 /** The transcript: every node through the event-view registry. */
 export function Transcript(
   props: {
@@ -133,6 +247,12 @@ export function Transcript(
     thinking: boolean;
     canLoadOlder: boolean;
     onOlder(): void;
+    /** Lifecycle states of user messages by seq. */
+    states?: ReadonlyMap<number, MessageState>;
+    /** Retry and edit; omitted ⇒ no buttons. */
+    actions?: MessageActions;
+    /** Events below this seq are an inherited fork prefix: no actions on them. */
+    seedLength?: number | undefined;
   },
 ) {
   const end = useRef<HTMLDivElement>(null);
@@ -147,6 +267,13 @@ export function Transcript(
       {props.nodes.map((node) => (
         <div key={node.key} class="node" data-seq={node.seq} data-type={node.type}>
           {props.registry.render(node, props.ctx)}
+          {node.type === "user-rpc" && (
+            <UserMessageExtras
+              node={node}
+              state={props.states?.get(node.seq)}
+              actions={node.seq >= (props.seedLength ?? 0) ? props.actions : undefined}
+            />
+          )}
         </div>
       ))}
       {props.thinking && <div class="thinking" data-testid="thinking">{t("thinking")}</div>}
@@ -184,8 +311,18 @@ export function RemindersPanel(
   );
 }
 
-/** The composer: Enter sends, Shift+Enter breaks the line. */
-export function Composer(props: { disabled: boolean; onSend(text: string): Promise<boolean> }) {
+/**
+ * The composer: Enter sends, Shift+Enter breaks the line. While a turn runs it stays usable (a
+ * message sent then is queued and steers the running turn) and a stop button ends the turn.
+ */
+export function Composer(
+  props: {
+    disabled: boolean;
+    onSend(text: string): Promise<boolean>;
+    running?: boolean;
+    onStop?(): void;
+  },
+) {
   const [text, setText] = useState("");
   const send = async () => {
     const value = text.trim();
@@ -221,6 +358,17 @@ export function Composer(props: { disabled: boolean; onSend(text: string): Promi
       >
         {t("send")}
       </button>
+      {props.running && props.onStop && (
+        <button
+          type="button"
+          class="stop"
+          data-testid="stop-turn"
+          title={t("stopTitle")}
+          onClick={props.onStop}
+        >
+          ■ {t("stop")}
+        </button>
+      )}
     </form>
   );
 }

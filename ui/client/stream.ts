@@ -19,9 +19,15 @@ export const connection = signal<Connection>("connecting");
  *
  * @param id the session id
  * @param win the window to feed
+ * @param options `onReopen`: awaited before the window repairs after a reconnect (the page
+ *   resumes the session there: a restarted host holds it cold until someone resumes it)
  * @returns a disposable that closes the stream
  */
-export function connectStream(id: string, win: SessionWindow): Disposable {
+export function connectStream(
+  id: string,
+  win: SessionWindow,
+  options: { readonly onReopen?: () => Promise<void> } = {},
+): Disposable {
   let es: EventSource | undefined;
   let opened = false;
   let retry: ReturnType<typeof setTimeout> | undefined;
@@ -32,7 +38,12 @@ export function connectStream(id: string, win: SessionWindow): Disposable {
     const query = opened && tail >= 0 ? `?after=${tail}` : "";
     es = new EventSource(`/api/sessions/${encodeURIComponent(id)}/stream${query}`);
     es.addEventListener("open", () => {
-      if (opened) void win.reconnect();
+      if (opened) {
+        void (async () => {
+          await options.onReopen?.();
+          if (!closed) await win.reconnect();
+        })();
+      }
       opened = true;
       delay = 500;
       connection.value = "live";

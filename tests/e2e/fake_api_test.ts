@@ -1,11 +1,13 @@
+/**
+ * The built page against the in-process fake API of `ui/testing/fake_api.ts` (no host): chat,
+ * the active reminder, the dispatch upgraded to a card, language switch, a narrow viewport.
+ */
 import { equal, match, ok } from "node:assert/strict";
 import { chromium } from "playwright-core";
-import { startFakeApi } from "./testing/fake_api.ts";
+import { startFakeApi } from "../../ui/testing/fake_api.ts";
+import { CHROMIUM, HAS_CHROMIUM as hasChromium, SHOTS, skipNote } from "./_browser.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const hasChromium = await Deno.stat(CHROMIUM).then(() => true, () => false);
-if (!hasChromium) console.log(`browser_test: skipped, ${CHROMIUM} is absent`);
-const SHOTS = new URL("../tests/e2e/screenshots/", import.meta.url);
+skipNote("tests/e2e/fake_api_test.ts");
 
 Deno.test({
   name: "the built page chats, lists the reminder and upgrades the dispatch to a card",

@@ -1,0 +1,122 @@
+/**
+ * The real host as a child process: `deno run -A host/main.ts --config
+ * examples/web-schedule/chime.jsonc --port N --data-dir DIR`, with a clean environment (no model
+ * key ⇒ the keyless offline model unless `env` names an endpoint). Ready once `/healthz` answers.
+ *
+ * @module
+ */
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The repository root. */
+export const ROOT: string = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/** Options of {@linkcode startHost}. */
+export interface HostOptions {
+  /** Data directory (the libSQL file lives in it). */
+  readonly dataDir: string;
+  /** TCP port; reuse it across restarts so an open page reconnects by itself. */
+  readonly port: number;
+  /** Extra environment (e.g. `CHIME_MODEL_BASE_URL`, `CHIME_MODEL_API_KEY`). */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/** A running host process. */
+export interface HostProcess extends AsyncDisposable {
+  /** Base URL without a trailing slash. */
+  readonly url: string;
+  /** Everything the process printed so far. */
+  output(): string;
+  /** Sends a signal (default `SIGKILL`) and waits until the process is gone. */
+  kill(signal?: Deno.Signal): Promise<void>;
+}
+
+/** A free loopback TCP port. */
+export function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  listener.close();
+  return port;
+}
+
+/**
+ * Starts the host and waits until `GET /healthz` answers `{ ok: true }`.
+ *
+ * @param options data directory, port, extra env
+ * @returns the process handle
+ * @throws {Error} when the process exits or is not healthy within 60 s
+ */
+export async function startHost(options: HostOptions): Promise<HostProcess> {
+  const inherit = ["PATH", "HOME", "DENO_DIR", "XDG_CACHE_HOME"];
+  const env: Record<string, string> = { NO_COLOR: "1" };
+  for (const name of inherit) {
+    const value = Deno.env.get(name);
+    if (value !== undefined) env[name] = value;
+  }
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "host/main.ts",
+      "--config",
+      "examples/web-schedule/chime.jsonc",
+      "--port",
+      String(options.port),
+      "--data-dir",
+      options.dataDir,
+    ],
+    cwd: ROOT,
+    clearEnv: true,
+    env: { ...env, ...options.env },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  let text = "";
+  const pump = async (stream: ReadableStream<Uint8Array>) => {
+    const decoder = new TextDecoder();
+    for await (const chunk of stream) text += decoder.decode(chunk, { stream: true });
+  };
+  const drained = Promise.all([pump(child.stdout), pump(child.stderr)]);
+  let exited = false;
+  const status = child.status.then((s) => {
+    exited = true;
+    return s;
+  });
+  const url = `http://127.0.0.1:${options.port}`;
+  let gone: Promise<void> | undefined;
+  const kill = (signal: Deno.Signal = "SIGKILL") => {
+    gone ??= (async () => {
+      if (!exited) {
+        try {
+          child.kill(signal);
+        } catch { /* exited meanwhile */ }
+      }
+      await status;
+      await drained;
+    })();
+    return gone;
+  };
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (exited) {
+      await drained;
+      throw new Error(`host exited before it was healthy:\n${text}`);
+    }
+    const ok = await fetch(`${url}/healthz`).then(
+      async (r) => r.ok && (await r.json() as { ok?: unknown }).ok === true,
+      () => false,
+    );
+    if (ok) break;
+    if (Date.now() > deadline) {
+      await kill();
+      throw new Error(`host not healthy within 60 s:\n${text}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    url,
+    output: () => text,
+    kill,
+    [Symbol.asyncDispose]: () => kill(),
+  };
+}

@@ -1,0 +1,210 @@
+/**
+ * Issue 7, real browser against a real host process: reminders go through the whole tool
+ * pipeline of the keyless offline model, render as durable cards from attached history, survive
+ * reloads and SIGKILL restarts without a second delivery, and a model that is missing on its
+ * endpoint closes the follow-up turn with an error after the dispatch while the card stays.
+ */
+import { deepEqual, equal, match, ok } from "node:assert/strict";
+import { answered, changes, createResults, type Ev, history, until } from "./_api.ts";
+import {
+  HAS_CHROMIUM,
+  launchBrowser,
+  say,
+  sessionIdOf,
+  shot,
+  skipNote,
+  waitLive,
+} from "./_browser.ts";
+import { GatedModelServer } from "./_gated_model.ts";
+import { freePort, type HostProcess, startHost } from "./_host.ts";
+
+skipNote("tests/e2e/reminders_test.ts");
+
+const dispatchesOf = (events: readonly Ev[], scheduleId: string) =>
+  changes(events, "dispatch").filter((e) => e.data.id === scheduleId);
+const followupsOf = (events: readonly Ev[], scheduleId: string) =>
+  events.filter((e) => e.type === "followup" && String(e.data.frame).includes(scheduleId));
+
+async function views(base: string, id: string): Promise<Record<string, unknown>> {
+  const res = await fetch(`${base}/api/sessions/${id}/history?limit=500`);
+  return (await res.json() as { views: Record<string, unknown> }).views;
+}
+
+Deno.test({
+  name: "an `after` reminder becomes a durable card: reload, SIGKILL restart, missing model",
+  ignore: !HAS_CHROMIUM,
+  async fn() {
+    const dataDir = await Deno.makeTempDir({ prefix: "chime-e2e-after-" });
+    const port = freePort();
+    await using missing = new GatedModelServer({ timeZone: "Europe/Berlin", missing: true });
+    let host: HostProcess | undefined = await startHost({ dataDir, port });
+    try {
+      await using b = await launchBrowser();
+      const { page } = await b.open("Europe/Berlin");
+      await page.goto(host.url);
+      await page.getByTestId("new-session").click();
+      const id = await sessionIdOf(page);
+      await waitLive(page);
+
+      // 1. The short `after` case through model → schedule_create → create → dispatch.
+      await say(page, "remind me in 5 seconds to stretch");
+      await page.getByTestId("active-reminder").waitFor();
+      const card = page.getByTestId("reminder-card");
+      await card.waitFor({ timeout: 20_000 });
+      equal(await page.getByTestId("reminder-prompt").textContent(), "stretch");
+      match(await card.textContent() ?? "", /UTC/);
+      match(await card.textContent() ?? "", /Europe\/Berlin/);
+      match(await card.textContent() ?? "", /Session-local reminder/);
+      let events = await answered(host.url, id, "remind me in 5 seconds to stretch");
+      const [result] = createResults(events, "stretch");
+      equal(result?.data.result.ok, true);
+      equal(result?.data.result.deliveryMode, "session-local");
+      const stretch = result?.data.result.id as string;
+      equal(await card.getAttribute("data-schedule-id"), stretch);
+      events = await until("the stretch follow-up turn", async () => {
+        const all = await history(host!.url, id);
+        return all.some((e) => e.type === "turn/end" && e.seq > dispatchesOf(all, stretch)[0]!.seq)
+          ? all
+          : undefined;
+      });
+      equal(dispatchesOf(events, stretch).length, 1);
+      equal(followupsOf(events, stretch).length, 1);
+      await shot(page, "after-card-live");
+
+      // 2. A reload renders the card from history with its attached view.
+      const dispatchSeq = dispatchesOf(events, stretch)[0]!.seq;
+      deepEqual((await views(host.url, id))[dispatchSeq], {
+        type: "schedule/change",
+        presentation: {
+          scheduleId: stretch,
+          prompt: "stretch",
+          occurrenceAt: changes(events, "create")[0]!.data.record.scheduledAt,
+        },
+      });
+      await page.reload();
+      await waitLive(page);
+      await card.waitFor();
+      equal(await card.count(), 1);
+      equal(await page.getByTestId("active-reminder").count(), 0);
+
+      // 3. SIGKILL, restart on the same data: still there, not delivered again.
+      await host.kill("SIGKILL");
+      host = await startHost({ dataDir, port });
+      await page.reload();
+      await waitLive(page);
+      await card.waitFor();
+      await say(page, "what time is it");
+      events = await answered(host.url, id, "what time is it");
+      equal(dispatchesOf(events, stretch).length, 1, "not delivered again after the restart");
+      equal(followupsOf(events, stretch).length, 1);
+      equal(await card.count(), 1);
+
+      // 4. A reminder due while the host is down with a model its endpoint does not have.
+      await say(page, "remind me in 4 seconds to breathe");
+      const breathe = await until("the breathe reminder", async () => {
+        const r = createResults(await history(host!.url, id), "breathe")[0];
+        return r?.data.result.ok === true ? r.data.result.id as string : undefined;
+      });
+      await host.kill("SIGKILL");
+      host = await startHost({
+        dataDir,
+        port,
+        env: {
+          CHIME_MODEL_BASE_URL: missing.baseURL,
+          CHIME_MODEL: "no-such-model",
+          CHIME_MODEL_API_KEY: "e2e-not-a-secret",
+        },
+      });
+      // The open page reconnects by itself and resumes the session (no reload).
+      await page.locator(`[data-testid=reminder-card][data-schedule-id="${breathe}"]`).waitFor({
+        timeout: 30_000,
+      });
+      await page.getByTestId("turn-error").last().waitFor();
+      events = await until("the failed follow-up turn", async () => {
+        const all = await history(host!.url, id);
+        const d = dispatchesOf(all, breathe)[0];
+        return d && all.some((e) => e.type === "turn/end" && e.seq > d.seq) ? all : undefined;
+      });
+      const d = dispatchesOf(events, breathe)[0]!;
+      const end = events.find((e) => e.type === "turn/end" && e.seq > d.seq)!;
+      equal(end.data.outcome, "error");
+      match(String(end.data.error), /model/i);
+      ok(missing.calls >= 1, "the follow-up turn did call the endpoint");
+      equal(dispatchesOf(events, breathe).length, 1);
+      equal(dispatchesOf(events, stretch).length, 1);
+      equal(await card.count(), 2, "both cards stay after the failed turn");
+      await shot(page, "after-card-model-missing");
+      equal(b.errors.length, 0, b.errors.join("\n"));
+    } finally {
+      await host?.kill();
+      await Deno.remove(dataDir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "an absolute local `at` reminder in the tab's zone fires once as a card across a restart",
+  ignore: !HAS_CHROMIUM,
+  async fn() {
+    const dataDir = await Deno.makeTempDir({ prefix: "chime-e2e-at-" });
+    const port = freePort();
+    const zone = "Asia/Kolkata"; // a half-hour offset: local and UTC minutes differ visibly
+    let host: HostProcess | undefined = await startHost({ dataDir, port });
+    try {
+      await using b = await launchBrowser();
+      const { page } = await b.open(zone);
+      await page.goto(host.url);
+      await page.getByTestId("new-session").click();
+      const id = await sessionIdOf(page);
+      await waitLive(page);
+
+      // The next whole minute at least 8 s ahead, as a local clock time in the tab's zone.
+      const now = Temporal.Now.instant().add({ seconds: 8 });
+      const target = now.round({ smallestUnit: "minute", roundingMode: "ceil" })
+        .toZonedDateTimeISO(zone);
+      const hhmm = target.toPlainTime().toString().slice(0, 5);
+      const ask = `remind me at ${hhmm} to drink water`;
+      await say(page, ask);
+      let events = await answered(host.url, id, ask);
+      const call = events.find((e) => e.type === "tool/call" && e.data.name === "schedule_create");
+      deepEqual(call?.data.args, {
+        prompt: "drink water",
+        at: { date: target.toPlainDate().toString(), time: hhmm },
+      });
+      const [result] = createResults(events, "drink water");
+      equal(result?.data.result.ok, true, JSON.stringify(result?.data.result));
+      const record = changes(events, "create")[0]!.data.record;
+      equal(record.kind, "at");
+      equal(Temporal.Instant.from(record.scheduledAt).equals(target.toInstant()), true);
+      const water = record.id as string;
+      await page.getByTestId("active-reminder").waitFor();
+      await shot(page, "at-scheduled");
+
+      const card = page.locator(`[data-testid=reminder-card][data-schedule-id="${water}"]`);
+      await card.waitFor({ timeout: 80_000 });
+      match(
+        await card.textContent() ?? "",
+        new RegExp(`${target.toInstant().toString().slice(11, 16)} UTC`),
+      );
+      await page.reload();
+      await waitLive(page);
+      await card.waitFor();
+
+      await host.kill("SIGKILL");
+      host = await startHost({ dataDir, port });
+      await page.reload();
+      await waitLive(page);
+      await card.waitFor();
+      await say(page, "list my reminders");
+      events = await answered(host.url, id, "list my reminders");
+      equal(dispatchesOf(events, water).length, 1, "delivered exactly once");
+      equal(followupsOf(events, water).length, 1);
+      equal(await card.count(), 1);
+      await shot(page, "at-card-after-restart");
+      equal(b.errors.length, 0, b.errors.join("\n"));
+    } finally {
+      await host?.kill();
+      await Deno.remove(dataDir, { recursive: true });
+    }
+  },
+});

@@ -1,0 +1,71 @@
+/**
+ * Message lifecycle of the page (issue 8): which `user-rpc` messages are still queued behind a
+ * running turn and which were claimed into a later step of a running turn (steering), read
+ * from the durable events only (`step/start.messageIds`, ARCHITECTURE.md §3 "steering").
+ *
+ * @module
+ */
+import type { WireEvent } from "../wire.ts";
+
+/** How a user message entered the agent loop, when it is not plain. */
+export type MessageState = "queued" | "steering";
+
+/** Whether a turn is open at the end of `events` (a `turn/start` not yet ended). */
+export function turnOpen(events: readonly WireEvent[]): boolean {
+  let open = false;
+  for (const e of events) {
+    if (e.type === "turn/start") open = true;
+    else if (e.type === "turn/end") open = false;
+  }
+  return open;
+}
+
+/**
+ * Lifecycle states by the `seq` of each `user-rpc` that has one: `queued` while no
+ * `step/start` after it has claimed its `messageId` and it still waits for the agent (a turn is
+ * open, or no turn started after it); `steering` when the step that claimed it was a later step
+ * (`step > 0`) of a turn that was already running. Messages claimed by a turn's first step are
+ * plain and get no state.
+ *
+ * @param events the window's contiguous events, in seq order
+ * @returns the states by seq
+ * @example A message sent during a running turn joins its next step
+ * ```ts
+ * import { messageStates } from "./lifecycle.ts";
+ * const at = "2030-01-01T00:00:00.000Z";
+ * const states = messageStates([
+ *   { seq: 0, type: "user-rpc", at, data: { messageId: "a", text: "hi" } },
+ *   { seq: 1, type: "turn/start", at, data: { turnId: "t" } },
+ *   { seq: 2, type: "step/start", at, data: { turnId: "t", step: 0, messageIds: ["a"] } },
+ *   { seq: 3, type: "user-rpc", at, data: { messageId: "b", text: "also" } },
+ * ]);
+ * console.assert(states.get(3) === "queued" && !states.has(0));
+ * ```
+ */
+export function messageStates(events: readonly WireEvent[]): Map<number, MessageState> {
+  const waiting = new Map<string, number>();
+  const states = new Map<number, MessageState>();
+  let lastTurnStart = -1;
+  for (const e of events) {
+    if (e.type === "user-rpc") {
+      const id = (e.data as { messageId?: unknown }).messageId;
+      if (typeof id === "string") waiting.set(id, e.seq);
+    } else if (e.type === "turn/start") {
+      lastTurnStart = e.seq;
+    } else if (e.type === "step/start") {
+      const d = e.data as { step?: unknown; messageIds?: unknown };
+      const ids = Array.isArray(d.messageIds) ? d.messageIds : [];
+      for (const id of ids) {
+        const seq = typeof id === "string" ? waiting.get(id) : undefined;
+        if (seq === undefined) continue;
+        waiting.delete(id as string);
+        if (typeof d.step === "number" && d.step > 0) states.set(seq, "steering");
+      }
+    }
+  }
+  const open = turnOpen(events);
+  for (const seq of waiting.values()) {
+    if (open || seq > lastTurnStart) states.set(seq, "queued");
+  }
+  return states;
+}

@@ -1,0 +1,54 @@
+import { deepEqual, equal } from "node:assert/strict";
+import { messageStates, turnOpen } from "./lifecycle.ts";
+import type { WireEvent } from "../wire.ts";
+
+const at = "2030-01-01T00:00:00.000Z";
+let seq = 0;
+const ev = (type: string, data: unknown): WireEvent => ({ seq: seq++, type, at, data });
+
+Deno.test("messageStates() marks a message queued, then steering once a later step claims it", () => {
+  seq = 0;
+  const head = [
+    ev("user-rpc", { messageId: "a", text: "first" }),
+    ev("turn/start", { turnId: "t" }),
+    ev("step/start", { turnId: "t", step: 0, messageIds: ["a"] }),
+    ev("user-rpc", { messageId: "b", text: "steer" }),
+  ];
+  deepEqual([...messageStates(head)], [[3, "queued"]]);
+  equal(turnOpen(head), true);
+  const claimed = [...head, ev("step/start", { turnId: "t", step: 1, messageIds: ["b"] })];
+  deepEqual([...messageStates(claimed)], [[3, "steering"]]);
+  const ended = [...claimed, ev("turn/end", { turnId: "t", outcome: "completed" })];
+  deepEqual([...messageStates(ended)], [[3, "steering"]]);
+  equal(turnOpen(ended), false);
+});
+
+Deno.test("messageStates() leaves a message plain when a new turn's first step claims it", () => {
+  seq = 0;
+  const events = [
+    ev("user-rpc", { messageId: "a", text: "first" }),
+    ev("turn/start", { turnId: "t" }),
+    ev("step/start", { turnId: "t", step: 0, messageIds: ["a"] }),
+    ev("turn/end", { turnId: "t", outcome: "completed" }),
+    ev("user-rpc", { messageId: "b", text: "next" }),
+  ];
+  deepEqual([...messageStates(events)], [[4, "queued"]]);
+  const started = [
+    ...events,
+    ev("turn/start", { turnId: "u" }),
+    ev("step/start", { turnId: "u", step: 0, messageIds: ["b"] }),
+  ];
+  deepEqual([...messageStates(started)], []);
+});
+
+Deno.test("messageStates() does not keep a message queued forever after its turn was cancelled", () => {
+  seq = 0;
+  const events = [
+    ev("turn/start", { turnId: "t" }),
+    ev("user-rpc", { messageId: "a", text: "never claimed" }),
+    ev("turn/end", { turnId: "t", outcome: "cancelled" }),
+    ev("turn/start", { turnId: "u" }),
+    ev("turn/end", { turnId: "u", outcome: "error" }),
+  ];
+  deepEqual([...messageStates(events)], []);
+});
