@@ -60,6 +60,8 @@ async function client(
 ): Promise<void> {
   const response = await fetch(url, { signal });
   const reader = response.body!.getReader();
+  // Aborting the fetch does not always end a body that is already streaming.
+  signal.addEventListener("abort", () => void reader.cancel().catch(() => {}), { once: true });
   const decoder = new TextDecoder();
   let buffer = "";
   let first = true;
