@@ -10,9 +10,17 @@ import type { HostConfig } from "./config.ts";
 import { ConfigError } from "./errors.ts";
 import { checkPort, libsqlUrl } from "./_validate.ts";
 
+/**
+ * The `model` entry as the host reads it: `@chime/agent`'s {@linkcode ModelConfig} or
+ * `{ kind: 'none' }`, a deliberately missing adapter (every turn ends `outcome: 'error'` with
+ * `model_missing`; used to prove failed turns remove nothing durable).
+ */
+export type HostModelConfig = ModelConfig | { readonly kind: "none" };
+
 /** The model to build, with why it was chosen (printed at startup; never the key). */
 export type ModelSettings =
   | { readonly kind: "offline"; readonly reason: string }
+  | { readonly kind: "none"; readonly reason: string }
   | {
     readonly kind: "openai-compatible";
     /** Endpoint base URL. */
@@ -32,7 +40,9 @@ function nonEmpty(env: Env, name: string): string | undefined {
   return value === undefined || value === "" ? undefined : value;
 }
 
-function chooseModel(configured: ModelConfig, env: Env): ModelSettings {
+function chooseModel(configured: HostModelConfig, env: Env): ModelSettings {
+  // Deliberately no adapter: no key in the environment brings one back.
+  if (configured.kind === "none") return { kind: "none", reason: 'model.kind is "none"' };
   const base = nonEmpty(env, "CHIME_MODEL_BASE_URL");
   if (base !== undefined && !URL.canParse(base)) {
     throw new ConfigError(
@@ -55,7 +65,8 @@ function chooseModel(configured: ModelConfig, env: Env): ModelSettings {
 
 /**
  * Applies `CHIME_PORT`, `CHIME_DB` (a libSQL URL or a path, relative to `cwd`) and the model
- * variables. No key anywhere ⇒ the offline model.
+ * variables. No key anywhere ⇒ the offline model; a configured `{ kind: 'none' }` ignores the
+ * model variables.
  *
  * @param config validated configuration, with the configured model entry
  * @param modelConfig the configured `model` entry
@@ -66,7 +77,7 @@ function chooseModel(configured: ModelConfig, env: Env): ModelSettings {
  */
 export function applyEnv(
   config: Omit<HostConfig, "model">,
-  modelConfig: ModelConfig,
+  modelConfig: HostModelConfig,
   env: Env,
   cwd: string,
 ): HostConfig {

@@ -7,7 +7,7 @@ import { isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { HostConfig, StorageSettings } from "./config.ts";
 import { ConfigError } from "./errors.ts";
-import type { ModelConfig } from "@chime/agent";
+import type { HostModelConfig } from "./_env.ts";
 
 type Json = Record<string, unknown>;
 
@@ -84,11 +84,11 @@ function storage(file: string, raw: unknown, dataDir: string | undefined): Stora
   fail(file, `storage.kind must be "libsql" or "jsonl"`);
 }
 
-function model(file: string, raw: unknown): ModelConfig {
+function model(file: string, raw: unknown): HostModelConfig {
   if (!isObject(raw)) fail(file, `model must be an object`);
-  if (raw.kind === "offline") {
+  if (raw.kind === "offline" || raw.kind === "none") {
     onlyKeys(file, "model.", raw, ["kind"]);
-    return { kind: "offline" };
+    return { kind: raw.kind };
   }
   if (raw.kind === "openai-compatible") {
     onlyKeys(file, "model.", raw, ["kind", "baseURL", "model", "apiKeyEnv"]);
@@ -101,7 +101,7 @@ function model(file: string, raw: unknown): ModelConfig {
       apiKeyEnv: text(file, "model.apiKeyEnv", raw.apiKeyEnv),
     };
   }
-  fail(file, `model.kind must be "offline" or "openai-compatible"`);
+  fail(file, `model.kind must be "offline", "openai-compatible" or "none"`);
 }
 
 /**
@@ -115,7 +115,7 @@ function model(file: string, raw: unknown): ModelConfig {
 export function validateConfig(
   raw: Json,
   file: string,
-): Omit<HostConfig, "files" | "model"> & { readonly model: ModelConfig } {
+): Omit<HostConfig, "files" | "model"> & { readonly model: HostModelConfig } {
   onlyKeys(file, "", raw, TOP_KEYS);
   const dataDir = raw.dataDir === undefined ? undefined : text(file, "dataDir", raw.dataDir);
   const hostname = raw.hostname === undefined ? "127.0.0.1" : text(file, "hostname", raw.hostname);

@@ -59,8 +59,15 @@ export async function openBackend(storage: StorageSettings): Promise<Persistence
     : await LibsqlBackend.open({ url: storage.url });
 }
 
-/** Builds the configured model adapter. */
-export function createModel(settings: ModelSettings, clock: Clock): ModelAdapter {
+/**
+ * Builds the configured model adapter.
+ *
+ * @param settings the model settings after env overrides
+ * @param clock the clock the OpenAI-compatible adapter uses for retries
+ * @returns the adapter, or `undefined` for `{ kind: 'none' }` (turns end with `model_missing`)
+ */
+export function createModel(settings: ModelSettings, clock: Clock): ModelAdapter | undefined {
+  if (settings.kind === "none") return undefined;
   return settings.kind === "offline" ? new OfflineModel() : new OpenAICompatibleAdapter({
     baseURL: settings.baseURL,
     model: settings.model,

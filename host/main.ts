@@ -3,7 +3,7 @@
  * `deno run -A host/main.ts --config examples/web-schedule/chime.jsonc`.
  *
  * Flags: `--config PATH` (default: `config/default.jsonc` beside the sources, or built-in
- * defaults with data next to a compiled binary), `--port N`, `--host NAME` (binds loopback
+ * defaults with data next to a compiled binary or a built module), `--port N`, `--host NAME` (binds loopback
  * unless told otherwise), `--data-dir DIR`. SIGINT and SIGTERM shut down cleanly: streams end,
  * agents and their owners are disposed, the store is flushed and closed.
  *
@@ -37,8 +37,10 @@ async function resolveConfig(
   const source = join(here, "..", "config", "default.jsonc");
   const exists = await Deno.stat(source).then((s) => s.isFile, () => false);
   if (exists) return await loadConfig(source, common);
-  // A compiled binary: defaults with data beside the executable, never the cwd.
-  const virtual = join(dirname(Deno.execPath()), "chime.jsonc");
+  // No sources beside us: built-in defaults with data beside the compiled executable, or beside
+  // the built module (`deno task build`) when run by `deno run`; never the cwd.
+  const beside = Deno.build.standalone ? dirname(Deno.execPath()) : here;
+  const virtual = join(beside, "chime.jsonc");
   return await loadConfig(virtual, {
     ...common,
     readTextFile: (path) =>
@@ -78,8 +80,8 @@ async function main(args: string[]): Promise<number> {
     ...(port === undefined ? {} : { port }),
     ...(values.host === undefined ? {} : { hostname: values.host }),
   });
-  const model = config.model.kind === "offline"
-    ? `offline (${config.model.reason})`
+  const model = config.model.kind === "offline" || config.model.kind === "none"
+    ? `${config.model.kind} (${config.model.reason})`
     : `${config.model.model} at ${config.model.baseURL} (${config.model.reason})`;
   const storage = config.storage.kind === "libsql" ? config.storage.url : config.storage.dir;
   console.log(`chime listening on ${server.url}`);

@@ -71,7 +71,7 @@ export class HostRuntime implements AsyncDisposable {
   /** `cwd` for sessions created without one. */
   readonly cwd: string;
   readonly #loader: Loader;
-  readonly #model: ModelAdapter;
+  readonly #model: ModelAdapter | undefined;
   readonly #clock: Clock;
   readonly #agents = new Map<Session, Promise<Agent>>();
   readonly #flushed: Disposable;

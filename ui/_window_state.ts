@@ -32,7 +32,7 @@ export class WindowState {
   readonly status = signal<WindowStatus>("idle");
   readonly error = signal<string | null>(null);
   readonly generation = signal(0);
-  readonly flushedThrough = signal(-1);
+  readonly durableBefore = signal(0);
   readonly bufferSize = signal(0);
   readonly olderLoading = signal(false);
   readonly buffer = new Map<number, BufferEntry>();

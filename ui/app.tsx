@@ -88,6 +88,10 @@ async function openSession(id: string | null): Promise<void> {
     fail(err);
   }
   if (current.peek() !== id) return;
+  // Tail first: the stream then opens with ?after=<tail> instead of replaying the whole log;
+  // anything appended in between is in the host's backfill after that cursor.
+  await w.start();
+  if (current.peek() !== id || win.peek() !== w) return;
   stream = connectStream(id, w, {
     // ARCHITECTURE.md §6: the page resumes a session when it opens or reconnects to it.
     onReopen: async () => {
@@ -98,7 +102,6 @@ async function openSession(id: string | null): Promise<void> {
       }
     },
   });
-  await w.start();
   void refreshSessions();
 }
 

@@ -83,9 +83,12 @@ export class SessionWindow {
   get generation(): Readable<number> {
     return this.#s.generation;
   }
-  /** Highest seq the host reported durable (SSE `flushed`); `-1` before any. */
-  get flushedThrough(): Readable<number> {
-    return this.#s.flushedThrough;
+  /**
+   * The host's durable bound from SSE `flushed` (exclusive, like `session/flushed`): every
+   * `seq` below it is durable. `0` before any `flushed` message.
+   */
+  get durableBefore(): Readable<number> {
+    return this.#s.durableBefore;
   }
   /** Number of live events held beyond a gap. */
   get bufferedCount(): Readable<number> {
@@ -145,12 +148,26 @@ export class SessionWindow {
   }
 
   /**
-   * Records an SSE `flushed` message.
+   * Records an SSE `flushed` message. The bound only moves forward: durable stays durable.
    *
-   * @param throughSeq highest durable seq, inclusive
+   * @param throughSeq the exclusive bound: every `seq < throughSeq` is durable
+   * @throws {RangeError} when `throughSeq` is not a non-negative integer
    */
   flushed(throughSeq: number): void {
-    if (throughSeq > this.#s.flushedThrough.value) this.#s.flushedThrough.value = throughSeq;
+    if (!Number.isSafeInteger(throughSeq) || throughSeq < 0) {
+      throw new RangeError(`Cannot record flushed: ${throughSeq} is not a seq bound`);
+    }
+    if (throughSeq > this.#s.durableBefore.value) this.#s.durableBefore.value = throughSeq;
+  }
+
+  /**
+   * Whether the host reported an event durable (its `seq` is below the `flushed` bound).
+   *
+   * @param seq an event seq
+   * @returns `true` once a `flushed` message with `throughSeq > seq` arrived
+   */
+  isDurable(seq: number): boolean {
+    return seq < this.#s.durableBefore.value;
   }
 
   /**

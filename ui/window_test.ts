@@ -1,4 +1,4 @@
-import { deepStrictEqual as eq, equal } from "node:assert/strict";
+import { deepStrictEqual as eq, equal, throws } from "node:assert/strict";
 import { ev, evs, VIEW, windowHarness } from "./testing/window_harness.ts";
 import type { WireEvent } from "./wire.ts";
 
@@ -110,11 +110,20 @@ Deno.test("receive() ignores everything after dispose", async () => {
   eq(await h.win.reconnect(), "stale");
 });
 
-Deno.test("flushed() records the highest durable seq monotonically", async () => {
+Deno.test("flushed() takes throughSeq as an exclusive bound and only moves forward", async () => {
   const { win } = await loaded();
+  equal(win.durableBefore.value, 0);
+  equal(win.isDurable(0), false, "nothing is durable before the first flushed");
   win.flushed(2);
+  equal(win.isDurable(1), true);
+  equal(win.isDurable(2), false, "throughSeq itself is not covered");
   win.flushed(1);
-  equal(win.flushedThrough.value, 2);
+  equal(win.durableBefore.value, 2, "a lower bound never moves it back");
+  win.flushed(3);
+  equal(win.isDurable(2), true);
+  throws(() => win.flushed(-1), RangeError);
+  throws(() => win.flushed(1.5), RangeError);
+  equal(win.durableBefore.value, 3);
 });
 
 Deno.test("start() keeps not-yet-covered buffered events and repairs the gap", async () => {

@@ -73,9 +73,15 @@ export interface StreamMessage {
   readonly for?: "event";
 }
 
-/** The JSON `data` of one SSE `flushed` message. */
+/**
+ * The JSON `data` of one SSE `flushed` message: the host's commit watermark after a
+ * `session/flushed(session, throughSeq)` observation (ARCHITECTURE.md §5 "receipt").
+ */
 export interface FlushedMessage {
-  /** Highest seq covered by the durable checkpoint, inclusive. */
+  /**
+   * The durable checkpoint's **exclusive** bound: every event with `seq < throughSeq` is
+   * durable; `throughSeq` itself is not covered (it is the log length at the flush).
+   */
   readonly throughSeq: number;
 }
 

@@ -1,7 +1,8 @@
 /**
  * The real host as a child process: `deno run -A host/main.ts --config
  * examples/web-schedule/chime.jsonc --port N --data-dir DIR`, with a clean environment (no model
- * key ⇒ the keyless offline model unless `env` names an endpoint). Ready once `/healthz` answers.
+ * key ⇒ the keyless offline model unless `env` names an endpoint or `config` says otherwise).
+ * Ready once `/healthz` answers.
  *
  * @module
  */
@@ -19,6 +20,25 @@ export interface HostOptions {
   readonly port: number;
   /** Extra environment (e.g. `CHIME_MODEL_BASE_URL`, `CHIME_MODEL_API_KEY`). */
   readonly env?: Readonly<Record<string, string>>;
+  /** Config file (absolute or relative to the repository root). @default the web-schedule example */
+  readonly config?: string;
+}
+
+/**
+ * Writes an overlay of the web-schedule example with `model: { kind: "none" }` (a deliberately
+ * missing model adapter) into `dir`.
+ *
+ * @param dir a directory the test owns
+ * @returns the overlay's path
+ */
+export async function writeNoModelConfig(dir: string): Promise<string> {
+  const path = join(dir, "no-model.jsonc");
+  const base = join(ROOT, "examples", "web-schedule", "chime.jsonc");
+  await Deno.writeTextFile(
+    path,
+    JSON.stringify({ extends: base, model: { kind: "none" } }, null, 2),
+  );
+  return path;
 }
 
 /** A running host process. */
@@ -59,7 +79,7 @@ export async function startHost(options: HostOptions): Promise<HostProcess> {
       "-A",
       "host/main.ts",
       "--config",
-      "examples/web-schedule/chime.jsonc",
+      options.config ?? "examples/web-schedule/chime.jsonc",
       "--port",
       String(options.port),
       "--data-dir",

@@ -1,8 +1,9 @@
 /**
  * Issue 7, real browser against a real host process: reminders go through the whole tool
  * pipeline of the keyless offline model, render as durable cards from attached history, survive
- * reloads and SIGKILL restarts without a second delivery, and a model that is missing on its
- * endpoint closes the follow-up turn with an error after the dispatch while the card stays.
+ * reloads and SIGKILL restarts without a second delivery, and a deliberately missing model
+ * adapter (`model: { kind: "none" }`) closes the follow-up turn with an error after the dispatch
+ * while the card stays.
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { answered, changes, createResults, type Ev, history, until } from "./_api.ts";
@@ -15,8 +16,7 @@ import {
   skipNote,
   waitLive,
 } from "./_browser.ts";
-import { GatedModelServer } from "./_gated_model.ts";
-import { freePort, type HostProcess, startHost } from "./_host.ts";
+import { freePort, type HostProcess, startHost, writeNoModelConfig } from "./_host.ts";
 
 skipNote("tests/e2e/reminders_test.ts");
 
@@ -36,7 +36,6 @@ Deno.test({
   async fn() {
     const dataDir = await Deno.makeTempDir({ prefix: "chime-e2e-after-" });
     const port = freePort();
-    await using missing = new GatedModelServer({ timeZone: "Europe/Berlin", missing: true });
     let host: HostProcess | undefined = await startHost({ dataDir, port });
     try {
       await using b = await launchBrowser();
@@ -99,22 +98,14 @@ Deno.test({
       equal(followupsOf(events, stretch).length, 1);
       equal(await card.count(), 1);
 
-      // 4. A reminder due while the host is down with a model its endpoint does not have.
+      // 4. A reminder due while the host is down; it restarts with no model adapter at all.
       await say(page, "remind me in 4 seconds to breathe");
       const breathe = await until("the breathe reminder", async () => {
         const r = createResults(await history(host!.url, id), "breathe")[0];
         return r?.data.result.ok === true ? r.data.result.id as string : undefined;
       });
       await host.kill("SIGKILL");
-      host = await startHost({
-        dataDir,
-        port,
-        env: {
-          CHIME_MODEL_BASE_URL: missing.baseURL,
-          CHIME_MODEL: "no-such-model",
-          CHIME_MODEL_API_KEY: "e2e-not-a-secret",
-        },
-      });
+      host = await startHost({ dataDir, port, config: await writeNoModelConfig(dataDir) });
       // The open page reconnects by itself and resumes the session (no reload).
       await page.locator(`[data-testid=reminder-card][data-schedule-id="${breathe}"]`).waitFor({
         timeout: 30_000,
@@ -128,8 +119,8 @@ Deno.test({
       const d = dispatchesOf(events, breathe)[0]!;
       const end = events.find((e) => e.type === "turn/end" && e.seq > d.seq)!;
       equal(end.data.outcome, "error");
-      match(String(end.data.error), /model/i);
-      ok(missing.calls >= 1, "the follow-up turn did call the endpoint");
+      match(String(end.data.error), /^model_missing: /);
+      ok(followupsOf(events, breathe).length === 1, "the follow-up was admitted into that turn");
       equal(dispatchesOf(events, breathe).length, 1);
       equal(dispatchesOf(events, stretch).length, 1);
       equal(await card.count(), 2, "both cards stay after the failed turn");

@@ -5,7 +5,7 @@
  */
 import type { ModelAdapter, Plugin } from "@chime/agent";
 import { ScriptedModel } from "@chime/agent";
-import { HostRuntime, scheduleViews } from "@chime/host";
+import { HostRuntime, type ModelSettings, scheduleViews } from "@chime/host";
 import type { Session } from "@chime/session";
 import { MemoryBackend } from "@chime/session/testing";
 
@@ -106,6 +106,8 @@ export interface TestRuntimeOptions {
   readonly backend?: MemoryBackend;
   /** The model. @default a ScriptedModel answering "ok" */
   readonly model?: ModelAdapter;
+  /** Build the model from these settings instead (`model` must be unset). */
+  readonly modelSettings?: ModelSettings;
   /** Plugins. @default none */
   readonly plugins?: readonly Plugin[];
 }
@@ -115,13 +117,15 @@ export async function testRuntime(options: TestRuntimeOptions = {}): Promise<Hos
   return await HostRuntime.open({
     config: {
       storage: { kind: "libsql", url: ":memory:" },
-      model: { kind: "offline", reason: "test" },
+      model: options.modelSettings ?? { kind: "offline", reason: "test" },
       plugins: [],
       renderers: [],
       cwd: "/",
     },
     backend: options.backend ?? new MemoryBackend(),
-    model: options.model ?? new ScriptedModel(() => ({ text: "ok" })),
+    ...(options.modelSettings !== undefined
+      ? {}
+      : { model: options.model ?? new ScriptedModel(() => ({ text: "ok" })) }),
     plugins: options.plugins ?? [],
     views: [scheduleViews],
   });

@@ -1,10 +1,13 @@
 /**
- * Starts the real host as a child process (`deno run host/main.ts`) on a random port.
+ * Starts the real host as a child process on a random port: from source (`deno run -A
+ * host/main.ts`, like `deno task dev`) or from a built module (`deno task build`).
  *
  * @module
  */
+import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { SseMessage } from "./_helpers.ts";
 
 /** The repository root. */
 export const ROOT: string = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -21,14 +24,31 @@ export interface ServerProcess extends AsyncDisposable {
   stop(signal?: Deno.Signal): Promise<number>;
 }
 
-/** Spawns `host/main.ts` with the given config and data directory, without any model keys. */
+/** Options of {@linkcode spawnServer}. */
+export interface SpawnOptions {
+  /** The module `deno run` starts. @default "host/main.ts" (the source form) */
+  readonly entry?: string;
+  /** Working directory of the process. @default the repository root */
+  readonly cwd?: string;
+}
+
+/**
+ * Spawns the host with the given config and data directory, without any model keys.
+ *
+ * @param dataDir the `--data-dir`
+ * @param config the `--config` path (relative to `options.cwd`)
+ * @param options the entry module and working directory
+ * @returns the running process, once it printed its listen line
+ */
 export async function spawnServer(
   dataDir: string,
   config = "examples/web-schedule/chime.jsonc",
+  options: SpawnOptions = {},
 ): Promise<ServerProcess> {
+  const entry = options.entry ?? "host/main.ts";
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "host/main.ts", "--config", config, "--port", "0", "--data-dir", dataDir],
-    cwd: ROOT,
+    args: ["run", "-A", entry, "--config", config, "--port", "0", "--data-dir", dataDir],
+    cwd: options.cwd ?? ROOT,
     clearEnv: true,
     env: {
       PATH: Deno.env.get("PATH") ?? "",
@@ -85,4 +105,33 @@ export async function spawnServer(
     stop,
     [Symbol.asyncDispose]: async () => void await stop("SIGKILL"),
   };
+}
+
+/** An event envelope as it arrives over SSE or history. */
+export interface WireEvent {
+  /** Position in the log. */
+  readonly seq: number;
+  /** Event type. */
+  readonly type: string;
+  /** Event data. */
+  readonly data: Record<string, unknown>;
+}
+
+/** Whether an SSE message is a raw `session-event` (no view). */
+export const raw = (m: SseMessage): boolean =>
+  m.event === "session-event" && m.data.view === undefined;
+
+/** The event envelope of a `session-event` message. */
+export const eventOf = (m: SseMessage): WireEvent => m.data.event as WireEvent;
+
+/** `POST`s JSON and asserts a 2xx answer. */
+export async function post(url: string, body: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const json = await response.json();
+  assert.ok(response.ok, JSON.stringify(json));
+  return json;
 }

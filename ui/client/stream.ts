@@ -1,6 +1,11 @@
 /**
- * The SSE subscription of one session window: `EventSource` with `Last-Event-ID` resume; a
- * reopened stream bumps the window generation and repairs (seed "Commit-aware Web 回执").
+ * The SSE subscription of one session window (seed "Commit-aware Web 回执"). The stream opens
+ * with `?after=<tail>` once history is loaded, so the host sends only what the window lacks; a
+ * reopened stream bumps the window generation and repairs.
+ *
+ * Merging keys on the `seq` inside each message's data, never on the SSE `id:`: the host gives
+ * a late view re-send and a `flushed` notice the highest raw seq already sent as their `id`
+ * (the resume cursor), not the seq they are about.
  *
  * @module
  */
@@ -14,31 +19,58 @@ export type Connection = "connecting" | "live" | "reconnecting" | "offline";
 /** The current connection state of the open session. */
 export const connection = signal<Connection>("connecting");
 
+/** The slice of `EventSource` the subscription uses. */
+export interface StreamSource {
+  /** `EventSource.CLOSED` (2) once the browser gave up on it. */
+  readonly readyState: number;
+  /** Adds a listener for `open`, `error` or a named SSE event. */
+  addEventListener(type: string, listener: (event: Event) => void): void;
+  /** Closes it. */
+  close(): void;
+}
+
+/** Options of {@linkcode connectStream}. */
+export interface StreamOptions {
+  /**
+   * Awaited before the window repairs after a reconnect (the page resumes the session there: a
+   * restarted host holds it cold until someone resumes it).
+   */
+  readonly onReopen?: () => Promise<void>;
+  /** Opens a stream URL. @default `new EventSource(url)` */
+  readonly open?: (url: string) => StreamSource;
+}
+
+/** `EventSource.CLOSED`. */
+const CLOSED = 2;
+
 /**
- * Subscribes a window to its session stream.
+ * Subscribes a window to its session stream. Call it after the window's tail load, so the
+ * stream starts after the window's tail instead of replaying the whole log.
  *
  * @param id the session id
  * @param win the window to feed
- * @param options `onReopen`: awaited before the window repairs after a reconnect (the page
- *   resumes the session there: a restarted host holds it cold until someone resumes it)
+ * @param options reopen hook and stream factory
  * @returns a disposable that closes the stream
  */
 export function connectStream(
   id: string,
   win: SessionWindow,
-  options: { readonly onReopen?: () => Promise<void> } = {},
+  options: StreamOptions = {},
 ): Disposable {
-  let es: EventSource | undefined;
+  const create = options.open ?? ((url: string) => new EventSource(url));
+  let es: StreamSource | undefined;
   let opened = false;
   let retry: ReturnType<typeof setTimeout> | undefined;
   let delay = 500;
   let closed = false;
   const open = () => {
+    // A fresh EventSource sends no Last-Event-ID: the window's tail is the resume cursor.
     const tail = win.tail.peek();
-    const query = opened && tail >= 0 ? `?after=${tail}` : "";
-    es = new EventSource(`/api/sessions/${encodeURIComponent(id)}/stream${query}`);
+    const query = tail >= 0 ? `?after=${tail}` : "";
+    es = create(`/api/sessions/${encodeURIComponent(id)}/stream${query}`);
     es.addEventListener("open", () => {
-      if (opened) {
+      // A reopen, or a first open after a failed tail load: catch up (or load) in a new generation.
+      if (opened || win.status.peek() === "error") {
         void (async () => {
           await options.onReopen?.();
           if (!closed) await win.reconnect();
@@ -55,8 +87,8 @@ export function connectStream(
       win.flushed((JSON.parse((e as MessageEvent<string>).data) as FlushedMessage).throughSeq);
     });
     es.addEventListener("error", () => {
-      connection.value = navigator.onLine ? "reconnecting" : "offline";
-      if (es?.readyState === EventSource.CLOSED && !closed) {
+      connection.value = globalThis.navigator?.onLine === false ? "offline" : "reconnecting";
+      if (es?.readyState === CLOSED && !closed) {
         retry = setTimeout(open, delay);
         delay = Math.min(delay * 2, 10_000);
       }

@@ -1,0 +1,101 @@
+/**
+ * Builds the host into one module: `deno task build` (= `deno run -A host/build.ts`) writes
+ * `dist/chime.js`, which runs from any working directory with
+ * `deno run -A dist/chime.js --config PATH`.
+ *
+ * The workspace, the embedded page and every pure-JS npm package are bundled by
+ * `deno bundle --platform deno`. Packages with native code (`@libsql/client` loads a
+ * platform-specific `.node` addon through `require`) cannot be inlined, so they stay external,
+ * and their bare import-map specifiers are rewritten to the pinned `npm:` specifiers of the root
+ * `deno.json`: the built module then needs no `deno.json` or import map beside it, and Deno
+ * resolves those packages from its npm cache (`DENO_DIR`), downloading them once if missing.
+ *
+ * Flags: `--output PATH` (default `dist/chime.js` at the repository root; relative to the cwd).
+ *
+ * @module
+ */
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** npm packages with native addons: never inlined. */
+const NATIVE_PACKAGES: readonly string[] = ["@libsql/client"];
+
+/** Options of {@linkcode buildHost}. */
+export interface BuildHostOptions {
+  /** Where to write the module (absolute, or relative to the cwd). @default `<repo>/dist/chime.js` */
+  readonly output?: string;
+}
+
+/**
+ * Maps a bare specifier through the root import map (exact keys, then `prefix/` keys).
+ *
+ * @param specifier a bare specifier left in the bundle, e.g. `@libsql/client`
+ * @param imports the root `deno.json` `imports`
+ * @returns the pinned `npm:` specifier, or `undefined` when the map does not name it
+ */
+export function pinSpecifier(
+  specifier: string,
+  imports: Readonly<Record<string, string>>,
+): string | undefined {
+  const exact = imports[specifier];
+  if (exact !== undefined) return exact;
+  for (const [key, target] of Object.entries(imports)) {
+    if (key.endsWith("/") && specifier.startsWith(key)) {
+      return target + specifier.slice(key.length);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Rewrites the external bare specifiers of a bundle to pinned `npm:` specifiers.
+ *
+ * @param code the bundle
+ * @param imports the root import map
+ * @returns the rewritten bundle
+ * @throws {Error} when a bare specifier is not in the import map
+ */
+export function pinExternals(code: string, imports: Readonly<Record<string, string>>): string {
+  const bare = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)"([^".\/][^"]*)"/g;
+  return code.replace(bare, (whole, head: string, specifier: string) => {
+    if (/^(node|npm|jsr|https?|file|data):/.test(specifier)) return whole;
+    const pinned = pinSpecifier(specifier, imports);
+    if (pinned === undefined) {
+      throw new Error(`Cannot build the host: "${specifier}" is not in the root import map`);
+    }
+    return `${head}"${pinned}"`;
+  });
+}
+
+/**
+ * Bundles `host/main.ts` into one module.
+ *
+ * @param options output path
+ * @returns the absolute path written
+ * @throws {Error} when `deno bundle` fails or a bare specifier cannot be pinned
+ */
+export async function buildHost(options: BuildHostOptions = {}): Promise<string> {
+  const output = resolve(options.output ?? resolve(ROOT, "dist", "chime.js"));
+  await Deno.mkdir(dirname(output), { recursive: true });
+  const externals = NATIVE_PACKAGES.flatMap((name) => ["--external", name]);
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["bundle", "--platform", "deno", ...externals, "--output", output, "host/main.ts"],
+    cwd: ROOT,
+    stdout: "inherit",
+    stderr: "inherit",
+  }).output();
+  if (!out.success) throw new Error("Cannot build the host: deno bundle failed");
+  const config = JSON.parse(await Deno.readTextFile(resolve(ROOT, "deno.json")));
+  const code = pinExternals(await Deno.readTextFile(output), config.imports ?? {});
+  await Deno.writeTextFile(output, code);
+  return output;
+}
+
+if (import.meta.main) {
+  const { values } = parseArgs({ args: Deno.args, options: { output: { type: "string" } } });
+  const path = await buildHost(values.output === undefined ? {} : { output: values.output });
+  console.log(`built ${path}`);
+}

@@ -1,0 +1,49 @@
+/**
+ * Composition (issue 8 item 3): the web-schedule overlay starts the host from source (as
+ * `deno task dev` does) and from the built form (`deno task build`: the workspace bundled into
+ * one module, run with `deno run` from another working directory); both pass the same keyless
+ * main job.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { buildHost, pinExternals, pinSpecifier } from "../../host/build.ts";
+import { mainJob } from "./_main_job.ts";
+import { ROOT, spawnServer } from "./_server.ts";
+
+const OVERLAY = "examples/web-schedule/chime.jsonc";
+
+Deno.test("pinExternals() pins bare specifiers to the import map and refuses unknown ones", () => {
+  const imports = { "@libsql/client": "npm:@libsql/client@0.18.0", "hono/": "npm:/hono@4/" };
+  assert.equal(pinSpecifier("hono/streaming", imports), "npm:/hono@4/streaming");
+  assert.equal(
+    pinExternals('import { a } from "@libsql/client";\nawait import("node:fs");', imports),
+    'import { a } from "npm:@libsql/client@0.18.0";\nawait import("node:fs");',
+  );
+  assert.throws(() => pinExternals('import "left-pad";', imports), /not in the root import map/);
+});
+
+Deno.test("the keyless main job against the source form (`deno task dev`)", async () => {
+  await mainJob((dataDir) => spawnServer(dataDir, OVERLAY));
+});
+
+Deno.test("the keyless main job against the built form, run from another directory", async () => {
+  const dist = await Deno.makeTempDir({ prefix: "chime-dist-" });
+  const cwd = await Deno.makeTempDir({ prefix: "chime-cwd-" });
+  try {
+    const entry = await buildHost({ output: join(dist, "chime.js") });
+    const code = await Deno.readTextFile(entry);
+    assert.match(code, /from "npm:@libsql\/client@/, "native packages stay external, pinned");
+    assert.doesNotMatch(code, /from "(?!node:|npm:)[^".\/]/, "no bare specifier is left");
+    await mainJob((dataDir) => spawnServer(dataDir, join(ROOT, OVERLAY), { entry, cwd }));
+    assert.deepEqual(
+      [...Deno.readDirSync(cwd)],
+      [],
+      "nothing is written to the working directory",
+    );
+  } finally {
+    await Deno.remove(dist, { recursive: true });
+    await Deno.remove(cwd, { recursive: true });
+  }
+});
