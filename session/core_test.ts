@@ -5,6 +5,7 @@ import { isTimeZone, normalizeTimeZone, timeZonesEqual } from "./zone.ts";
 import { Session } from "./session.ts";
 import { SessionError } from "./errors.ts";
 import { isoMillis } from "./event.ts";
+import { headersIdentical, normalizeHeader, type SessionHeader } from "./header.ts";
 import { header } from "../tests/session/_helpers.ts";
 
 Deno.test("`systemClock` runs and cancels real timers and refuses bad delays", async () => {
@@ -47,7 +48,22 @@ Deno.test("`FakeClock` fires due timers in order and separates wall from timer t
 Deno.test("`normalizeTimeZone()` accepts named zones only", () => {
   assert.equal(normalizeTimeZone("europe/kiev"), "Europe/Kiev");
   assert.equal(normalizeTimeZone("Etc/GMT+5"), "Etc/GMT+5");
-  for (const bad of [undefined, 5, "", "+05:30", "UTC+5", "Nowhere/Land", "x".repeat(65)]) {
+  assert.equal(normalizeTimeZone("America/Port-au-Prince"), "America/Port-au-Prince");
+  assert.equal(normalizeTimeZone("EST5EDT"), "EST5EDT");
+  const dateTimes = [
+    "2020-01-01T00:00Z",
+    "2020-01-01T00:00+01:00[Europe/Paris]",
+    "2020-01-01T00:00+05:30",
+    "[Europe/Paris]",
+    "Europe/Paris ",
+    "Europe//Paris",
+    "\u221205:00",
+    "-05:00",
+  ];
+  for (
+    const bad of [undefined, 5, "", "+05:30", "UTC+5", "gmt-3", "Nowhere/Land", "x".repeat(65)]
+      .concat(dateTimes)
+  ) {
     assert.throws(
       () => normalizeTimeZone(bad),
       (e) => e instanceof SessionError && e.code === "invalid_time_zone",
@@ -62,6 +78,8 @@ Deno.test("`timeZonesEqual()` follows Temporal's zone identity", () => {
   assert.ok(timeZonesEqual("Europe/Kiev", "Europe/Kyiv"));
   assert.ok(!timeZonesEqual("Europe/London", "Europe/Dublin"));
   assert.ok(!timeZonesEqual("Nowhere/Land", "UTC"));
+  // A date-time is not a zone, even where Temporal could read one out of it.
+  assert.ok(!timeZonesEqual("2020-01-01T00:00Z", "UTC"));
 });
 
 Deno.test("`Session` appends densely, freezes events and reports listener errors", () => {
@@ -102,4 +120,39 @@ Deno.test("`Session` refuses a prefix whose seqs are not dense", () => {
       }),
     RangeError,
   );
+});
+
+Deno.test("`headersIdentical()` reads a missing delegationDepth as 0 and every other field exactly", () => {
+  const base: SessionHeader = {
+    version: 1,
+    id: "s1",
+    cwd: "/w",
+    createdAt: "2026-01-01T00:00:00.000Z",
+    origin: "web",
+    lineage: { parentId: "p", forkedThroughSeq: 3 },
+    delegationDepth: 0,
+    timeZone: "Europe/Paris",
+    seedLength: 5,
+  };
+  const { delegationDepth: _omit, ...withoutDepth } = base;
+  assert.ok(headersIdentical(base, withoutDepth as SessionHeader));
+  assert.deepEqual(normalizeHeader(withoutDepth as SessionHeader), base);
+  const variants: Record<string, unknown>[] = [
+    { version: 2 },
+    { id: "s2" },
+    { cwd: "/x" },
+    { createdAt: "2026-01-01T00:00:00.001Z" },
+    { origin: "fork" },
+    { lineage: null },
+    { lineage: { parentId: "p", forkedThroughSeq: 4 } },
+    { delegationDepth: 1 },
+    { timeZone: "Europe/Berlin" },
+    { timeZone: undefined },
+    { seedLength: 6 },
+    { seedLength: undefined },
+  ];
+  for (const change of variants) {
+    const other = JSON.parse(JSON.stringify({ ...base, ...change })) as SessionHeader;
+    assert.equal(headersIdentical(base, other), false, JSON.stringify(change));
+  }
 });

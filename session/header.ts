@@ -68,7 +68,8 @@ export function normalizeHeader(
   const out: {
     -readonly [K in keyof SessionHeader]: SessionHeader[K];
   } = {
-    version: 1,
+    // Kept as stored, never forced: a forged or future version must fail the identity check.
+    version: header.version,
     id: header.id,
     cwd: header.cwd,
     createdAt: header.createdAt,

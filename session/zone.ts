@@ -9,7 +9,12 @@
  */
 import { SessionError } from "./errors.ts";
 
-const OFFSET_LIKE = /^[+\-\u2212]|^(?:utc|gmt)[+\-\u2212]\d/i;
+// The IANA name grammar (tz-link "Theory": ASCII letters, digits, `_`, `-`, `+`, `/`-separated
+// parts, each starting with a letter for the first). Temporal also parses whole date-time strings
+// such as `2020-01-01T00:00+01:00[Europe/Paris]` as a zone argument, so the grammar is checked
+// first: a zone is a *name*, never a date-time or an offset.
+const IANA_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/;
+const OFFSET_LIKE = /^(?:utc|gmt)[+-]\d/i;
 
 /**
  * Validates an IANA time-zone name and returns it case-normalized as Temporal reports it.
@@ -33,14 +38,14 @@ export function normalizeTimeZone(input: unknown): string {
     });
   }
   // `Etc/GMT+5` is a named IANA zone; a bare `+05:00` or `UTC+5` is an offset.
-  if (!/^etc\//i.test(input) && OFFSET_LIKE.test(input)) {
-    throw new SessionError("invalid_time_zone", `Cannot use time zone: ${input} is an offset`, {
+  if (!IANA_NAME.test(input) || OFFSET_LIKE.test(input)) {
+    throw new SessionError("invalid_time_zone", `Cannot use time zone: ${input} is not a name`, {
       details: { timeZone: input },
     });
   }
   try {
-    const zdt = Temporal.Instant.fromEpochMilliseconds(0).toZonedDateTimeISO(input);
-    return zdt.timeZoneId;
+    // The grammar above starts with a letter, so Temporal can only answer with a named zone.
+    return Temporal.Instant.fromEpochMilliseconds(0).toZonedDateTimeISO(input).timeZoneId;
   } catch (cause) {
     throw new SessionError("invalid_time_zone", `Cannot use time zone: ${input} is not IANA`, {
       cause,
@@ -82,7 +87,8 @@ export function isTimeZone(input: unknown): input is string {
 export function timeZonesEqual(a: string, b: string): boolean {
   try {
     const epoch = Temporal.Instant.fromEpochMilliseconds(0);
-    return epoch.toZonedDateTimeISO(a).equals(epoch.toZonedDateTimeISO(b));
+    return epoch.toZonedDateTimeISO(normalizeTimeZone(a))
+      .equals(epoch.toZonedDateTimeISO(normalizeTimeZone(b)));
   } catch {
     return false;
   }

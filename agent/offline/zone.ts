@@ -77,8 +77,19 @@ const ABBREVIATIONS: Record<string, string> = {
 };
 
 const IANA_RE = /\b(?:[A-Za-z]+\/[A-Za-z_+-]+(?:\/[A-Za-z_+-]+)?)\b/g;
-const CITY_RE = new RegExp(`\\b(${Object.keys(CITY_ZONES).join("|")})\\s+time\\b`, "i");
-const ZH_RE = new RegExp(`(${Object.keys(ZH_ZONES).join("|")})时间`);
+// "time zone" before "time" so the longer wording is consumed whole.
+const EN_ZONE_WORD = String.raw`(?:time\s*zone|timezone|time)\b`;
+const CITY_RE = new RegExp(
+  String.raw`\b(${Object.keys(CITY_ZONES).join("|")})\s+${EN_ZONE_WORD}`,
+  "i",
+);
+const ZH_RE = new RegExp(`(${Object.keys(ZH_ZONES).join("|")})(?:时间|时区)`);
+// Words around a zone that belong to its phrase: "(the) Europe/Paris time (zone)", "按北京时间",
+// "（UTC）". The whole phrase is blanked from the prompt, never only the zone id.
+const LEAD_RE = /(?:\bthe\s+|按照?\s*)$/i;
+const TAIL_RE = new RegExp(String.raw`^(?:\s+${EN_ZONE_WORD}|\s*(?:时间|时区))`, "i");
+const OPEN_RE = /[(（[]\s*$/;
+const CLOSE_RE = /^\s*[)）\]]/;
 const ABBR_RE = new RegExp(`\\b(${Object.keys(ABBREVIATIONS).join("|")})\\b`);
 
 /**
@@ -96,9 +107,24 @@ export function normalizeZone(zone: string): string | undefined {
   }
 }
 
+/** Widens a zone id's span to its whole phrase: leading "the"/"按", trailing "time"/"时间", brackets. */
+function widen(text: string, zone: string, index: number, length: number): ZoneMatch {
+  let from = index;
+  let to = index + length;
+  const tail = TAIL_RE.exec(text.slice(to));
+  if (tail) to += tail[0].length;
+  const lead = LEAD_RE.exec(text.slice(0, from));
+  if (lead) from = lead.index;
+  const open = OPEN_RE.exec(text.slice(0, from));
+  const close = CLOSE_RE.exec(text.slice(to));
+  if (open && close) (from = open.index), (to += close[0].length);
+  return { zone, index: from, length: to - from };
+}
+
 /**
  * Finds the first explicit zone a message names: an IANA id, "<city> time", "<城市>时间", or a
- * common abbreviation ("UTC", "PST").
+ * common abbreviation ("UTC", "PST"). The match spans the whole zone phrase ("Europe/Paris time",
+ * "the Paris time zone", "(UTC)", "按北京时间"), so blanking it leaves only the task text.
  *
  * @param text the user's message
  * @returns the zone and its phrase, or `undefined`
@@ -106,7 +132,7 @@ export function normalizeZone(zone: string): string | undefined {
 export function findExplicitZone(text: string): ZoneMatch | undefined {
   for (const m of text.matchAll(IANA_RE)) {
     const zone = normalizeZone(m[0]);
-    if (zone) return { zone, index: m.index, length: m[0].length };
+    if (zone) return widen(text, zone, m.index, m[0].length);
   }
   const found = [
     [CITY_RE.exec(text), CITY_ZONES, true],
@@ -116,7 +142,7 @@ export function findExplicitZone(text: string): ZoneMatch | undefined {
   for (const [m, table, lower] of found) {
     const key = m?.[1] ?? "";
     const zone = m && table[lower ? key.toLowerCase() : key];
-    if (m && zone) return { zone, index: m.index, length: m[0].length };
+    if (m && zone) return widen(text, zone, m.index, m[0].length);
   }
   return undefined;
 }
