@@ -55,6 +55,7 @@ export interface AppOptions extends StreamOptions {
 export const STATUS_BY_CODE: Readonly<Record<string, 400 | 404 | 409 | 413 | 503>> = {
   invalid_json: 400,
   invalid_request: 400,
+  invalid_arguments: 400,
   invalid_query: 400,
   invalid_time_zone: 400,
   invalid_session_id: 400,
@@ -67,6 +68,7 @@ export const STATUS_BY_CODE: Readonly<Record<string, 400 | 404 | 409 | 413 | 503
   session_exists: 409,
   session_closed: 409,
   no_running_turn: 409,
+  session_cold: 409,
   busy: 409,
   disposed: 503,
   shutting_down: 503,

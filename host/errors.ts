@@ -8,6 +8,8 @@
 /** Codes of {@linkcode HostError}; each maps to one HTTP status in `app.onError`. */
 export type HostErrorCode =
   | "invalid_json"
+  | "invalid_arguments"
+  | "invalid_seq"
   | "invalid_request"
   | "invalid_query"
   | "invalid_time_zone"
@@ -17,6 +19,7 @@ export type HostErrorCode =
   | "session_not_found"
   | "message_not_found"
   | "no_running_turn"
+  | "session_cold"
   | "shutting_down";
 
 /**

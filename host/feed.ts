@@ -11,7 +11,13 @@ import { type FeedItem, sseFrame } from "./frame.ts";
 import type { Views } from "./views.ts";
 import type { Watermark } from "./watermark.ts";
 
-export { FeedClient, type FeedLimits } from "./feed_client.ts";
+export { type BacklogSource, FeedClient, type FeedLimits } from "./feed_client.ts";
+
+/** Raw events, and bytes, per connect-time backlog chunk. */
+const BACKLOG_EVENTS = 256;
+const BACKLOG_BYTES = 256 * 1024;
+/** Events scanned for catch-up sidecars per chunk. */
+const SUMMARY_EVENTS = 2048;
 
 interface Feed {
   readonly clients: Set<FeedClient>;
@@ -75,9 +81,11 @@ export class Feeds {
   }
 
   /**
-   * Attaches a client to a live session, synchronously queueing the backfill (so nothing
-   * appended meanwhile is lost or doubled): raw events after `after`, views for every gated
-   * event below the watermark, and a `flushed` notice when the watermark is positive.
+   * Attaches a client to a live session. The backlog is streamed in bounded chunks as the
+   * client drains (never queued whole): raw events after `after`, chasing the session's tail
+   * while live pushes are ignored, then, from the moment it caught up (live pushes queued from
+   * then on), views for every gated event below the watermark and a `flushed` notice. Nothing
+   * is lost or doubled.
    *
    * @param session the exact live object
    * @param after last seq the client has (`Last-Event-ID`); `undefined` or `-1` for all
@@ -86,18 +94,45 @@ export class Feeds {
   attach(session: Session, after = -1): FeedClient {
     const feed = this.#feed(session);
     const client: FeedClient = new FeedClient(this.#limits, () => this.#detach(session, client));
-    const cursor = session.length - 1;
-    for (const event of session.events(Math.max(0, after + 1))) {
-      client.push(sseFrame({ kind: "event", event }, event.seq), true);
-    }
-    const mark = this.#watermark.get(session);
-    if (mark > 0) {
+    let next = Math.max(0, after + 1);
+    let summary: { next: number; readonly to: number } | undefined;
+    const catchUp = () => {
+      client.goLive();
+      summary = { next: 0, to: this.#watermark.get(session) };
+    };
+    const source = (): string[] | undefined => {
+      if (summary === undefined) {
+        const frames: string[] = [];
+        let bytes = 0;
+        while (next < session.length && frames.length < BACKLOG_EVENTS && bytes < BACKLOG_BYTES) {
+          const event = session.event(next++) as SessionEvent;
+          const frame = sseFrame({ kind: "event", event }, event.seq);
+          frames.push(frame);
+          bytes += frame.length;
+        }
+        if (next >= session.length) catchUp();
+        return frames;
+      }
+      if (summary.to === 0) return undefined;
+      if (summary.next >= summary.to) {
+        // The current mark: never below a `flushed` already queued live.
+        const mark = this.#watermark.get(session);
+        summary = { next: summary.to, to: 0 };
+        return [sseFrame({ kind: "flushed", throughSeq: mark }, session.length - 1)];
+      }
       // Sidecars for seqs the client already has are idempotent upgrades: it may have missed
       // them while disconnected.
-      for (const item of this.#sidecars(session, 0, mark)) {
-        client.push(sseFrame(item, cursor), true);
-      }
-      client.push(sseFrame({ kind: "flushed", throughSeq: mark }, cursor), true);
+      const from = summary.next;
+      const to = Math.min(summary.to, from + SUMMARY_EVENTS);
+      summary.next = to;
+      const cursor = session.length - 1;
+      return this.#sidecars(session, from, to).map((item) => sseFrame(item, cursor));
+    };
+    if (next >= session.length) {
+      catchUp();
+      if (summary!.to > 0) client.startBacklog(source, true);
+    } else {
+      client.startBacklog(source);
     }
     feed.clients.add(client);
     return client;
@@ -130,13 +165,18 @@ export class Feeds {
   }
 
   #sidecars(session: Session, from: number, to: number): FeedItem[] {
-    const seqs = this.#views.gatedSeqs(session.events(from, to));
+    const page = session.events(from, to);
+    const seqs = this.#views.gatedSeqs(page);
     if (seqs.length === 0) return [];
-    const events = session.events(0, to);
-    const views = this.#views.build(session.header, events, seqs);
+    const views = this.#views.buildPageSync(
+      session.header,
+      page,
+      seqs,
+      (before, limit) => session.events(Math.max(0, before - limit), before),
+    );
     return seqs.flatMap((seq) => {
       const view = views.get(seq);
-      const event = events[seq] as SessionEvent;
+      const event = page[seq - from] as SessionEvent;
       return view === undefined ? [] : [{ kind: "view" as const, event, view }];
     });
   }

@@ -13,18 +13,27 @@ export interface FeedLimits {
 }
 
 /**
+ * Produces the next bounded chunk of a connect-time backlog, or `undefined` once it is over.
+ * It is pulled by {@linkcode FeedClient.take} (so the stream's write backpressure paces it);
+ * it calls {@linkcode FeedClient.goLive} at the exact point from which live pushes must be
+ * queued.
+ */
+export type BacklogSource = () => string[] | undefined;
+
+/**
  * One stream client's bounded queue. A client whose queue overflows is dropped (closed with
  * `dropped: true`); it reconnects with `Last-Event-ID` and loses nothing, while a slow client
- * never stalls the others or grows memory without bound.
+ * never stalls the others or grows memory without bound. The connect-time backlog is never
+ * queued: a {@linkcode BacklogSource} yields it in bounded chunks as the stream drains, and
+ * live pushes are ignored until the backlog calls {@linkcode FeedClient.goLive}.
  */
 export class FeedClient implements Disposable {
   readonly #maxFrames: number;
   readonly #maxBytes: number;
   #frames: string[] = [];
   #bytes = 0;
-  /** Backfill frames still queued: a bounded snapshot, exempt from the limits. */
-  #exempt = 0;
-  #exemptBytes = 0;
+  #backlog: BacklogSource | undefined;
+  #live = true;
   #wake: (() => void) | undefined;
   #closed = false;
   #dropped = false;
@@ -52,25 +61,45 @@ export class FeedClient implements Disposable {
     return this.#dropped;
   }
 
-  /** Number of frames waiting. */
+  /** Number of frames waiting (a backlog not yet pulled is not queued). */
   get queued(): number {
     return this.#frames.length;
   }
 
+  /** `true` while live pushes are queued (not during the first phase of a backlog). */
+  get live(): boolean {
+    return this.#live;
+  }
+
   /**
-   * Queues one encoded frame; overflowing the limits drops the client.
+   * Starts a connect-time backlog: unless `live`, pushes are ignored until the source calls
+   * {@linkcode FeedClient.goLive}.
+   *
+   * @param source the chunk producer
+   * @param live `true` when live pushes are already due (only catch-up sidecars remain)
+   */
+  startBacklog(source: BacklogSource, live = false): void {
+    this.#backlog = source;
+    this.#live = live;
+    this.#signal();
+  }
+
+  /** Queues live pushes from now on (called by the backlog source when it caught up). */
+  goLive(): void {
+    this.#live = true;
+  }
+
+  /**
+   * Queues one encoded frame; overflowing the limits drops the client. Ignored before the
+   * backlog went live (the backlog catches up on its own).
    *
    * @param frame SSE text from `sseFrame`
-   * @param backfill `true` for the connect-time snapshot, which the limits do not count
    */
-  push(frame: string, backfill = false): void {
-    if (this.#closed) return;
-    if (backfill) {
-      this.#exempt++;
-      this.#exemptBytes += frame.length;
-    } else if (
-      this.#frames.length - this.#exempt + 1 > this.#maxFrames ||
-      this.#bytes - this.#exemptBytes + frame.length > this.#maxBytes
+  push(frame: string): void {
+    if (this.#closed || !this.#live) return;
+    if (
+      this.#frames.length + 1 > this.#maxFrames ||
+      this.#bytes + frame.length > this.#maxBytes
     ) {
       this.#dropped = true;
       this.close();
@@ -82,13 +111,15 @@ export class FeedClient implements Disposable {
   }
 
   /**
-   * Takes everything queued, waiting up to `timeoutMs` for something to arrive.
+   * Takes everything queued, then the next backlog chunk, if any, waiting up to `timeoutMs`
+   * for something to arrive.
    *
    * @param timeoutMs how long to wait for a first frame, ms
    * @returns the frames (empty on time-out or close)
    */
   async take(timeoutMs: number): Promise<string[]> {
-    if (this.#frames.length === 0 && !this.#closed) {
+    const chunk = this.#pull();
+    if (this.#frames.length === 0 && chunk.length === 0 && !this.#closed) {
       const { promise, resolve } = Promise.withResolvers<void>();
       this.#wake = resolve;
       const timer = setTimeout(resolve, timeoutMs);
@@ -98,11 +129,24 @@ export class FeedClient implements Disposable {
         clearTimeout(timer);
         this.#wake = undefined;
       }
+      chunk.push(...this.#pull());
     }
+    if (this.#closed) return [];
     const frames = this.#frames;
     this.#frames = [];
-    this.#bytes = this.#exempt = this.#exemptBytes = 0;
+    this.#bytes = 0;
+    frames.push(...chunk);
     return frames;
+  }
+
+  /** The next backlog chunk (after whatever is queued), or nothing. */
+  #pull(): string[] {
+    while (this.#backlog !== undefined && !this.#closed) {
+      const chunk = this.#backlog();
+      if (chunk === undefined) this.#backlog = undefined;
+      else if (chunk.length > 0) return chunk;
+    }
+    return [];
   }
 
   #signal(): void {
@@ -114,7 +158,8 @@ export class FeedClient implements Disposable {
     if (this.#closed) return;
     this.#closed = true;
     this.#frames = [];
-    this.#bytes = this.#exempt = this.#exemptBytes = 0;
+    this.#bytes = 0;
+    this.#backlog = undefined;
     this.#signal();
     const onClose = this.#onClose;
     this.#onClose = undefined;

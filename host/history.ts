@@ -5,7 +5,9 @@
  */
 import {
   headersIdentical,
+  isSessionId,
   type Session,
+  SessionError,
   type SessionEvent,
   type SessionHeader,
   type SessionStore,
@@ -49,31 +51,68 @@ export type ProvenPrefix =
       | "event_mismatch";
   };
 
+/** Stored prefix length already verified identical per exact live Session; `-1`: diverged. */
+const verified = new WeakMap<Session, number>();
+
+/** First and largest page of stored events read to extend a verification. */
+const FIRST_VERIFY_PAGE = 512;
+const MAX_VERIFY_PAGE = 16_384;
+
+function remember(session: Session, length: number): void {
+  const known = verified.get(session) ?? 0;
+  if (known >= 0) verified.set(session, Math.max(known, length));
+}
+
 /**
  * Inspects persistence independently of the live object and tells how long a prefix of the
  * live log storage proves: the stored header must be identical (missing `delegationDepth` ≡ 0,
  * all else exact) and every stored event must deep-equal the live one.
  *
- * @param store the store (its `inspect` reads the backend, not the live object)
+ * The inspection is incremental: storage and the live session are both append-only, so the
+ * stored prefix already verified for this exact Session object stays verified. Each call reads
+ * the stored cursor (whose header is compared every time) and only the stored events beyond
+ * the verified length. A divergence is permanent for that object.
+ *
+ * @param store the store (its backend is read, not the live object)
  * @param session the live session
  * @returns the proven length, or why nothing is proven
  */
 export async function provenPrefix(store: SessionStore, session: Session): Promise<ProvenPrefix> {
-  let stored;
+  let cursor;
   try {
-    stored = await store.inspect(session.id);
+    cursor = await store.backend.cursor(session.id);
   } catch {
     return { ok: false, reason: "failed" };
   }
-  if (stored === undefined) return { ok: false, reason: "missing" };
-  if (!headersIdentical(stored.header, session.header)) {
+  if (cursor === undefined) return { ok: false, reason: "missing" };
+  if (!headersIdentical(cursor.header, session.header)) {
     return { ok: false, reason: "header_mismatch" };
   }
-  if (stored.events.length > session.length) return { ok: false, reason: "longer_than_live" };
-  for (const [i, event] of stored.events.entries()) {
-    if (!jsonEqual(event, session.event(i))) return { ok: false, reason: "event_mismatch" };
+  if (cursor.length > session.length) return { ok: false, reason: "longer_than_live" };
+  let done = verified.get(session) ?? 0;
+  if (done < 0) return { ok: false, reason: "event_mismatch" };
+  let limit = FIRST_VERIFY_PAGE;
+  try {
+    while (done < cursor.length) {
+      const page = await store.readStored(session.id, {
+        ...(done > 0 ? { after: done - 1 } : {}),
+        limit: Math.min(limit, cursor.length - done),
+      });
+      if (page.length === 0) return { ok: false, reason: "failed" };
+      for (const event of page) {
+        if (event.seq !== done || !jsonEqual(event, session.event(done))) {
+          verified.set(session, -1);
+          return { ok: false, reason: "event_mismatch" };
+        }
+        done++;
+      }
+      remember(session, done);
+      limit = Math.min(limit * 2, MAX_VERIFY_PAGE);
+    }
+  } catch {
+    return { ok: false, reason: "failed" };
   }
-  return { ok: true, length: stored.events.length };
+  return { ok: true, length: cursor.length };
 }
 
 function pageBounds(length: number, query: HistoryQuery): { from: number; to: number } {
@@ -88,7 +127,8 @@ function record(views: ReadonlyMap<number, EventView>): Record<string, EventView
 /**
  * Attached history: raw events from the live session; views only for gated events below the
  * length storage proves (see {@linkcode provenPrefix}). A missing, failed, divergent or
- * longer-than-live inspection omits views and still returns the raw page.
+ * longer-than-live inspection omits views and still returns the raw page. Views read only the
+ * earlier events they need from the live session.
  *
  * @param store the store
  * @param views view sources
@@ -109,7 +149,12 @@ export async function attachedHistory(
   if (gated.length > 0) {
     const proven = await provenPrefix(store, session);
     const seqs = proven.ok ? gated.filter((seq) => seq < proven.length) : [];
-    built = views.build(session.header, session.events(0, to), seqs);
+    built = views.buildPageSync(
+      session.header,
+      events,
+      seqs,
+      (before, limit) => session.events(Math.max(0, before - limit), before),
+    );
   }
   return {
     header: session.header,
@@ -122,6 +167,7 @@ export async function attachedHistory(
 
 /**
  * Detached (cold) history: the durable prefix read from storage, with views derived from it.
+ * Reads the stored cursor, the requested page and only the earlier events the views need.
  * Never activates the session or creates an agent.
  *
  * @param store the store
@@ -137,16 +183,25 @@ export async function detachedHistory(
   id: string,
   query: HistoryQuery = {},
 ): Promise<HistoryPage | undefined> {
-  const stored = await store.inspect(id);
-  if (stored === undefined) return undefined;
-  const { from, to } = pageBounds(stored.events.length, query);
-  const events = stored.events.slice(from, to);
+  if (!isSessionId(id)) {
+    throw new SessionError("invalid_session_id", `Cannot read history: malformed id ${id}`);
+  }
+  const cursor = await store.backend.cursor(id);
+  if (cursor === undefined) return undefined;
+  const { from, to } = pageBounds(cursor.length, query);
+  const events = to > from ? await store.readStored(id, { before: to, limit: to - from }) : [];
   const seqs = views.gatedSeqs(events);
+  const built = await views.buildPage(
+    cursor.header,
+    events,
+    seqs,
+    (before, limit) => store.readStored(id, { before, limit }),
+  );
   return {
-    header: stored.header,
+    header: cursor.header,
     live: false,
     events,
-    views: record(views.build(stored.header, stored.events.slice(0, to), seqs)),
+    views: record(built),
     nextBefore: from > 0 ? from : null,
   };
 }

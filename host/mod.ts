@@ -68,7 +68,13 @@ export {
   type StorageSettings,
 } from "./config.ts";
 export { ConfigError, type ConfigErrorCode, HostError, type HostErrorCode } from "./errors.ts";
-export { FeedClient, type FeedLimits, Feeds, type FeedsOptions } from "./feed.ts";
+export {
+  type BacklogSource,
+  FeedClient,
+  type FeedLimits,
+  Feeds,
+  type FeedsOptions,
+} from "./feed.ts";
 export { type EventView, type FeedItem, HEARTBEAT_FRAME, sseFrame } from "./frame.ts";
 export {
   attachedHistory,
@@ -89,5 +95,11 @@ export { createModel, type HostAgent, openBackend } from "./adapters.ts";
 export { HostRuntime, type RuntimeOptions } from "./runtime.ts";
 export { type RunningServer, startServer, type StartServerOptions } from "./server.ts";
 export type { StreamOptions } from "./sse.ts";
-export { Views, type ViewSource } from "./views.ts";
+export {
+  type ContextScan,
+  type EventReader,
+  type SyncEventReader,
+  Views,
+  type ViewSource,
+} from "./views.ts";
 export { type CoveredRange, Watermark } from "./watermark.ts";

@@ -5,7 +5,9 @@
  * @module
  */
 import type { Plugin } from "@chime/agent";
+import type { SessionEvent } from "@chime/session";
 import {
+  foldStart,
   SCHEDULE_CHANGE,
   scheduleChangeView,
   schedulePlugin,
@@ -15,7 +17,7 @@ import {
 import { timeContextPlugin } from "@chime/timecontext";
 import { ConfigError } from "./errors.ts";
 import type { EventView } from "./frame.ts";
-import type { ViewSource } from "./views.ts";
+import type { ContextScan, ViewSource } from "./views.ts";
 
 /** What a plugin name brings: the plugin and, optionally, its commit-gated views. */
 export interface PluginEntry {
@@ -25,8 +27,42 @@ export interface PluginEntry {
   readonly views?: ViewSource;
 }
 
+/**
+ * The creates the dispatches of `gated` pair with, under the rules of
+ * `scheduleReminderPresentations` (schedule/presentation.ts): an own dispatch (`seq ≥
+ * seedLength`) pairs with the nearest same-id create in `[seedLength, seq)`, an inherited one
+ * with the nearest same-id create before it. Keeping exactly those creates (newest first) makes
+ * the sparse list present every dispatch as the dense log would.
+ */
+function dispatchContext(header: Parameters<typeof foldStart>[0], gated: readonly SessionEvent[]) {
+  const seedLength = foldStart(header);
+  let pending = gated.flatMap((event) => {
+    const change = tryDecodeScheduleChange(event.data);
+    return change?.op === "dispatch"
+      ? [{ seq: event.seq, id: change.id, own: event.seq >= seedLength }]
+      : [];
+  });
+  const scan: ContextScan = {
+    offer(event) {
+      // Below the boundary an own dispatch can no longer pair: it has no receipt.
+      if (event.seq < seedLength) pending = pending.filter((p) => !p.own);
+      if (event.type !== SCHEDULE_CHANGE || pending.length === 0) return false;
+      const change = tryDecodeScheduleChange(event.data);
+      if (change?.op !== "create") return false;
+      const before = pending.length;
+      pending = pending.filter((p) => p.id !== change.record.id || p.seq <= event.seq);
+      return pending.length < before;
+    },
+    get done() {
+      return pending.length === 0;
+    },
+  };
+  return scan;
+}
+
 /** Views of `schedule/change` dispatches (seed §"Commit-aware Web 回执"). */
 export const scheduleViews: ViewSource = {
+  context: dispatchContext,
   gated: (event) =>
     event.type === SCHEDULE_CHANGE && tryDecodeScheduleChange(event.data)?.op === "dispatch",
   build(header, events, seqs) {

@@ -72,7 +72,27 @@ export function sessionRoutes(runtime: HostRuntime, options: StreamOptions = {})
     .post("/:id/fork", async (c) => {
       const id = sessionIdParam(c);
       const body = await readOptionalJsonObject(c);
-      const throughSeq = intValue(body.throughSeq, "throughSeq", -1, Number.MAX_SAFE_INTEGER);
+      const throughSeq = body.throughSeq;
+      if (throughSeq !== undefined) {
+        if (typeof throughSeq !== "number" || !Number.isSafeInteger(throughSeq)) {
+          throw new HostError(
+            "invalid_arguments",
+            "Cannot fork: throughSeq must be an integer seq",
+            { field: "throughSeq" },
+          );
+        }
+        // The parent only grows, so a seq below its length now stays valid.
+        const length = runtime.store.live(id)?.length ??
+          (await runtime.store.backend.cursor(id))?.length;
+        if (length === undefined) throw notFound(id);
+        if (throughSeq < 0 || throughSeq >= length) {
+          throw new HostError(
+            "invalid_seq",
+            `Cannot fork: throughSeq ${throughSeq} is not a seq of the parent (0..${length - 1})`,
+            { field: "throughSeq", length },
+          );
+        }
+      }
       const child = await runtime.fork(id, throughSeq);
       return c.json({ header: child.header, live: true }, 201);
     })
@@ -93,8 +113,16 @@ export function sessionRoutes(runtime: HostRuntime, options: StreamOptions = {})
     })
     .get("/:id/stream", async (c) => {
       const id = sessionIdParam(c);
-      const session = runtime.store.live(id) ?? await runtime.resume(id);
-      await runtime.agentFor(session);
+      // A read-only observer never activates a session (no overdue delivery, no model turn):
+      // the page resumes it first (`POST /resume`).
+      const session = runtime.store.live(id);
+      if (session === undefined) {
+        if (!(await runtime.exists(id))) throw notFound(id);
+        throw new HostError(
+          "session_cold",
+          `Cannot stream session ${id}: it is cold; POST /api/sessions/${id}/resume first`,
+        );
+      }
       return streamSession(c, runtime.feeds, session, options);
     });
 }

@@ -51,6 +51,8 @@ const LIST_RE =
   /\b(?:list|show|see|view|display|check)\b.*\breminders?\b|\b(?:what|which|any|how many)\b.*\breminders?\b|^\s*(?:my\s+)?reminders\s*\??\s*$|(?:哪些|什么|有没有|几个|多少|查看|看看|看一下|列出|显示|所有|全部)\S*提醒|提醒(?:列表|有哪些|有什么)/i;
 const TIME_RE = /\bwhat(?:'s| is) the time\b|\bwhat time is it\b|现在几点|几点了/i;
 const LEAD_PREP_RE = /(?:\b(?:at|on|by|in|around)\s+|在\s*)$/i;
+// "my time" / "local time" name the session zone: blanked from the prompt, no `time_zone`.
+const LOCAL_ZONE_RE = /\b(?:in\s+)?(?:my|local)\s+time(?:\s*zone)?\b|(?:按照?)?本地时间/i;
 
 /**
  * Whether a text is Chinese (holds CJK ideographs); replies follow the user's language.
@@ -109,8 +111,10 @@ function readCreate(text: string, options: ParseOptions): OfflineIntent {
     const prompt = extractPrompt(blank(text, duration.index, duration.length), zh);
     return { kind: "create", args: { prompt, after_seconds: duration.seconds } };
   }
-  const zone = findExplicitZone(text);
-  const masked = zone ? blank(text, zone.index, zone.length) : text;
+  const local = LOCAL_ZONE_RE.exec(text);
+  const unzoned = local ? blank(text, local.index, local[0].length) : text;
+  const zone = findExplicitZone(unzoned);
+  const masked = zone ? blank(unzoned, zone.index, zone.length) : unzoned;
   const found = findAbsolute(masked, {
     now: options.now,
     timeZone: zone?.zone ?? options.timeZone ?? "UTC",

@@ -73,6 +73,64 @@ const REMINDERS: readonly [string, string | undefined, OfflineIntent][] = [
     at("stretch", "2026-11-30", "08:00", "Asia/Tokyo"),
   ],
   ["remind me at 9am to stand up", undefined, at("stand up", "2026-11-29", "09:00")],
+  // Zone phrases before and after the task text are blanked whole, never left in the prompt.
+  [
+    "remind me tomorrow at 9am Europe/Paris time to call sis",
+    BER,
+    at("call sis", "2026-11-30", "09:00", "Europe/Paris"),
+  ],
+  [
+    "remind me to call sis tomorrow at 9am Europe/Paris time",
+    BER,
+    at("call sis", "2026-11-30", "09:00", "Europe/Paris"),
+  ],
+  [
+    "remind me to call sis tomorrow at 9am Paris time",
+    BER,
+    at("call sis", "2026-11-30", "09:00", "Europe/Paris"),
+  ],
+  [
+    "remind me tomorrow at 9am in the Paris time zone to call sis",
+    BER,
+    at("call sis", "2026-11-30", "09:00", "Europe/Paris"),
+  ],
+  [
+    "remind me tomorrow at 9am (Europe/Paris) to call sis",
+    BER,
+    at("call sis", "2026-11-30", "09:00", "Europe/Paris"),
+  ],
+  [
+    "Tokyo time tomorrow 9am remind me to call sis",
+    BER,
+    at("call sis", "2026-11-30", "09:00", "Asia/Tokyo"),
+  ],
+  ["remind me at 9:00 UTC time to deploy", BER, at("deploy", "2026-11-29", "09:00", "UTC")],
+  ["remind me to deploy at 9:00 UTC", BER, at("deploy", "2026-11-29", "09:00", "UTC")],
+  [
+    "remind me at 9am New York time tomorrow to call Bob",
+    BER,
+    at("call Bob", "2026-11-30", "09:00", "America/New_York"),
+  ],
+  ["remind me tomorrow at 9am my time to call sis", BER, at("call sis", "2026-11-30", "09:00")],
+  ["提醒我北京时间明天上午9点给妹妹打电话", BER, at("给妹妹打电话", "2026-11-30", "09:00", SHA)],
+  ["提醒我明天上午9点给妹妹打电话，北京时间", BER, at("给妹妹打电话", "2026-11-30", "09:00", SHA)],
+  ["明天上午9点（北京时间）提醒我开会", BER, at("开会", "2026-11-30", "09:00", SHA)],
+  ["按东京时间明天9点提醒我开会", BER, at("开会", "2026-11-30", "09:00", "Asia/Tokyo")],
+  [
+    "提醒我明天上午9点开会 Europe/Paris时间",
+    SHA,
+    at("开会", "2026-11-30", "09:00", "Europe/Paris"),
+  ],
+  ["明天上午9点提醒我开会（UTC）", SHA, at("开会", "2026-11-30", "09:00", "UTC")],
+  // Other everyday wordings.
+  ["set a reminder for 5pm to leave", BER, at("leave", "2026-11-29", "17:00")],
+  ["set a reminder for tomorrow at 5pm to leave", BER, at("leave", "2026-11-30", "17:00")],
+  ["in half an hour remind me to stretch", BER, after("stretch", 1800)],
+  ["remind me in 1h 30m to deploy", BER, after("deploy", 5400)],
+  ["remind me in 90 min to deploy", BER, after("deploy", 5400)],
+  ["1小时30分钟后提醒我吃药", SHA, after("吃药", 5400)],
+  ["提醒我下午3点半交报告", SHA, at("交报告", "2026-11-30", "15:30")],
+  ["下午三点半提醒我交报告", SHA, at("交报告", "2026-11-30", "15:30")],
   ["remind me at 2026-12-01T09:00:00+02:00 to fly", BER, {
     kind: "create",
     args: { prompt: "fly", at: "2026-12-01T07:00:00Z" },
@@ -148,4 +206,18 @@ Deno.test("findExplicitZone() ignores lower-case abbreviations and unknown zones
   assert.equal(findExplicitZone("see you at 9 et al"), undefined);
   assert.equal(findExplicitZone("and/or at 5"), undefined);
   assert.equal(findExplicitZone("at 9 america/new_york")?.zone, "America/New_York");
+});
+
+Deno.test("findExplicitZone() spans the whole zone phrase", () => {
+  const phrase = (text: string) => {
+    const m = findExplicitZone(text);
+    return m && text.slice(m.index, m.index + m.length);
+  };
+  assert.equal(phrase("at 9am Europe/Paris time to call"), "Europe/Paris time");
+  assert.equal(phrase("at 9am in the Paris time zone"), "the Paris time zone");
+  assert.equal(phrase("at 9am (Europe/Paris) to call"), "(Europe/Paris)");
+  assert.equal(phrase("at 9 UTC timezone"), "UTC timezone");
+  assert.equal(phrase("按北京时间9点"), "按北京时间");
+  assert.equal(phrase("9点（UTC时间）开会"), "（UTC时间）");
+  assert.equal(phrase("call Paris office at 9"), undefined);
 });
