@@ -43,6 +43,9 @@ const code = await run([
   ...paths,
 ]);
 
+console.log(
+  "\nLine coverage of the members with a 100% target (session, schedule, timecontext, migrations):",
+);
 await run([
   "coverage",
   rawDir.pathname,
