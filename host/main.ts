@@ -103,14 +103,25 @@ async function main(args: string[]): Promise<number> {
   return 0;
 }
 
+/**
+ * One line for a startup failure: `code: message` for coded errors (config, schema, storage),
+ * the message for argument errors, the stack only for an unexpected bug.
+ */
+function describe(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (error instanceof Error) {
+    if (typeof code === "string" && code.startsWith("ERR_PARSE_ARGS")) return error.message;
+    if (typeof code === "string") return `${code}: ${error.message}`;
+    return error.stack ?? String(error);
+  }
+  return String(error);
+}
+
 if (import.meta.main) {
   try {
     Deno.exit(await main(Deno.args));
   } catch (error) {
-    const known = error instanceof ConfigError || (error instanceof TypeError &&
-      String((error as { code?: unknown }).code ?? "").startsWith("ERR_PARSE_ARGS"));
-    console.error(`chime: ${known ? (error as Error).message : error}`);
-    if (!known && error instanceof Error && error.stack) console.error(error.stack);
+    console.error(`chime: ${describe(error)}`);
     Deno.exit(1);
   }
 }

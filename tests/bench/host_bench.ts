@@ -5,16 +5,19 @@
  *    stream clients on one session; each prompt's `user-rpc` event is timed from the start of
  *    its `POST` to its arrival at every client (p50/p99), and the server's RSS is read from
  *    `/proc` before and after the clients connect.
+ * 0. `GET /api/sessions/:id/history?limit=200` latency on a cold and on a live 200,000-event
+ *    libSQL session (`--history-events`).
  * 2. `POST /api/sessions/:id/messages` throughput against an in-process server with the scripted
  *    model and a libSQL file.
  *
- * Run: `deno run -A tests/bench/host_bench.ts [--clients 500] [--pings 20] [--posts 2000]`
+ * Run: `deno run -A tests/bench/host_bench.ts [--clients 500] [--pings 20] [--posts 2000] [--history-events 200000]`
  *
  * @module
  */
 import { parseArgs } from "node:util";
 import { ScriptedModel } from "@chime/agent";
-import { loadConfig, startServer } from "@chime/host";
+import { createApp, HostRuntime, loadConfig, scheduleViews, startServer } from "@chime/host";
+import { LibsqlBackend, type SessionEvent } from "@chime/session";
 import { ROOT, spawnServer } from "../host/_server.ts";
 
 const { values } = parseArgs({
@@ -24,12 +27,14 @@ const { values } = parseArgs({
     pings: { type: "string", default: "20" },
     posts: { type: "string", default: "2000" },
     concurrency: { type: "string", default: "32" },
+    "history-events": { type: "string", default: "200000" },
   },
 });
 const CLIENTS = Number(values.clients);
 const PINGS = Number(values.pings);
 const POSTS = Number(values.posts);
 const CONCURRENCY = Number(values.concurrency);
+const HISTORY_EVENTS = Number(values["history-events"]);
 
 function quantile(sorted: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
@@ -186,7 +191,81 @@ async function postThroughput(): Promise<Record<string, string>> {
   };
 }
 
-const rows = { ...(await fanOut()), ...(await postThroughput()) };
+/**
+ * `GET /history?limit=200` on a cold and on a live libSQL session of `--history-events` events
+ * (written through the backend directly, a reminder every 1000 events so pages carry views).
+ */
+async function historyPages(): Promise<Record<string, string>> {
+  const dir = await Deno.makeTempDir();
+  const backend = await LibsqlBackend.open({ url: `file:${dir}/bench.db` });
+  const id = "bench-history";
+  const at = "2030-01-01T00:00:00.000Z";
+  await backend.initialize({
+    version: 1,
+    id,
+    cwd: "/",
+    createdAt: at,
+    origin: "bench",
+    lineage: null,
+    delegationDepth: 0,
+    timeZone: "UTC",
+  }, []);
+  const events: SessionEvent[] = [];
+  for (let seq = 0; seq < HISTORY_EVENTS; seq++) {
+    const sid = `sch_Bench${String(Math.floor(seq / 1000)).padStart(7, "0")}`;
+    const data = seq % 1000 === 10
+      ? {
+        version: 1,
+        op: "create",
+        record: { id: sid, kind: "after", prompt: "p", afterSeconds: 1, scheduledAt: at },
+      }
+      : seq % 1000 === 990
+      ? { version: 1, op: "dispatch", id: sid }
+      : { text: `event ${seq}` };
+    events.push({ seq, type: data.version === 1 ? "schedule/change" : "note", at, data });
+  }
+  for (let i = 0; i < events.length; i += 5000) await backend.append(id, events.slice(i, i + 5000));
+  const config = await loadConfig(`${ROOT}/config/default.jsonc`, { dataDir: dir });
+  const runtime = await HostRuntime.open({
+    config,
+    backend,
+    views: [scheduleViews],
+    model: new ScriptedModel(() => ({ text: "ok" })),
+    reportError: () => {},
+  });
+  const app = createApp(runtime);
+  const measure = async (n: number): Promise<string> => {
+    const times: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const t = performance.now();
+      const response = await app.request(`/api/sessions/${id}/history?limit=200`);
+      const body = await response.json();
+      times.push(performance.now() - t);
+      if (Object.keys(body.views).length === 0) throw new Error("no views on the tail page");
+    }
+    const first = times[0]!;
+    times.sort((a, b) => a - b);
+    return `${quantile(times, 0.5).toFixed(1)} / ${quantile(times, 0.99).toFixed(1)} ms (first ${
+      first.toFixed(1)
+    } ms)`;
+  };
+  const cold = await measure(50);
+  await runtime.resume(id);
+  const live = await measure(50);
+  await runtime[Symbol.asyncDispose]();
+  await Deno.remove(dir, { recursive: true });
+  const n = HISTORY_EVENTS.toLocaleString("en");
+  return {
+    [`GET history?limit=200, cold ${n}-event libSQL session, p50 / p99`]: cold,
+    [`GET history?limit=200, live ${n}-event session, p50 / p99`]: live,
+  };
+}
+
+const rows = {
+  ...(await historyPages()),
+  ...(await fanOut()),
+  ...(await postThroughput()),
+};
 const width = Math.max(...Object.keys(rows).map((k) => k.length));
 console.log(`\n| ${"measure".padEnd(width)} | value |\n|${"-".repeat(width + 2)}|-------|`);
 for (const [k, v] of Object.entries(rows)) console.log(`| ${k.padEnd(width)} | ${v} |`);

@@ -5,7 +5,7 @@
  */
 import type { ModelAdapter, Plugin } from "@chime/agent";
 import { ScriptedModel } from "@chime/agent";
-import { HostRuntime, type ModelSettings, scheduleViews } from "@chime/host";
+import { type FeedLimits, HostRuntime, type ModelSettings, scheduleViews } from "@chime/host";
 import type { Session } from "@chime/session";
 import { MemoryBackend } from "@chime/session/testing";
 
@@ -110,6 +110,8 @@ export interface TestRuntimeOptions {
   readonly modelSettings?: ModelSettings;
   /** Plugins. @default none */
   readonly plugins?: readonly Plugin[];
+  /** Stream client queue bounds. */
+  readonly feedLimits?: FeedLimits;
 }
 
 /** A hermetic runtime: memory backend, scripted model, schedule views, no plugins. */
@@ -128,6 +130,7 @@ export async function testRuntime(options: TestRuntimeOptions = {}): Promise<Hos
       : { model: options.model ?? new ScriptedModel(() => ({ text: "ok" })) }),
     plugins: options.plugins ?? [],
     views: [scheduleViews],
+    ...(options.feedLimits === undefined ? {} : { feedLimits: options.feedLimits }),
   });
 }
 

@@ -102,9 +102,8 @@ Deno.test("Feeds drops a client whose queue overflows without touching the other
     await using _store = store;
     const session = await store.create({ cwd: "/", timeZone: "UTC" });
     for (let i = 0; i < 10; i++) session.append("note", { i });
-    using slow = feeds.attach(session, -1);
+    using slow = feeds.attach(session, 9);
     using fast = feeds.attach(session, 9);
-    assert.equal(slow.queued, 10, "the connect-time backfill is not counted");
     for (let i = 0; i < 3; i++) {
       session.append("note", { i });
       await fast.take(0);
