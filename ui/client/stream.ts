@@ -89,10 +89,16 @@ export function connectStream(
     es.addEventListener("error", () => {
       connection.value = globalThis.navigator?.onLine === false ? "offline" : "reconnecting";
       if (es?.readyState === CLOSED && !closed) {
-        retry = setTimeout(open, delay);
+        retry = setTimeout(() => void reopen(), delay);
         delay = Math.min(delay * 2, 10_000);
       }
     });
+  };
+  // The browser gave up (e.g. `409 session_cold` from a restarted host): resume first, because
+  // the stream never activates a cold session, then open again.
+  const reopen = async () => {
+    await options.onReopen?.();
+    if (!closed) open();
   };
   connection.value = "connecting";
   open();

@@ -78,3 +78,31 @@ Deno.test("a late view keys on the event's seq, not on the SSE id (the stream cu
   equal(win.isDurable(4), false);
   stream[Symbol.dispose]();
 });
+
+Deno.test("a stream the browser closed (409 session_cold) resumes before it opens again", async () => {
+  const { win } = await loadedWindow(2);
+  const sources: FakeSource[] = [];
+  const calls: string[] = [];
+  let resumed = Promise.withResolvers<void>();
+  const stream = connectStream("s1", win, {
+    open: (url) => {
+      calls.push("open");
+      const source = new FakeSource(url);
+      sources.push(source);
+      return source;
+    },
+    onReopen: () => {
+      calls.push("resume");
+      resumed.resolve();
+      return Promise.resolve();
+    },
+  });
+  sources[0]!.readyState = 2;
+  sources[0]!.emit("error");
+  equal(connection.value, "reconnecting");
+  await resumed.promise;
+  await new Promise((r) => setTimeout(r, 0));
+  eq(calls, ["open", "resume", "open"]);
+  resumed = Promise.withResolvers<void>();
+  stream[Symbol.dispose]();
+});
