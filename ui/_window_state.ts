@@ -144,9 +144,19 @@ export class WindowState {
 
   /**
    * Merges a repair snapshot: overlap must be identical, new events must connect at
-   * `tail + 1`, buffered entries must match; the rest of the buffer is kept.
+   * `tail + 1`, buffered entries must match; the rest of the buffer is kept. Every held event
+   * from `from` (the first seq the snapshot was asked for) to the tail must be in the
+   * snapshot: a host whose log is now shorter lost events the window shows (a conflict).
    */
-  mergeSnapshot(snap: EventSnapshot): "repaired" | "conflict" {
+  mergeSnapshot(snap: EventSnapshot, from: number): "repaired" | "conflict" {
+    const tail = this.tail.value;
+    if (from <= tail) {
+      const first = snap.events[0]?.seq ?? Infinity;
+      const last = snap.events.at(-1)?.seq ?? -1;
+      if (first > from || last < tail) {
+        return this.conflict("repair snapshot lacks a held event", Math.max(from, last + 1));
+      }
+    }
     let exit: "repaired" | "conflict" = "repaired";
     batch(() => {
       for (const event of snap.events) {

@@ -15,7 +15,7 @@ import { eventViews, type RenderContext } from "./registry.ts";
 import { registerScheduleView } from "./schedule.ts";
 import { TranscriptAdapter } from "./transcript.ts";
 import { SessionWindow } from "./window.ts";
-import type { SessionSummary, WireHeader } from "./wire.ts";
+import type { ActiveReminderWire, SessionSummary, WireHeader } from "./wire.ts";
 import * as api from "./client/api.ts";
 import {
   Composer,
@@ -27,6 +27,7 @@ import {
   Transcript,
 } from "./client/components.tsx";
 import { messageStates, turnOpen } from "./client/lifecycle.ts";
+import { durableScheduleMark } from "./client/reminders.ts";
 import { connection, connectStream } from "./client/stream.ts";
 
 registerConversationViews(eventViews);
@@ -39,6 +40,7 @@ const win = signal<SessionWindow | null>(null);
 const banner = signal<string | null>(null);
 const busy = signal(false);
 const sending = signal(false);
+const reminders = signal<readonly ActiveReminderWire[]>([]);
 const zone = api.browserTimeZone();
 const ctx = computed<RenderContext>(() => ({ lang: lang.value, timeZone: zone }));
 
@@ -64,12 +66,25 @@ function routeId(): string | null {
 }
 
 let stream: Disposable | undefined;
+let remindersAsked = 0;
+
+/** Refreshes the reminders panel from the host's durable fold; the latest request wins. */
+async function refreshReminders(id: string): Promise<void> {
+  const asked = ++remindersAsked;
+  try {
+    const page = await api.loadReminders(id);
+    if (asked === remindersAsked && current.peek() === id) reminders.value = page.reminders;
+  } catch (err) {
+    if (asked === remindersAsked && current.peek() === id) fail(err);
+  }
+}
 
 async function openSession(id: string | null): Promise<void> {
   stream?.[Symbol.dispose]();
   win.peek()?.[Symbol.dispose]();
   win.value = null;
   header.value = null;
+  reminders.value = [];
   current.value = id;
   if (!id) return;
   const w = new SessionWindow({
@@ -88,6 +103,7 @@ async function openSession(id: string | null): Promise<void> {
     fail(err);
   }
   if (current.peek() !== id) return;
+  void refreshReminders(id);
   // Tail first: the stream then opens with ?after=<tail> instead of replaying the whole log;
   // anything appended in between is in the host's backfill after that cursor.
   await w.start();
@@ -100,6 +116,7 @@ async function openSession(id: string | null): Promise<void> {
       } catch (err) {
         fail(err);
       }
+      void refreshReminders(id);
     },
   });
   void refreshSessions();
@@ -152,6 +169,22 @@ const actions = {
   edit: (messageId: string, text: string) => act((id) => api.editMessage(id, messageId, text)),
 };
 
+async function fork(): Promise<void> {
+  const id = current.peek();
+  if (!id) return;
+  busy.value = true;
+  try {
+    const child = await api.forkSession(id);
+    banner.value = null;
+    await refreshSessions();
+    location.hash = `#/s/${encodeURIComponent(child.id)}`;
+  } catch (err) {
+    fail(err);
+  } finally {
+    busy.value = false;
+  }
+}
+
 function stop(): void {
   void act(async (id) => {
     try {
@@ -171,6 +204,12 @@ function SessionView(props: { w: SessionWindow }) {
   const open = turnOpen(events);
   const states = useMemo(() => messageStates(events), [events]);
   const h = header.value;
+  // A create, delete or dispatch became durable: the host's fold changed.
+  const mark = durableScheduleMark(events, w.durableBefore.value);
+  useEffect(() => {
+    const id = current.peek();
+    if (mark >= 0 && id) void refreshReminders(id);
+  }, [w, mark]);
   return (
     <div class="session">
       <div class="col">
@@ -183,13 +222,14 @@ function SessionView(props: { w: SessionWindow }) {
           thinking={open}
           canLoadOlder={w.nextBefore.value !== null}
           onOlder={() => void w.loadOlder()}
+          loadingOlder={w.loadingOlder.value}
           states={states}
           actions={actions}
           seedLength={h?.seedLength}
         />
         <Composer disabled={sending.value} onSend={send} running={open} onStop={stop} />
       </div>
-      <RemindersPanel events={events} seedLength={h?.seedLength} ctx={ctx.value} />
+      <RemindersPanel reminders={reminders.value} ctx={ctx.value} />
     </div>
   );
 }
@@ -219,9 +259,26 @@ function App() {
         <header class="topbar">
           <div class="title">
             <strong>{current.value ?? "chime"}</strong>
+            {h?.lineage && (
+              <span class="muted small" data-testid="header-fork-of">
+                {t("forkOf")} {h.lineage.parentId.slice(0, 8)}
+              </span>
+            )}
             {h?.timeZone && <span class="muted small">{t("zone")}: {h.timeZone}</span>}
           </div>
           <div class="tools">
+            {w && (
+              <button
+                type="button"
+                class="ghost"
+                data-testid="fork-session"
+                title={t("forkTitle")}
+                disabled={busy.value}
+                onClick={() => void fork()}
+              >
+                ⑂ {t("fork")}
+              </button>
+            )}
             {w && <ConnectionBadge state={connection.value} />}
             <LangToggle />
           </div>

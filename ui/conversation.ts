@@ -8,6 +8,7 @@ import type { VNode } from "preact";
 import { el } from "./_el.ts";
 import { type Lang, localeOf } from "./i18n.ts";
 import type { EventRenderer, EventViewRegistry, RenderContext } from "./registry.ts";
+import { summarizeToolResult } from "./tool_summary.ts";
 
 const TEXT: Readonly<Record<Lang, Readonly<Record<string, string>>>> = {
   en: {
@@ -16,6 +17,7 @@ const TEXT: Readonly<Record<Lang, Readonly<Record<string, string>>>> = {
     followup: "Reminder delivered to the agent",
     seed: "Forked here — messages above are inherited",
     edited: "edited",
+    yourTime: "Your time",
   },
   zh: {
     failed: "模型未能完成本轮回复",
@@ -23,6 +25,7 @@ const TEXT: Readonly<Record<Lang, Readonly<Record<string, string>>>> = {
     followup: "提醒已交给 Agent",
     seed: "从此处分叉 —— 上方消息为继承内容",
     edited: "已编辑",
+    yourTime: "你的时间",
   },
 };
 
@@ -62,7 +65,10 @@ const userRpc: EventRenderer = (node, ctx) => {
     source?: { clientTimeZone?: unknown };
   };
   // The message's own bound zone (its provenance), not the viewer's: seed §"Session 与请求时区归属".
+  // Its time is shown in that zone, next to its label; the viewer's local time is the tooltip.
   const zone = typeof d.source?.clientTimeZone === "string" ? d.source.clientTimeZone : undefined;
+  const own = clock(node.at, zone ? { ...ctx, timeZone: zone } : ctx);
+  const yours = `${TEXT[ctx.lang].yourTime}: ${clock(node.at, ctx)} (${ctx.timeZone})`;
   return el(
     "div",
     {
@@ -75,7 +81,7 @@ const userRpc: EventRenderer = (node, ctx) => {
     el(
       "div",
       { class: "meta" },
-      clock(node.at, ctx),
+      el("time", { dateTime: node.at, title: yours, "data-testid": "message-time" }, own),
       zone ? el("span", { class: "zone", "data-testid": "message-zone" }, ` · ${zone}`) : null,
       d.edits ? el("span", { class: "edited" }, ` · ${TEXT[ctx.lang].edited}`) : null,
     ),
@@ -105,15 +111,18 @@ const toolCall: EventRenderer = (node) => {
   return details(summary, d.args, "tool-call", "tool");
 };
 
-const toolResult: EventRenderer = (node) => {
+const toolResult: EventRenderer = (node, ctx) => {
   const d = node.data as { result?: unknown };
-  const r = d.result as { ok?: unknown } | undefined;
-  const cls = r && r.ok === false ? "tool failed" : "tool";
-  return details(
-    el("span", null, "↳ ", el("span", { class: "args" }, short(d.result))),
-    d.result,
-    "tool-result",
-    cls,
+  const summary = summarizeToolResult(d.result, ctx);
+  return el(
+    "details",
+    {
+      class: `compact ${summary.failed ? "tool failed" : "tool"}`,
+      "data-testid": "tool-result",
+      "data-code": summary.code,
+    },
+    el("summary", null, "↳ ", el("span", { class: "tool-summary" }, summary.text)),
+    el("pre", null, JSON.stringify(d.result, null, 2)),
   );
 };
 

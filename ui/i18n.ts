@@ -31,8 +31,65 @@ export interface Writable<T> {
   peek(): T;
 }
 
-/** The current UI language; starts from `navigator.language`, the toggle writes it. */
-export const lang: Writable<Lang> = signal(detectLang(globalThis.navigator?.language));
+/** The `localStorage` key of the chosen language. */
+export const LANG_KEY = "chime.lang";
+
+/** The slice of `Storage` the language choice uses. */
+export interface LangStorage {
+  /** Reads a key. */
+  getItem(key: string): string | null;
+  /** Writes a key. */
+  setItem(key: string, value: string): void;
+}
+
+function storage(): LangStorage | undefined {
+  try {
+    return globalThis.localStorage ?? undefined;
+  } catch {
+    return undefined; // storage disabled (privacy mode, sandboxed frame)
+  }
+}
+
+/**
+ * The language to start with: a stored choice wins over the browser language.
+ *
+ * @param stored the storage holding a previous choice, if any
+ * @param language e.g. `navigator.language`
+ * @returns the language
+ * @example A stored choice wins
+ * ```ts
+ * import { initialLang } from "@chime/ui";
+ * const stored = { getItem: () => "zh", setItem() {} };
+ * console.assert(initialLang(stored, "en-US") === "zh");
+ * ```
+ */
+export function initialLang(stored: LangStorage | undefined, language: string | undefined): Lang {
+  let saved: string | null = null;
+  try {
+    saved = stored?.getItem(LANG_KEY) ?? null;
+  } catch {
+    saved = null;
+  }
+  return saved === "en" || saved === "zh" ? saved : detectLang(language);
+}
+
+/**
+ * Remembers a language choice across reloads (best effort: a storage failure is ignored
+ * because the choice still applies to this page).
+ *
+ * @param l the chosen language
+ * @param stored the storage @default `localStorage`
+ */
+export function saveLang(l: Lang, stored: LangStorage | undefined = storage()): void {
+  try {
+    stored?.setItem(LANG_KEY, l);
+  } catch {
+    // Quota or privacy mode: keep the in-page choice only.
+  }
+}
+
+/** The current UI language; starts from a stored choice or `navigator.language`. */
+export const lang: Writable<Lang> = signal(initialLang(storage(), globalThis.navigator?.language));
 
 /**
  * The `Intl` locale for a UI language.

@@ -45,7 +45,17 @@ export {
   type Rendered,
 } from "./registry.ts";
 export { CONVERSATION_RENDERERS, registerConversationViews } from "./conversation.ts";
-export { detectLang, type Lang, lang, localeOf, type Writable } from "./i18n.ts";
+export {
+  detectLang,
+  initialLang,
+  type Lang,
+  lang,
+  LANG_KEY,
+  type LangStorage,
+  localeOf,
+  saveLang,
+  type Writable,
+} from "./i18n.ts";
 export type {
   EventView,
   FlushedMessage,

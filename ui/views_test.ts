@@ -181,6 +181,8 @@ Deno.test("formatOccurrence() renders the viewer zone and UTC, falling back to U
 
 Deno.test("the embedded assets serve the page, the bundle and the stylesheet", () => {
   ok(uiAsset("/")?.body.includes('<script type="module" src="/app.js">'));
+  // The icon is inline, so the browser's icon request never 404s.
+  ok(/<link rel="icon"\s+href="data:image\/svg\+xml,/.test(uiAsset("/")?.body ?? ""));
   equal(uiAsset("/app.js")?.contentType, "text/javascript; charset=utf-8");
   ok(uiAsset("/style.css")?.body.includes(".reminder-card"));
   equal(uiAsset("/nope"), undefined);

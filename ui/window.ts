@@ -190,6 +190,10 @@ export class SessionWindow {
   /**
    * Starts a new generation after the stream reconnected: stale page or repair results (and
    * their `finally` blocks) no longer touch the window, and a repair pulls what was missed.
+   * The host may have restarted and lost events it never made durable, so the repair pulls
+   * from the durable bound (the first seq no `flushed` covered, or the window start) and
+   * re-checks every held event from there: one that differs or that the host no longer has
+   * is an identity conflict and starts a full resync (seed "Commit-aware Web 回执").
    *
    * @returns the exit of the catch-up (a tail load when nothing was loaded yet)
    */
@@ -197,7 +201,7 @@ export class SessionWindow {
     if (this.#s.status.value === "disposed") return Promise.resolve("stale");
     this.#bump();
     if (this.#s.status.value !== "ready") return this.#track(this.#loadTail());
-    return this.#track(this.#repair());
+    return this.#track(this.#repair(true));
   }
 
   /**
@@ -263,14 +267,19 @@ export class SessionWindow {
     }
   }
 
-  async #repair(): Promise<RepairExit> {
+  async #repair(verify = false): Promise<RepairExit> {
     if (this.#repairing || this.#s.status.value !== "ready") return "busy";
     const gen = this.#gen();
-    const from = this.#s.tail.value;
+    const s = this.#s;
+    const from = s.tail.value;
+    // Held events from `verifyFrom` on were never confirmed durable: re-fetch and compare them.
+    const verifyFrom = verify
+      ? Math.min(Math.max(s.durableBefore.value, s.first()), from + 1)
+      : from + 1;
     this.#repairing = true;
     let exit: RepairExit;
     try {
-      exit = await this.#pull(gen, from);
+      exit = await this.#pull(gen, verifyFrom - 1);
     } finally {
       if (gen === this.#gen()) this.#repairing = false;
     }
@@ -281,18 +290,18 @@ export class SessionWindow {
     return exit;
   }
 
-  async #pull(gen: number, from: number): Promise<RepairExit> {
+  async #pull(gen: number, after: number): Promise<RepairExit> {
     const s = this.#s;
     let snap;
     try {
-      snap = await this.#opts.loadAfter(from);
+      snap = await this.#opts.loadAfter(after);
     } catch (err) {
       if (gen !== this.#gen()) return "stale";
       s.failed(err);
       return "failed";
     }
     if (gen !== this.#gen()) return "stale";
-    return s.mergeSnapshot(snap);
+    return s.mergeSnapshot(snap, after + 1);
   }
 
   async #fetchOlder(flight: OlderFlight, before: number): Promise<OlderExit> {

@@ -108,6 +108,7 @@ Deno.test("a repair snapshot that differs from a buffered event forces a resync"
 
 Deno.test("a stale repair result and its finally block never touch the new generation", async () => {
   const h = await loaded();
+  h.win.flushed(3); // all held events durable: the catch-up pulls after the tail only
   h.win.receive({ event: ev(6) });
   const catchUp = h.win.reconnect();
   equal(h.win.generation.value, 1);
@@ -184,6 +185,7 @@ Deno.test("loadOlder() resyncs when the page does not join the window", async ()
 
 Deno.test("a stale older page and its finally block never touch the rebuilt window", async () => {
   const h = await loaded(3, 5, 3);
+  h.win.flushed(6);
   const stale = h.win.loadOlder();
   h.win.receive({ event: ev(1), view: VIEW });
   void h.win.reconnect();

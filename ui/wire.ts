@@ -136,3 +136,27 @@ export interface ScheduleRecordWire {
   /** The UTC target instant, RFC 3339. */
   readonly scheduledAt: string;
 }
+
+/** One active reminder of `GET /api/sessions/:id/reminders`. */
+export interface ActiveReminderWire {
+  /** Stable schedule id. */
+  readonly id: string;
+  /** `after` or `at`. */
+  readonly kind: "after" | "at";
+  /** The prompt. */
+  readonly prompt: string;
+  /** Target instant, UTC RFC 3339. */
+  readonly scheduledAt: string;
+  /** `overdue` once due (at the host's clock when it answered). */
+  readonly status: "scheduled" | "overdue";
+  /** Always `session-local`. */
+  readonly deliveryMode: "session-local";
+}
+
+/** The answer of `GET /api/sessions/:id/reminders`: folded over the durable log only. */
+export interface RemindersPage {
+  /** Active reminders, soonest first. */
+  readonly reminders: readonly ActiveReminderWire[];
+  /** Always `session-local`. */
+  readonly deliveryMode: "session-local";
+}

@@ -73,3 +73,82 @@ Deno.test({
     }
   },
 });
+
+async function launch() {
+  const userDataDir = await Deno.makeTempDir();
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    locale: "en-US",
+    timezoneId: "Europe/Berlin",
+    viewport: { width: 1100, height: 700 },
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"],
+  });
+  return {
+    context,
+    async [Symbol.asyncDispose]() {
+      await context.close();
+      await Deno.remove(userDataDir, { recursive: true });
+    },
+  };
+}
+
+Deno.test({
+  name: "the transcript keeps its place on older pages and follows a row growing into a card",
+  ignore: !hasChromium,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    await using api = startFakeApi();
+    await using b = await launch();
+    const page = await b.context.newPage();
+    const errors: string[] = [];
+    const missing: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    page.on("response", (r) => r.status() === 404 && missing.push(r.url()));
+    await page.goto(api.url);
+    await page.getByTestId("new-session").click();
+    await page.getByTestId("connection-status").and(page.locator("[data-state=live]")).waitFor();
+    const id = [...api.sessions.keys()][0]!;
+    api.seed(id, 260);
+    await page.goto(`${api.url}/#/s/${id}`);
+    await page.reload();
+    await page.locator(".node[data-seq='259']").waitFor();
+    const box = page.getByTestId("transcript");
+    const gap = () => box.evaluate((c) => c.scrollHeight - c.scrollTop - c.clientHeight);
+    ok(await gap() <= 2, "opens at the bottom");
+    // Older page: the first visible message stays where it was.
+    await box.evaluate((c) => (c.scrollTop = 0));
+    const firstSeq = await page.locator(".node").first().getAttribute("data-seq");
+    const topOf = (seq: string) =>
+      page.locator(`.node[data-seq='${seq}']`).evaluate((n) =>
+        n.getBoundingClientRect().top - n.parentElement!.getBoundingClientRect().top
+      );
+    const before = await topOf(firstSeq!);
+    await page.getByTestId("load-older").click();
+    await page.locator(".node[data-seq='0']").waitFor({ state: "attached" });
+    await page.waitForTimeout(100);
+    ok(Math.abs(await topOf(firstSeq!) - before) <= 2, "anchored to the first visible message");
+    ok(await gap() > 500, "not scrolled to the bottom");
+    // Back at the bottom: a dispatch row growing into a card (count unchanged) stays visible.
+    await box.evaluate((c) => (c.scrollTop = c.scrollHeight));
+    await page.getByTestId("composer-input").fill("remind me in 20 minutes to stretch");
+    await page.getByTestId("composer-send").click();
+    await page.getByTestId("active-reminder").waitFor();
+    api.dispatchRaw(id);
+    await page.getByTestId("schedule-dispatch-pending").waitFor();
+    await page.waitForTimeout(100);
+    ok(await gap() <= 2, "follows the new row");
+    api.attachView(id);
+    await page.getByTestId("reminder-card").waitFor();
+    await page.waitForTimeout(100);
+    ok(await gap() <= 2, `follows the card that replaced the row (gap ${await gap()})`);
+    await page.getByTestId("active-reminder").waitFor({ state: "detached" });
+    // Language persists across a reload; no request 404s (the favicon is inline).
+    await page.getByRole("button", { name: "中文" }).click();
+    await page.reload();
+    await page.getByRole("button", { name: "中文", pressed: true }).waitFor();
+    equal(await page.evaluate(() => document.documentElement.lang), "zh-CN");
+    equal(missing.length, 0, missing.join("\n"));
+    ok(errors.length === 0, errors.join("\n"));
+  },
+});

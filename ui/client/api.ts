@@ -4,7 +4,7 @@
  * @module
  */
 import type { EventSnapshot, HistoryQuery, OlderPage } from "../window_types.ts";
-import type { HistoryPage, SessionSummary, WireError, WireHeader } from "../wire.ts";
+import type { HistoryPage, RemindersPage, SessionSummary, WireError, WireHeader } from "../wire.ts";
 
 /** A failed API call: the host's error code (or `network`) and message. */
 export class ApiError extends Error {
@@ -60,6 +60,17 @@ export async function createSession(): Promise<WireHeader> {
 /** Makes a session live (idempotent). */
 export async function resumeSession(id: string): Promise<void> {
   await call(`${base(id)}/resume`, { method: "POST" });
+}
+
+/** Forks a session at its current end; returns the live child's header. */
+export async function forkSession(id: string): Promise<WireHeader> {
+  return (await call<{ header: WireHeader }>(`${base(id)}/fork`, { method: "POST", body: "{}" }))
+    .header;
+}
+
+/** The session's active reminders, folded by the host over its durable log. */
+export async function loadReminders(id: string): Promise<RemindersPage> {
+  return await call<RemindersPage>(`${base(id)}/reminders`);
 }
 
 /** Sends one prompt with the browser's zone sampled now. */

@@ -5,12 +5,12 @@
  *
  * @module
  */
-import { useEffect, useRef, useState } from "preact/hooks";
-import { type Lang, lang } from "../i18n.ts";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
+import { type Lang, lang, localeOf, saveLang } from "../i18n.ts";
 import type { EventViewRegistry, RenderContext } from "../registry.ts";
-import { activeReminders, formatOccurrence, SESSION_LOCAL_LABEL } from "../schedule.ts";
+import { formatOccurrence, SESSION_LOCAL_LABEL } from "../schedule.ts";
 import type { PresentedEventNode } from "../transcript.ts";
-import type { SessionSummary, WireEvent } from "../wire.ts";
+import type { ActiveReminderWire, SessionSummary, WireHeader } from "../wire.ts";
 import type { MessageState } from "./lifecycle.ts";
 import type { Connection } from "./stream.ts";
 
@@ -41,6 +41,11 @@ export const T: Readonly<Record<Lang, Readonly<Record<string, string>>>> = {
     cancel: "Cancel",
     queued: "Queued — waits for the running step",
     steering: "Steering — joined the running turn",
+    loadingOlder: "Loading earlier messages…",
+    forkOf: "fork of",
+    fork: "Fork",
+    forkTitle: "Fork this session: a new session with a copy of this conversation",
+    overdue: "overdue",
   },
   zh: {
     sessions: "会话",
@@ -67,12 +72,51 @@ export const T: Readonly<Record<Lang, Readonly<Record<string, string>>>> = {
     cancel: "取消",
     queued: "排队中 —— 等待当前步骤",
     steering: "引导中 —— 已并入正在运行的一轮",
+    loadingOlder: "正在加载更早的消息…",
+    forkOf: "分叉自",
+    fork: "分叉",
+    forkTitle: "分叉此会话：新会话会复制当前对话",
+    overdue: "已逾期",
   },
 };
 
 /** Translates a key in the current language. */
 export function t(key: string): string {
   return T[lang.value][key] ?? key;
+}
+
+/** How the session list describes one session. */
+export interface SessionLabel {
+  /** The parent id prefix of a fork, or `undefined` for a root session. */
+  readonly forkOf: string | undefined;
+  /** The creation time, date and time in the viewer's zone and language. */
+  readonly created: string;
+}
+
+/**
+ * Describes a session for the list: forks name their parent (an 8-character id prefix) and
+ * every row shows when it was created.
+ *
+ * @param header the session header
+ * @param l the UI language
+ * @param timeZone the viewer's IANA zone
+ * @returns the label
+ */
+export function sessionLabel(header: WireHeader, l: Lang, timeZone?: string): SessionLabel {
+  const d = new Date(header.createdAt);
+  let created = header.createdAt;
+  if (!Number.isNaN(d.getTime())) {
+    try {
+      created = d.toLocaleString(localeOf(l), {
+        dateStyle: "medium",
+        timeStyle: "short",
+        ...(timeZone ? { timeZone } : {}),
+      });
+    } catch {
+      created = d.toISOString().slice(0, 16).replace("T", " ");
+    }
+  }
+  return { forkOf: header.lineage?.parentId.slice(0, 8), created };
 }
 
 /** The session list with the "New session" button. */
@@ -96,19 +140,33 @@ export function SessionList(
       <h2>{t("sessions")}</h2>
       <ul data-testid="session-list">
         {props.sessions.length === 0 && <li class="muted">{t("empty")}</li>}
-        {props.sessions.map((s) => (
-          <li key={s.header.id}>
-            <a
-              href={`#/s/${encodeURIComponent(s.header.id)}`}
-              class={s.header.id === props.current ? "active" : ""}
-              aria-current={s.header.id === props.current ? "page" : undefined}
-            >
-              <span class={`dot ${s.live ? "on" : ""}`} />
-              <span class="sid">{s.header.id}</span>
-              <time>{new Date(s.header.createdAt).toLocaleDateString()}</time>
-            </a>
-          </li>
-        ))}
+        {props.sessions.map((s) => {
+          const label = sessionLabel(s.header, lang.value);
+          return (
+            <li key={s.header.id}>
+              <a
+                href={`#/s/${encodeURIComponent(s.header.id)}`}
+                class={`${s.header.id === props.current ? "active" : ""}${
+                  label.forkOf ? " fork" : ""
+                }`}
+                aria-current={s.header.id === props.current ? "page" : undefined}
+                data-testid="session-item"
+              >
+                <span class={`dot ${s.live ? "on" : ""}`} />
+                <span class="sid">
+                  {label.forkOf && <span aria-hidden="true">⑂</span>}
+                  {s.header.id}
+                </span>
+                {label.forkOf && (
+                  <span class="fork-of" data-testid="session-fork-of">
+                    {t("forkOf")} {label.forkOf}
+                  </span>
+                )}
+                <time dateTime={s.header.createdAt}>{label.created}</time>
+              </a>
+            </li>
+          );
+        })}
       </ul>
     </nav>
   );
@@ -132,7 +190,10 @@ export function LangToggle() {
           type="button"
           key={l}
           aria-pressed={lang.value === l}
-          onClick={() => (lang.value = l)}
+          onClick={() => {
+            lang.value = l;
+            saveLang(l);
+          }}
         >
           {l === "en" ? "EN" : "中文"}
         </button>
@@ -238,7 +299,32 @@ function UserMessageExtras(
   );
 }
 
-/** The transcript: every node through the event-view registry. */
+/** Pixels from the bottom that still count as "at the bottom". */
+const NEAR_BOTTOM_PX = 48;
+
+interface Anchor {
+  readonly key: string;
+  readonly top: number;
+}
+
+function nodeTop(container: HTMLElement, el: Element): number {
+  return el.getBoundingClientRect().top - container.getBoundingClientRect().top;
+}
+
+/** The first node at least partly visible in the scroll container. */
+function firstVisible(container: HTMLElement): Anchor | null {
+  for (const el of container.querySelectorAll<HTMLElement>(".node[data-key]")) {
+    const top = nodeTop(container, el);
+    if (top + el.offsetHeight > 0) return { key: el.dataset.key!, top };
+  }
+  return null;
+}
+
+/**
+ * The transcript: every node through the event-view registry. It follows new content while
+ * the reader is at (or near) the bottom, on any change (a new event, a row growing into a
+ * card), and keeps the viewport on the first visible message when older events are prepended.
+ */
 export function Transcript(
   props: {
     nodes: readonly PresentedEventNode[];
@@ -247,6 +333,8 @@ export function Transcript(
     thinking: boolean;
     canLoadOlder: boolean;
     onOlder(): void;
+    /** Whether an older page is in flight. */
+    loadingOlder?: boolean;
     /** Lifecycle states of user messages by seq. */
     states?: ReadonlyMap<number, MessageState>;
     /** Retry and edit; omitted ⇒ no buttons. */
@@ -255,17 +343,70 @@ export function Transcript(
     seedLength?: number | undefined;
   },
 ) {
-  const end = useRef<HTMLDivElement>(null);
+  const box = useRef<HTMLDivElement>(null);
+  const atBottom = useRef(true);
+  const anchor = useRef<Anchor | null>(null);
   const count = props.nodes.length;
-  useEffect(() => end.current?.scrollIntoView({ block: "end" }), [count, props.thinking]);
+  const loadingOlder = props.loadingOlder ?? false;
+  // Runs after every render, before paint: content changed (or not); restore what the reader saw.
+  useLayoutEffect(() => {
+    const c = box.current;
+    if (!c) return;
+    const a = anchor.current;
+    if (a) {
+      const el = c.querySelector(`.node[data-key="${CSS.escape(a.key)}"]`);
+      if (el) c.scrollTop += nodeTop(c, el) - a.top;
+      if (!loadingOlder) anchor.current = null;
+      return;
+    }
+    if (atBottom.current) c.scrollTop = c.scrollHeight;
+  });
+  // Content that grows without a render of this component (fonts, late layout) keeps following.
+  useLayoutEffect(() => {
+    const c = box.current;
+    if (!c || typeof ResizeObserver === "undefined") return;
+    const ro = new ResizeObserver(() => {
+      if (anchor.current === null && atBottom.current) c.scrollTop = c.scrollHeight;
+    });
+    for (const child of c.children) ro.observe(child);
+    return () => ro.disconnect();
+  });
+  const older = () => {
+    const c = box.current;
+    anchor.current = c ? firstVisible(c) : null;
+    props.onOlder();
+  };
   return (
-    <div class="transcript" data-testid="transcript" aria-live="polite">
-      {props.canLoadOlder && (
-        <button type="button" class="ghost older" onClick={props.onOlder}>{t("older")}</button>
-      )}
+    <div
+      class="transcript"
+      data-testid="transcript"
+      aria-live="polite"
+      ref={box}
+      onScroll={(e) => {
+        const c = e.currentTarget;
+        atBottom.current = c.scrollHeight - c.scrollTop - c.clientHeight <= NEAR_BOTTOM_PX;
+      }}
+    >
+      {loadingOlder
+        ? (
+          <p class="older loading" role="status" data-testid="older-loading">
+            <span class="spinner" aria-hidden="true" /> {t("loadingOlder")}
+          </p>
+        )
+        : props.canLoadOlder && (
+          <button type="button" class="ghost older" data-testid="load-older" onClick={older}>
+            {t("older")}
+          </button>
+        )}
       {count === 0 && <p class="hello">{t("hello")}</p>}
       {props.nodes.map((node) => (
-        <div key={node.key} class="node" data-seq={node.seq} data-type={node.type}>
+        <div
+          key={node.key}
+          class="node"
+          data-seq={node.seq}
+          data-type={node.type}
+          data-key={node.key}
+        >
           {props.registry.render(node, props.ctx)}
           {node.type === "user-rpc" && (
             <UserMessageExtras
@@ -277,16 +418,18 @@ export function Transcript(
         </div>
       ))}
       {props.thinking && <div class="thinking" data-testid="thinking">{t("thinking")}</div>}
-      <div ref={end} />
     </div>
   );
 }
 
-/** The reminders panel: creates minus deletes and dispatches in the window. */
+/**
+ * The reminders panel: the host's durable fold (`GET /reminders`), never the loaded window,
+ * so reminders created long ago are listed too.
+ */
 export function RemindersPanel(
-  props: { events: readonly WireEvent[]; seedLength?: number | undefined; ctx: RenderContext },
+  props: { reminders: readonly ActiveReminderWire[]; ctx: RenderContext },
 ) {
-  const list = activeReminders(props.events, { seedLength: props.seedLength });
+  const list = props.reminders;
   return (
     <aside class="reminders" data-testid="reminders-panel">
       <h2>⏰ {t("reminders")}</h2>
@@ -295,11 +438,12 @@ export function RemindersPanel(
           {list.map((r) => {
             const f = formatOccurrence(r.scheduledAt, props.ctx);
             return (
-              <li key={r.id} data-testid="active-reminder">
+              <li key={r.id} data-testid="active-reminder" data-status={r.status}>
                 <p class="prompt">{r.prompt}</p>
                 <p class="when">
                   <time dateTime={r.scheduledAt}>{f.local}</time>
                   <span class="utc">{f.utc}</span>
+                  {r.status === "overdue" && <span class="badge overdue">{t("overdue")}</span>}
                 </p>
               </li>
             );

@@ -23,6 +23,12 @@ export interface FakeApi extends AsyncDisposable {
   readonly sessions: Map<string, FakeSession>;
   /** Dispatches the first active reminder of a session: raw event, then the view sidecar. */
   dispatch(id: string): void;
+  /** Sends only the raw dispatch of the first reminder (its view comes with {@linkcode attachView}). */
+  dispatchRaw(id: string): void;
+  /** Sends the view sidecar of the last dispatch sent by {@linkcode dispatchRaw}. */
+  attachView(id: string): void;
+  /** Appends `n` user messages at once (a long session). */
+  seed(id: string, n: number): void;
 }
 
 const enc = new TextEncoder();
@@ -42,11 +48,43 @@ export function startFakeApi(): FakeApi {
     const frame = enc.encode(`id: ${event.seq}\nevent: session-event\ndata: ${data}\n\n`);
     for (const c of s.streams) c.enqueue(frame);
   };
+  const flushed = (s: FakeSession) => {
+    const data = JSON.stringify({ throughSeq: s.events.length });
+    const frame = enc.encode(`id: ${s.events.length - 1}\nevent: flushed\ndata: ${data}\n\n`);
+    for (const c of s.streams) c.enqueue(frame);
+  };
+  // Every append is durable at once here: each is followed by a `flushed` notice.
   const append = (s: FakeSession, type: string, data: unknown) => {
     const event = { seq: s.events.length, type, at: at(), data };
     s.events.push(event);
     send(s, event);
+    flushed(s);
     return event;
+  };
+  const active = (s: FakeSession) => {
+    const map = new Map<string, { id: string; scheduledAt: string }>();
+    for (const e of s.events) {
+      if (e.type !== "schedule/change") continue;
+      const d = e.data as { op: string; id?: string; record?: { id: string; scheduledAt: string } };
+      if (d.op === "create" && d.record) map.set(d.record.id, d.record);
+      else if (d.id) map.delete(d.id);
+    }
+    return [...map.values()].map((r) => ({
+      ...r,
+      status: Date.parse(r.scheduledAt) <= Date.now() ? "overdue" : "scheduled",
+      deliveryMode: "session-local",
+    }));
+  };
+  const viewOf = (s: FakeSession, dispatch: WireEvent): EventView => {
+    const id = (dispatch.data as { id: string }).id;
+    const create = s.events.find((e) =>
+      e.type === "schedule/change" && (e.data as { record?: { id: string } }).record?.id === id
+    )!;
+    const record = (create.data as { record: { prompt: string; scheduledAt: string } }).record;
+    return {
+      type: "schedule/change",
+      presentation: { scheduleId: id, prompt: record.prompt, occurrenceAt: record.scheduledAt },
+    };
   };
   const turn = (s: FakeSession, text: string, tz: string) => {
     const turnId = `t${s.events.length}`;
@@ -103,6 +141,9 @@ export function startFakeApi(): FakeApi {
     const s = sessions.get(parts[0] ?? "");
     if (!s) return json({ error: { code: "session_not_found", message: "no such session" } }, 404);
     if (parts[1] === "resume") return json({ header: s.header, live: true });
+    if (parts[1] === "reminders") {
+      return json({ reminders: active(s), deliveryMode: "session-local" });
+    }
     if (parts[1] === "messages") {
       const { text, clientTimeZone } = await req.json();
       queueMicrotask(() => turn(s, text, clientTimeZone));
@@ -144,21 +185,32 @@ export function startFakeApi(): FakeApi {
     url: `http://127.0.0.1:${server.addr.port}`,
     sessions,
     dispatch(id) {
+      this.dispatchRaw(id);
+      this.attachView(id);
+    },
+    dispatchRaw(id) {
       const s = sessions.get(id)!;
-      const create = s.events.find((e) => e.type === "schedule/change")!;
-      const record =
-        (create.data as { record: { id: string; prompt: string; scheduledAt: string } }).record;
-      const event = append(s, "schedule/change", { version: 1, op: "dispatch", id: record.id });
-      const view = {
-        type: "schedule/change",
-        presentation: {
-          scheduleId: record.id,
-          prompt: record.prompt,
-          occurrenceAt: record.scheduledAt,
-        },
-      };
+      const record = active(s)[0]!;
+      append(s, "schedule/change", { version: 1, op: "dispatch", id: record.id });
+    },
+    attachView(id) {
+      const s = sessions.get(id)!;
+      const event = s.events.findLast((e) =>
+        e.type === "schedule/change" && (e.data as { op: string }).op === "dispatch"
+      )!;
+      const view = viewOf(s, event);
       s.views.set(event.seq, view);
       send(s, event, view);
+    },
+    seed(id, n) {
+      const s = sessions.get(id)!;
+      for (let i = 0; i < n; i++) {
+        append(s, "user-rpc", {
+          messageId: `m${s.events.length}`,
+          text: `message ${s.events.length}`,
+          source: { kind: "web", clientTimeZone: "Europe/Berlin" },
+        });
+      }
     },
     async [Symbol.asyncDispose]() {
       for (const s of sessions.values()) for (const c of s.streams) c.close();

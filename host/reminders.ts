@@ -1,0 +1,72 @@
+/**
+ * `GET /api/sessions/:id/reminders`: the active reminders of a session, folded with
+ * `@chime/schedule`'s {@linkcode foldSession} over the durable log only (seed "Commit-aware
+ * Web 回执": the page shows nothing the log has not committed).
+ *
+ * @module
+ */
+import { DELIVERY_MODE, foldSession, scheduledAtMs, scheduleValue } from "@chime/schedule";
+import type { SessionEvent, SessionHeader } from "@chime/session";
+import type { HostRuntime } from "./runtime.ts";
+
+/** One active reminder as the page lists it. */
+export interface ActiveReminder {
+  /** The schedule id. */
+  readonly id: string;
+  /** Rule kind (`after` or `at`). */
+  readonly kind: "after" | "at";
+  /** The reminder text. */
+  readonly prompt: string;
+  /** Target instant, UTC RFC 3339. */
+  readonly scheduledAt: string;
+  /** `overdue` once `now ≥ scheduledAt`, else `scheduled`. */
+  readonly status: "scheduled" | "overdue";
+  /** Always `session-local`. */
+  readonly deliveryMode: typeof DELIVERY_MODE;
+}
+
+/** Answer of the reminders route. */
+export interface RemindersPage {
+  /** Active reminders, soonest first. */
+  readonly reminders: readonly ActiveReminder[];
+  /** Always `session-local`. */
+  readonly deliveryMode: typeof DELIVERY_MODE;
+}
+
+function page(
+  header: SessionHeader,
+  events: readonly SessionEvent[],
+  now: number,
+): RemindersPage {
+  const records = [...foldSession(header, events).active.values()]
+    .sort((a, b) => scheduledAtMs(a) - scheduledAtMs(b));
+  const reminders = records.map((record): ActiveReminder => {
+    const { id, kind, prompt, scheduledAt, status, deliveryMode } = scheduleValue(record, now);
+    return { id, kind, prompt, scheduledAt, status, deliveryMode };
+  });
+  return { reminders, deliveryMode: DELIVERY_MODE };
+}
+
+/**
+ * The durable active reminders of a session. A live session folds its events below the
+ * host's flushed watermark (the same cursor that gates views); a cold one folds its stored
+ * events and is never activated.
+ *
+ * @param runtime the host runtime (store, watermark, clock)
+ * @param id the session id
+ * @returns the page, or `undefined` for an unknown session
+ * @throws {ScheduleError} `invalid_log` for a log the schedule fold rejects
+ */
+export async function sessionReminders(
+  runtime: HostRuntime,
+  id: string,
+): Promise<RemindersPage | undefined> {
+  const now = runtime.store.clock.now();
+  const live = runtime.store.live(id);
+  if (live !== undefined) {
+    const durable = Math.min(runtime.watermark.get(live), live.length);
+    return page(live.header, live.events(0, durable), now);
+  }
+  const stored = await runtime.store.inspect(id);
+  return stored === undefined ? undefined : page(stored.header, stored.events, now);
+}
