@@ -67,7 +67,8 @@ Deno.test("`fork()` children hold exactly the parent prefix plus session/end-see
       async (length, pick) => {
         const parent = await store.create({ cwd: "/", id: `parent${n++}`, timeZone: "UTC" });
         for (let i = 0; i < length; i++) store.append(parent, "note", { i });
-        const through = Math.floor(pick * (length + 1)) - 1;
+        // `pick` may be exactly 1: clamp to the last parent seq.
+        const through = Math.min(length - 1, Math.floor(pick * (length + 1)) - 1);
         const child = await store.fork(parent, { throughSeq: through, id: `child${n++}` });
         assert.deepEqual(child.events(0, through + 1), parent.events(0, through + 1));
         assert.deepEqual(child.event(through + 1)?.data, { seedLength: through + 2 });
