@@ -276,7 +276,7 @@ function App() {
                 disabled={busy.value}
                 onClick={() => void fork()}
               >
-                ⑂ {t("fork")}
+                ⋔ {t("fork")}
               </button>
             )}
             {w && <ConnectionBadge state={connection.value} />}

@@ -154,7 +154,7 @@ export function SessionList(
               >
                 <span class={`dot ${s.live ? "on" : ""}`} />
                 <span class="sid">
-                  {label.forkOf && <span aria-hidden="true">⑂</span>}
+                  {label.forkOf && <span aria-hidden="true">⋔</span>}
                   {s.header.id}
                 </span>
                 {label.forkOf && (
