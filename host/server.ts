@@ -4,43 +4,26 @@
  *
  * @module
  */
-import type { ModelAdapter, Plugin } from "@chime/agent";
-import type { Clock, PersistenceBackend } from "@chime/session";
-import { type AppOptions, createApp, type StaticAsset } from "./app.ts";
+import { type AppOptions, createApp } from "./app.ts";
 import { defaultAssets } from "./assets.ts";
 import type { HostConfig } from "./config.ts";
-import type { FeedLimits } from "./feed.ts";
-import { HostRuntime } from "./runtime.ts";
-import type { ViewSource } from "./views.ts";
+import { HostRuntime, type RuntimeOptions } from "./runtime.ts";
 
-/** Options of {@linkcode startServer}. */
-export interface StartServerOptions {
+/**
+ * Options of {@linkcode startServer}: the runtime's overrides (backend, model, plugins, views,
+ * clock, feed limits), the app's (heartbeat, body limit, assets; the embedded UI island by
+ * default), plus where to listen.
+ */
+export interface StartServerOptions
+  extends Omit<RuntimeOptions, "config">, Omit<AppOptions, "assets"> {
   /** The loaded configuration (see `loadConfig`). */
   readonly config: HostConfig;
   /** Overrides `config.port`; `0` picks a free port. */
   readonly port?: number;
   /** Overrides `config.hostname`. */
   readonly hostname?: string;
-  /** A backend instead of `config.storage`. */
-  readonly backend?: PersistenceBackend;
-  /** A model instead of `config.model`. */
-  readonly model?: ModelAdapter;
-  /** Plugins instead of the registry's. */
-  readonly plugins?: readonly Plugin[];
-  /** View sources instead of the registry's. */
-  readonly views?: readonly ViewSource[];
-  /** Wall clock and timers. @default systemClock */
-  readonly clock?: Clock;
-  /** Stream client queue bounds. */
-  readonly feedLimits?: FeedLimits;
-  /** Heartbeat interval, ms. @default 15000 */
-  readonly heartbeatMs?: number;
-  /** Largest request body, bytes. @default 65536 */
-  readonly bodyLimitBytes?: number;
   /** Static files. @default the embedded UI island */
-  readonly assets?: Readonly<Record<string, StaticAsset>>;
-  /** Where unexpected errors go. @default globalThis.reportError */
-  readonly reportError?: (error: unknown) => void;
+  readonly assets?: AppOptions["assets"];
 }
 
 /** A running host. Dispose it (or call `shutdown`) to stop cleanly. */
