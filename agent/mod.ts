@@ -41,6 +41,7 @@ export type {
   FlushedObserver,
   FlushListener,
   ForkOptions,
+  LiveObserver,
   MessageSource,
   PersistenceBackend,
   Session,

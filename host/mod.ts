@@ -38,6 +38,7 @@ export type {
   FlushedObserver,
   FlushListener,
   ForkOptions,
+  LiveObserver,
   MessageSource,
   PersistenceBackend,
   Session,

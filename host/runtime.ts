@@ -75,6 +75,7 @@ export class HostRuntime implements AsyncDisposable {
   readonly #clock: Clock;
   readonly #agents = new Map<Session, Promise<Agent>>();
   readonly #flushed: Disposable;
+  readonly #live: Disposable;
   readonly #reportError: (error: unknown) => void;
   #closing: Promise<void> | undefined;
 
@@ -93,6 +94,12 @@ export class HostRuntime implements AsyncDisposable {
     this.#model = options.model ?? createModel(options.config.model, this.#clock);
     this.#reportError = options.reportError ?? ((e) => globalThis.reportError(e));
     this.#flushed = store.onFlushed((session, through) => this.feeds.onFlushed(session, through));
+    // A prefix read back from storage is durable by construction. Seeding here, synchronously as
+    // the session goes live (resume, or create of a stored id), uses exactly the loaded length,
+    // before any agent or plugin can append to it.
+    this.#live = store.onLive((session, durable) => {
+      if (durable > 0) this.watermark.seed(session, durable);
+    });
   }
 
   /**
@@ -214,10 +221,7 @@ export class HostRuntime implements AsyncDisposable {
    */
   async resume(id: string): Promise<Session> {
     this.#open("resume a session");
-    const wasLive = this.store.live(id) !== undefined;
     const session = await this.store.resume(id);
-    // A freshly loaded prefix was read back from storage: it is durable.
-    if (!wasLive) this.watermark.seed(session, session.length);
     await this.agentFor(session);
     return session;
   }
@@ -273,6 +277,7 @@ export class HostRuntime implements AsyncDisposable {
     await this.#loader[Symbol.asyncDispose]().catch((e) => errors.push(e));
     await this.store[Symbol.asyncDispose]().catch((e) => errors.push(e));
     this.#flushed[Symbol.dispose]();
+    this.#live[Symbol.dispose]();
     if (errors.length === 1) throw errors[0];
     if (errors.length > 1) throw new AggregateError(errors, "Cannot shut down cleanly");
   }

@@ -31,6 +31,7 @@ export type {
   FlushedObserver,
   FlushListener,
   ForkOptions,
+  LiveObserver,
   MessageSource,
   PersistenceBackend,
   Session,

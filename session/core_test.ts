@@ -156,3 +156,17 @@ Deno.test("`headersIdentical()` reads a missing delegationDepth as 0 and every o
     assert.equal(headersIdentical(base, other), false, JSON.stringify(change));
   }
 });
+
+Deno.test("`Session.append()` keeps the JSON form storage will hold, and refuses data without one", () => {
+  const session = new Session({ header: header("j"), now: () => 0 });
+  const event = session.append("note", {
+    when: new Date(0),
+    gone: undefined,
+    list: [1, undefined],
+  });
+  assert.deepEqual(event.data, { when: "1970-01-01T00:00:00.000Z", list: [1, null] });
+  for (const bad of [undefined, { n: 1n }]) {
+    assert.throws(() => session.append("note", bad), TypeError);
+  }
+  assert.equal(session.length, 1, "a refused append changes nothing");
+});

@@ -43,6 +43,7 @@ export {
   type FlushedObserver,
   type FlushListener,
   type ForkOptions,
+  type LiveObserver,
   SessionStore,
   type SessionStoreOptions,
 } from "./store.ts";

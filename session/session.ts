@@ -22,6 +22,13 @@ export interface SessionInit {
   readonly reportError?: (error: unknown) => void;
 }
 
+// The live log holds exactly what storage holds: attached history compares them event by event.
+function toJson<D>(data: D): D {
+  const text = JSON.stringify(data);
+  if (text === undefined) throw new TypeError("Cannot append: the data has no JSON form");
+  return JSON.parse(text) as D;
+}
+
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
     Object.freeze(value);
@@ -112,10 +119,12 @@ export class Session {
    * Appends one event and notifies append listeners synchronously.
    *
    * @param type the event type (ARCHITECTURE.md §4)
-   * @param data JSON-compatible data; cloned and frozen
+   * @param data JSON data; stored as its JSON form (a JSON round trip), so the live event is
+   *   exactly what persistence writes and reads back (`undefined` keys dropped, a `Date` becomes
+   *   its ISO string), and frozen
    * @returns the committed-to-memory envelope
    * @throws {SessionError} `session_closed` after the session went cold
-   * @throws {DOMException} `DataCloneError` when `data` is not cloneable
+   * @throws {TypeError} when `data` has no JSON form (a `BigInt`, a cycle, or `undefined` itself)
    */
   append<T extends string, D>(type: T, data: D): SessionEvent<T, D> {
     if (this.#closed) {
@@ -125,7 +134,7 @@ export class Session {
       seq: this.#events.length,
       type,
       at: new Date(this.#now()).toISOString(),
-      data: structuredClone(data),
+      data: toJson(data),
     });
     this.#events.push(event);
     for (const listener of [...this.#listeners]) {

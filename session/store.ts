@@ -31,6 +31,14 @@ export type FlushListener = (
  */
 export type FlushedObserver = (session: Session, throughSeq: number) => void;
 
+/**
+ * Observer of a session going live (create, resume, fork), called synchronously before any other
+ * code can append to it. `durableLength` counts the events that were just read back from storage
+ * (a resumed session's whole loaded log); it is `0` for new sessions and forks, whose header and
+ * seed become durable only with their first acknowledged flush.
+ */
+export type LiveObserver = (session: Session, durableLength: number) => void;
+
 /** Options of {@linkcode SessionStore}. */
 export interface SessionStoreOptions {
   /** Where sessions are persisted. */
@@ -101,6 +109,7 @@ export class SessionStore implements AsyncDisposable {
   readonly #controllers = new WeakMap<Session, PersistenceController>();
   readonly #listeners = new WeakMap<Session, Set<FlushListener>>();
   readonly #observers = new Set<FlushedObserver>();
+  readonly #liveObservers = new Set<LiveObserver>();
   /** Serializes create/resume/fork/close per session id. */
   readonly #locks = new Map<string, Promise<unknown>>();
 
@@ -145,7 +154,12 @@ export class SessionStore implements AsyncDisposable {
     return id;
   }
 
-  #goLive(header: SessionHeader, events: readonly SessionEvent[], seedEnd: number): Session {
+  #goLive(
+    header: SessionHeader,
+    events: readonly SessionEvent[],
+    seedEnd: number,
+    durableLength: number,
+  ): Session {
     const session = new Session({
       header,
       events,
@@ -155,12 +169,19 @@ export class SessionStore implements AsyncDisposable {
     this.#live.set(header.id, session);
     if (!this.#persist) {
       this.#listeners.set(session, new Set());
-      return session;
+    } else {
+      const controller = new PersistenceController(session, this.#backend, seedEnd);
+      this.#controllers.set(session, controller);
+      this.#listeners.set(session, new Set([(_s, through) => controller.flush(through)]));
+      controller.start();
     }
-    const controller = new PersistenceController(session, this.#backend, seedEnd);
-    this.#controllers.set(session, controller);
-    this.#listeners.set(session, new Set([(_s, through) => controller.flush(through)]));
-    controller.start();
+    for (const observer of [...this.#liveObservers]) {
+      try {
+        observer(session, durableLength);
+      } catch (error) {
+        this.#reportError(error);
+      }
+    }
     return session;
   }
 
@@ -207,7 +228,7 @@ export class SessionStore implements AsyncDisposable {
         delegationDepth: options.delegationDepth ?? 0,
         ...(timeZone === undefined ? {} : { timeZone }),
       });
-      return this.#goLive(header, [], 0);
+      return this.#goLive(header, [], 0, 0);
     });
   }
 
@@ -229,7 +250,12 @@ export class SessionStore implements AsyncDisposable {
     if (stored === undefined) {
       throw new SessionError("session_not_found", `Cannot resume: no session ${id}`);
     }
-    return this.#goLive(normalizeHeader(stored.header), stored.events, stored.events.length);
+    return this.#goLive(
+      normalizeHeader(stored.header),
+      stored.events,
+      stored.events.length,
+      stored.events.length,
+    );
   }
 
   /**
@@ -278,7 +304,7 @@ export class SessionStore implements AsyncDisposable {
         at: new Date(this.#clock.now()).toISOString(),
         data: { seedLength },
       };
-      return this.#goLive(header, [...parentEvents.slice(0, through + 1), endSeed], seedLength);
+      return this.#goLive(header, [...parentEvents.slice(0, through + 1), endSeed], seedLength, 0);
     });
   }
 
@@ -303,6 +329,18 @@ export class SessionStore implements AsyncDisposable {
     }
     set.add(listener);
     return { [Symbol.dispose]: () => set.delete(listener) };
+  }
+
+  /**
+   * Subscribes to sessions going live, with how much of each was read back from storage (see
+   * {@linkcode LiveObserver}). The host seeds its commit watermark from it: a prefix loaded from
+   * storage is durable by construction (seed §"Commit-aware Web 回执").
+   *
+   * @returns a handle whose disposal unsubscribes
+   */
+  onLive(observer: LiveObserver): Disposable {
+    this.#liveObservers.add(observer);
+    return { [Symbol.dispose]: () => this.#liveObservers.delete(observer) };
   }
 
   /**

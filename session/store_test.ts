@@ -271,3 +271,31 @@ Deno.test("`SessionStore` generates url-safe ids by default", async () => {
   const s = await store.create({ cwd: "/" });
   assert.match(s.id, /^[A-Za-z0-9_-]{22}$/);
 });
+
+Deno.test("`onLive()` reports the durable length read back from storage, 0 for new and forked", async () => {
+  const backend = new MemoryBackend();
+  const reported: unknown[] = [];
+  await using store = new SessionStore({
+    backend,
+    reportError: (e) => reported.push(e),
+  });
+  const seen: [string, number][] = [];
+  const live = store.onLive((session, durable) => seen.push([session.id, durable]));
+  store.onLive(() => {
+    throw new Error("observer bug");
+  });
+  const a = await store.create({ cwd: "/", id: "a", timeZone: "UTC" });
+  store.append(a, "note", { n: 1 });
+  store.append(a, "note", { n: 2 });
+  assert.equal(await store.flush(a), true);
+  await store.fork(a, { id: "f", throughSeq: 0 });
+  await store.close(a);
+  await store.resume("a");
+  await store.close(store.live("a")!);
+  // A create of a stored id makes it live from storage too.
+  await store.create({ cwd: "/", id: "a", timeZone: "UTC" });
+  live[Symbol.dispose]();
+  await store.create({ cwd: "/", id: "b" });
+  assert.deepEqual(seen, [["a", 0], ["f", 0], ["a", 2], ["a", 2]]);
+  assert.equal(reported.length, 5, "every throwing observer call is reported, none swallowed");
+});
