@@ -27,6 +27,7 @@ import { LibsqlBackend, type PersistenceBackend, type Session, SessionStore } fr
 import { MemoryBackend } from "@chime/session/testing";
 import { ScheduleFifo } from "../../schedule/fifo.ts";
 import { ScheduleOwner } from "../../schedule/owner.ts";
+import { JsonLineChild } from "../_child.ts";
 
 const SESSIONS = 10_000;
 const DUE_TOGETHER = 1_000;
@@ -167,58 +168,16 @@ async function child(mode: string, path: string, n: number): Promise<void> {
 type Line = Record<string, unknown> & { readonly t: number };
 
 /** A child process of this script; its JSON lines are collected as they arrive. */
-class Child {
-  readonly lines: Line[] = [];
-  readonly spawnedAt = Date.now();
-  readonly #process: Deno.ChildProcess;
-  readonly #reading: Promise<void>;
-  readonly #stderr: Promise<string>;
-  #exited = false;
-
+class Child extends JsonLineChild<Line> {
   constructor(mode: string, path: string, n: number) {
-    this.#process = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", SELF, "--child", mode, path, String(n)],
-      cwd: ROOT,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    this.#stderr = new Response(this.#process.stderr).text();
-    this.#reading = this.#read();
+    super(SELF, ["--child", mode, path, String(n)], { cwd: ROOT });
   }
 
-  async #read(): Promise<void> {
-    let buffer = "";
-    for await (const chunk of this.#process.stdout.pipeThrough(new TextDecoderStream())) {
-      buffer += chunk;
-      let newline;
-      while ((newline = buffer.indexOf("\n")) >= 0) {
-        const text = buffer.slice(0, newline);
-        buffer = buffer.slice(newline + 1);
-        if (text.startsWith("{")) this.lines.push(JSON.parse(text));
-      }
-    }
-    this.#exited = true;
-  }
-
-  async waitFor(key: string, timeoutMs = 30_000): Promise<Line> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const line = this.lines.find((l) => key in l);
-      if (line) return line;
-      if (this.#exited) throw new Error(`child exited before "${key}": ${await this.#stderr}`);
-      if (Date.now() > deadline) throw new Error(`timed out waiting for "${key}"`);
-      await sleep(5);
-    }
-  }
-
-  async kill(): Promise<void> {
-    try {
-      this.#process.kill("SIGKILL");
-    } catch { /* already gone */ }
-    await this.#process.status;
-    await this.#reading;
-    await this.#stderr;
+  /** Waits for the first line that has `key` and returns it. */
+  async line(key: string, timeoutMs = 30_000): Promise<Line> {
+    const find = (lines: Line[]) => lines.find((l) => key in l);
+    await this.waitFor((lines) => find(lines) !== undefined, `"${key}"`, timeoutMs);
+    return find(this.lines)!;
   }
 }
 
@@ -242,18 +201,18 @@ async function survival(kind: "chime" | "kv"): Promise<Survival> {
     for (const l of lines) if (typeof l.delivered === "number") counts[l.delivered]!++;
   };
   const first = new Child(`${kind}-arm`.replace("kv-arm", "kv-enqueue"), path, RESTART_N);
-  const armed = await first.waitFor("armed");
+  const armed = await first.line("armed");
   await first.kill();
   const dueAt = armed.dueAt as number;
   const killedBeforeDue = Date.now() < dueAt;
   tally(first.lines);
   await sleep(Math.max(0, dueAt + RESTART_GAP_MS - Date.now()));
   const second = new Child(`${kind}-${kind === "chime" ? "resume" : "listen"}`, path, RESTART_N);
-  await second.waitFor("done");
+  await second.line("done");
   await second.kill();
   tally(second.lines);
   const third = new Child(`${kind}-audit`, path, RESTART_N);
-  await third.waitFor("done");
+  await third.line("done");
   await third.kill();
   tally(third.lines);
   await Deno.remove(dir, { recursive: true });

@@ -5,33 +5,20 @@
 import assert from "node:assert/strict";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { SessionStore } from "../../session/store.ts";
+import { JsonLineChild } from "../_child.ts";
 import { type BackendKind, openBackend, tempDir } from "./_helpers.ts";
 
 const WRITER = fromFileUrl(new URL("./_restart_writer.ts", import.meta.url));
 const CONFIG = fromFileUrl(new URL("../../deno.json", import.meta.url));
 
 async function killAfterAcks(kind: BackendKind, dir: string, acks: number): Promise<number[]> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--config", CONFIG, WRITER, kind, dir],
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const seen: number[] = [];
-  let buffer = "";
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  while (seen.length < acks) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += value;
-    const lines = buffer.split("\n");
-    buffer = lines.pop()!;
-    seen.push(...lines.map(Number));
-  }
-  child.kill("SIGKILL");
-  await reader.cancel();
-  const status = await child.status;
+  await using child = new JsonLineChild<number>(WRITER, [kind, dir], {
+    flags: ["--config", CONFIG],
+  });
+  await child.waitFor((seen) => seen.length >= acks, `${acks} acknowledged seqs`, 60_000);
+  const status = await child.kill("SIGKILL");
   assert.equal(status.signal, "SIGKILL");
-  return seen;
+  return child.lines;
 }
 
 for (const kind of ["libsql", "jsonl"] as const) {
