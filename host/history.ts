@@ -64,6 +64,19 @@ function remember(session: Session, length: number): void {
 }
 
 /**
+ * Records that the first `length` events of a live session were read back from storage into
+ * this exact object (a resume): that prefix is identical to storage by construction, so the
+ * independent inspection starts after it instead of re-reading the whole stored log on the first
+ * history request. The stored header and anything beyond are still inspected on every request.
+ *
+ * @param session the live session object just made live from storage
+ * @param length events loaded from storage (`SessionStore.onLive`'s `durableLength`)
+ */
+export function seedVerifiedPrefix(session: Session, length: number): void {
+  remember(session, length);
+}
+
+/**
  * Inspects persistence independently of the live object and tells how long a prefix of the
  * live log storage proves: the stored header must be identical (missing `delegationDepth` ≡ 0,
  * all else exact) and every stored event must deep-equal the live one.

@@ -84,6 +84,7 @@ export {
   type HistoryQuery,
   type ProvenPrefix,
   provenPrefix,
+  seedVerifiedPrefix,
 } from "./history.ts";
 export {
   type PluginEntry,

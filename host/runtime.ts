@@ -18,6 +18,7 @@ import { HostError } from "./errors.ts";
 import { type FeedLimits, Feeds } from "./feed.ts";
 import { resolveRegistry } from "./registry.ts";
 import { Views, type ViewSource } from "./views.ts";
+import { seedVerifiedPrefix } from "./history.ts";
 import { Watermark } from "./watermark.ts";
 
 /** Options of {@linkcode HostRuntime.open}. */
@@ -98,7 +99,9 @@ export class HostRuntime implements AsyncDisposable {
     // the session goes live (resume, or create of a stored id), uses exactly the loaded length,
     // before any agent or plugin can append to it.
     this.#live = store.onLive((session, durable) => {
-      if (durable > 0) this.watermark.seed(session, durable);
+      if (durable === 0) return;
+      this.watermark.seed(session, durable);
+      seedVerifiedPrefix(session, durable);
     });
   }
 

@@ -311,3 +311,28 @@ Deno.test("sparse view context equals the dense presentation (random logs, forks
     assert.ok(reads.every((limit) => limit <= 16_384));
   }
 });
+
+Deno.test("a session resumed from storage starts its verification after the loaded prefix", async () => {
+  const backend = new MemoryBackend();
+  let id: string;
+  let seq: number;
+  {
+    await using runtime = await testRuntime({ backend });
+    const { session } = await runtime.create({ timeZone: "Europe/Paris" });
+    for (let i = 0; i < 300; i++) session.append("note", { i });
+    seq = appendReminder(session);
+    await runtime.store.flush(session);
+    id = session.id;
+  }
+  await using runtime = await testRuntime({ backend });
+  const app = createApp(runtime);
+  await runtime.resume(id);
+  const counts = countReads(backend);
+  const page = await history(app, id);
+  assert.deepEqual(page.views, { [seq]: reminderView() });
+  assert.equal(counts.events, 0, "the loaded prefix is not read again");
+  // The header is still compared on every request: a forged stored header hides the views.
+  const raw = backend.raw(id)!;
+  raw.header = { ...raw.header, origin: "forged" };
+  assert.deepEqual((await history(app, id)).views, {});
+});
