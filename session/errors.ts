@@ -14,7 +14,8 @@ export type SessionErrorCode =
   | "invalid_seq"
   | "session_closed"
   | "persistence_failed"
-  | "schema_rejected";
+  | "schema_rejected"
+  | "storage_in_use";
 
 /**
  * A session-layer failure with a machine-readable {@linkcode SessionErrorCode}.

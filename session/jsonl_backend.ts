@@ -10,6 +10,7 @@ import { SessionError } from "./errors.ts";
 import type { SessionEvent } from "./event.ts";
 import { isSessionId, normalizeHeader, type SessionHeader } from "./header.ts";
 import { readFirstLine, scanLog, setAside, syncDir, writeDurably } from "./_jsonl_io.ts";
+import { acquireWriterLock } from "./_writer_lock.ts";
 
 /** Options of {@linkcode JsonlBackend.open}. */
 export interface JsonlBackendOptions {
@@ -36,11 +37,13 @@ export class JsonlBackend implements PersistenceBackend {
   /** Backend name. */
   readonly kind = "jsonl";
   readonly #dir: string;
+  readonly #lock: Disposable;
   /** Stored event counts of sessions scanned (and repaired) in this process. */
   readonly #lengths = new Map<string, number>();
   readonly #locks = new Map<string, Promise<unknown>>();
 
-  private constructor(dir: string) {
+  private constructor(dir: string, lock: Disposable) {
+    this.#lock = lock;
     this.#dir = dir;
   }
 
@@ -52,7 +55,9 @@ export class JsonlBackend implements PersistenceBackend {
    */
   static async open(options: JsonlBackendOptions): Promise<JsonlBackend> {
     await Deno.mkdir(options.dir, { recursive: true });
-    return new JsonlBackend(options.dir);
+    // One writing process per folder: appends check the file length they continue.
+    const lock = await acquireWriterLock(join(options.dir, ".lock"), `folder ${options.dir}`);
+    return new JsonlBackend(options.dir, lock);
   }
 
   #path(id: string): string {
@@ -225,5 +230,6 @@ export class JsonlBackend implements PersistenceBackend {
   /** Waits for in-flight writes; holds no open files between calls. */
   async [Symbol.asyncDispose](): Promise<void> {
     await Promise.all([...this.#locks.values()]);
+    this.#lock[Symbol.dispose]();
   }
 }

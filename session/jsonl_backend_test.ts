@@ -17,7 +17,7 @@ Deno.test("`JsonlBackend` writes a header line then one line per event", async (
   assert.deepEqual(JSON.parse(lines[3]!), ev(2));
   assert.equal(lines[4], "");
   const names = [...Deno.readDirSync(`${dir.path}/new/nested`)].map((e) => e.name);
-  assert.deepEqual(names, ["s.jsonl"]);
+  assert.deepEqual(names.sort(), [".lock", "s.jsonl"]);
 });
 
 Deno.test("`JsonlBackend` round-trips a header without timeZone and reads restarts", async () => {
@@ -62,7 +62,7 @@ Deno.test("`JsonlBackend` enforces existence and seq contiguity", async () => {
   await assert.rejects(backend.append("s", [ev(2)]), code("invalid_seq"));
   await assert.rejects(backend.append("s", [ev(1), ev(3)]), code("invalid_seq"));
   await assert.rejects(backend.append("nobody", [ev(0)]), code("session_not_found"));
-  assert.deepEqual([...Deno.readDirSync(dir.path)].map((e) => e.name), ["s.jsonl"]);
+  assert.deepEqual([...Deno.readDirSync(dir.path)].map((e) => e.name).sort(), [".lock", "s.jsonl"]);
   assert.equal(await backend.cursor("nobody"), undefined);
 });
 
@@ -144,4 +144,21 @@ Deno.test("`JsonlBackend` serializes concurrent appends of one session", async (
   await backend.initialize(header("c"), []);
   await Promise.all(Array.from({ length: 20 }, (_, i) => backend.append("c", [ev(i)])));
   assert.deepEqual((await backend.load("c"))?.events, evs(0, 20));
+});
+
+Deno.test("`JsonlBackend.open()` refuses a folder another handle is writing", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const first = await JsonlBackend.open({ dir });
+    await assert.rejects(
+      () => JsonlBackend.open({ dir }),
+      (e) => e instanceof SessionError && e.code === "storage_in_use",
+    );
+    await first[Symbol.asyncDispose]();
+    // Released with the first handle; the lock file is not mistaken for a session.
+    await using again = await JsonlBackend.open({ dir });
+    assert.deepEqual(await again.list(), []);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

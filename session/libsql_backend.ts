@@ -12,6 +12,7 @@ import { SessionError } from "./errors.ts";
 import type { SessionEvent } from "./event.ts";
 import { normalizeHeader, type SessionHeader } from "./header.ts";
 import { prepareSchema, rejected } from "./_libsql_open.ts";
+import { acquireWriterLock } from "./_writer_lock.ts";
 import {
   type EventRow,
   eventRows,
@@ -61,6 +62,7 @@ export class LibsqlBackend implements PersistenceBackend {
   /** Backend name. */
   readonly kind = "libsql";
   readonly #client: Client;
+  readonly #lock: Disposable | undefined;
   /** Stored event counts of sessions known to exist (authoritative after each commit). */
   readonly #lengths = new Map<string, number>();
   #queue: Pending[] = [];
@@ -68,8 +70,9 @@ export class LibsqlBackend implements PersistenceBackend {
   #closed = false;
   #commits = 0;
 
-  private constructor(client: Client) {
+  private constructor(client: Client, lock: Disposable | undefined) {
     this.#client = client;
+    this.#lock = lock;
   }
 
   /**
@@ -86,6 +89,12 @@ export class LibsqlBackend implements PersistenceBackend {
    */
   static async open(options: LibsqlBackendOptions): Promise<LibsqlBackend> {
     const local = options.url.startsWith("file:");
+    const path = local ? options.url.slice("file:".length).split("?")[0]! : "";
+    // One writing process per database file (the lock lives beside it; the file itself is not
+    // touched before its schema is accepted). In-memory and remote databases need no lock.
+    const lock = local && path !== "" && path !== ":memory:"
+      ? await acquireWriterLock(`${path}.lock`, `database ${options.url}`)
+      : undefined;
     // One connection in file mode keeps per-connection pragmas in force for every statement;
     // native calls are synchronous, so a pool would add nothing but connections.
     const client = createClient({
@@ -98,7 +107,9 @@ export class LibsqlBackend implements PersistenceBackend {
       try {
         reason = await prepareSchema(client);
       } catch (cause) {
-        // A concurrent opener may have created or upgraded the file first: classify once more.
+        // A concurrent opener may have created or upgraded the database first: classify once
+        // more. A local file is locked to one writer before this point, so only a remote
+        // database shared by several hosts reaches this (no sqld server in the tests: uncovered).
         reason = await prepareSchema(client).catch(() => {
           throw rejected(options.url, "cannot read or prepare the schema", cause);
         });
@@ -109,9 +120,10 @@ export class LibsqlBackend implements PersistenceBackend {
         await client.execute("PRAGMA journal_mode = WAL");
         await client.execute("PRAGMA synchronous = FULL");
       }
-      return new LibsqlBackend(client);
+      return new LibsqlBackend(client, lock);
     } catch (error) {
       client.close();
+      lock?.[Symbol.dispose]();
       throw error;
     }
   }
@@ -283,6 +295,7 @@ export class LibsqlBackend implements PersistenceBackend {
     this.#closed = true;
     await this.#draining;
     this.#client.close();
+    this.#lock?.[Symbol.dispose]();
   }
 }
 

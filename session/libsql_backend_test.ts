@@ -118,14 +118,20 @@ Deno.test("`LibsqlBackend.open()` rejects older, newer, foreign and forged datab
   await rejects(garbage);
 });
 
-Deno.test("`LibsqlBackend.open()` lets two openers of one fresh file race", async () => {
+Deno.test("`LibsqlBackend.open()`: of two racing openers of one fresh file, exactly one writes", async () => {
   await using dir = await tempDir();
   const url = `file:${dir.path}/race.db`;
-  const [a, b] = await Promise.all([LibsqlBackend.open({ url }), LibsqlBackend.open({ url })]);
-  await using _a = a;
-  await using _b = b;
+  const results = await Promise.allSettled([
+    LibsqlBackend.open({ url }),
+    LibsqlBackend.open({ url }),
+  ]);
+  const opened = results.flatMap((r) => r.status === "fulfilled" ? [r.value] : []);
+  const refused = results.flatMap((r) => r.status === "rejected" ? [r.reason] : []);
+  assert.equal(opened.length, 1);
+  assert.ok(refused[0] instanceof SessionError && refused[0].code === "storage_in_use");
+  await using a = opened[0]!;
   await a.initialize(header("s"), []);
-  assert.equal((await b.cursor("s"))?.length, 0);
+  assert.equal((await a.cursor("s"))?.length, 0);
 });
 
 Deno.test("`LibsqlBackend` accepts a non-file URL (in-memory)", async () => {
@@ -252,4 +258,21 @@ Deno.test("`LibsqlBackend` waits for queued writes on dispose and refuses later 
   );
   await using again = await LibsqlBackend.open({ url: `file:${dir.path}/d.db` });
   assert.equal((await again.cursor("d"))?.length, 3);
+});
+
+Deno.test("`LibsqlBackend.open()` refuses a database file another handle is writing", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const url = `file:${dir}/one.db`;
+    const first = await LibsqlBackend.open({ url });
+    await assert.rejects(
+      () => LibsqlBackend.open({ url }),
+      (e) => e instanceof SessionError && e.code === "storage_in_use",
+    );
+    await first[Symbol.asyncDispose]();
+    // Released with the first handle: the file opens again.
+    await (await LibsqlBackend.open({ url }))[Symbol.asyncDispose]();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
