@@ -7,6 +7,7 @@
  */
 import { type Client, createClient, type InStatement } from "@libsql/client";
 import { setImmediate } from "node:timers";
+import { fileURLToPath } from "node:url";
 import type { EventPage, PersistenceBackend, StoredCursor, StoredSession } from "./backend.ts";
 import { SessionError } from "./errors.ts";
 import type { SessionEvent } from "./event.ts";
@@ -89,7 +90,8 @@ export class LibsqlBackend implements PersistenceBackend {
    */
   static async open(options: LibsqlBackendOptions): Promise<LibsqlBackend> {
     const local = options.url.startsWith("file:");
-    const path = local ? options.url.slice("file:".length).split("?")[0]! : "";
+    const bare = options.url.split("?")[0]!;
+    const path = !local ? "" : bare.startsWith("file://") ? fileURLToPath(bare) : bare.slice(5);
     // One writing process per database file (the lock lives beside it; the file itself is not
     // touched before its schema is accepted). In-memory and remote databases need no lock.
     const lock = local && path !== "" && path !== ":memory:"
