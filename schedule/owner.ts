@@ -126,6 +126,7 @@ export class ScheduleOwner implements AsyncDisposable {
     this.#track(this.#fifo.run(async () => {
       if (this.#stopped !== undefined) return;
       const preflight = await barrier(this.#agent);
+      if (this.#stopped !== undefined) return; // disposed while the preflight ran
       if (preflight.ok) this.#arm();
       else this.#stall(Infinity, "Cannot arm reminders: the start preflight failed", preflight);
     }));
@@ -240,6 +241,8 @@ export class ScheduleOwner implements AsyncDisposable {
   }
 
   #stall(hold: number, message: string, details: unknown): "stalled" {
+    // A stopped owner waits for nothing: no warning, no subscription that would outlive it.
+    if (this.#stopped !== undefined) return "stalled";
     this.#logger.warn(message, { session: this.#agent.session.id, details });
     this.#hold = Math.max(hold, this.#hold ?? -Infinity);
     if (this.#activity === undefined && !this.#agent.session.closed) {

@@ -109,6 +109,9 @@ export function scheduleTools(options: ScheduleToolsOptions): readonly ToolDefin
       return fifo.run(async () => {
         const { agent } = ctx;
         const preflight = await barrier(agent);
+        // A turn that ended (cancel, dispose) while this waited records nothing more: no create
+        // may land after its `turn/end` (the thrown reason becomes the unrecorded tool error).
+        ctx.signal.throwIfAborted();
         if (!preflight.ok) return uncertain("create schedule", preflight.cause);
         confirmed();
         const state = foldLive(agent);
@@ -154,6 +157,7 @@ export function scheduleTools(options: ScheduleToolsOptions): readonly ToolDefin
       return fifo.run(async () => {
         const { agent } = ctx;
         const preflight = await barrier(agent);
+        ctx.signal.throwIfAborted(); // as for create: nothing lands after the turn ended
         if (!preflight.ok) return uncertain("delete schedule", preflight.cause);
         confirmed();
         const state = foldLive(agent);
