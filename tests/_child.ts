@@ -30,8 +30,8 @@ const LINES_TAIL = 5;
  * other lines, and an unterminated last line, are ignored. Stderr is collected as text.
  *
  * @typeParam T the shape of one parsed line (not validated)
- * @example
- * ```ts
+ * @example Wait for a child's first "ready" line (illustrative: `child.ts` is yours)
+ * ```ts ignore
  * await using child = new JsonLineChild<{ ready?: boolean }>("child.ts", ["--fast"]);
  * await child.waitFor((lines) => lines.some((l) => l.ready), "ready", 10_000);
  * ```

@@ -37,6 +37,7 @@ const code = await run([
   "test",
   "-A",
   "--trace-leaks",
+  "--doc", // the `@example` blocks of every export run too (STYLE.md "Docs")
   "--parallel",
   `--coverage=${rawDir.pathname}`,
   `--junit-path=${junit.pathname}`,
