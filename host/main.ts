@@ -77,6 +77,9 @@ async function main(args: string[]): Promise<number> {
   const port = parsePort(values.port);
   const server = await startServer({
     config,
+    // Failures with no caller (a throwing listener, a failed agent teardown) are logged: Deno's
+    // default `reportError` would end the process, and one bad plugin must not stop the host.
+    reportError: (error) => console.error("chime: unexpected error (still serving):", error),
     ...(port === undefined ? {} : { port }),
     ...(values.host === undefined ? {} : { hostname: values.host }),
   });
