@@ -7,6 +7,7 @@ import {
   type ScheduleRecord,
 } from "./protocol.ts";
 import { formatInstant } from "./rfc3339.ts";
+import { type CreateContext, type CreateRequest, validateCreateArgs } from "./rules.ts";
 
 /** 2030-01-01T00:00:00.000Z in epoch ms. */
 export const T0 = Date.UTC(2030, 0, 1);
@@ -88,4 +89,24 @@ export function throwsCode(fn: () => unknown, code: string): { code: string; det
     return error as { code: string; details: unknown };
   }
   throw new Error(`expected code ${code}, nothing was thrown`);
+}
+
+/** A create context whose session and single client zone are both Europe/Paris, with a marker. */
+export const PARIS: CreateContext = {
+  now: T0,
+  sessionTimeZone: "Europe/Paris",
+  clientTimeZones: ["Europe/Paris"],
+  hasTimeContextMarker: true,
+};
+
+/** `"ok"` or the error code of a tool result. */
+export function code(result: { ok: boolean; error?: { code: string } }): string {
+  return result.ok ? "ok" : result.error!.code;
+}
+
+/** A shape-checked create request for `{ prompt: "stretch", ...args }`. */
+export function request(args: Record<string, unknown>): CreateRequest {
+  const result = validateCreateArgs({ prompt: "stretch", ...args });
+  if (!result.ok) throw new Error(`unexpected ${result.error.code}`);
+  return result.value;
 }

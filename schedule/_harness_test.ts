@@ -209,3 +209,22 @@ export async function settle(clock: FakeClock, rounds = 5): Promise<void> {
   for (let i = 0; i < rounds; i++) await clock.advance(0);
   await flushMicrotasks(50);
 }
+
+/** The ops of every `schedule/change` in the world's session, in order. */
+export function ops(w: World): string[] {
+  return w.changes().map((c) => c.op);
+}
+
+/** The prompts of the delivered follow-up frames, in order. */
+export function delivered(w: World): string[] {
+  return w.events("followup").map((e) =>
+    JSON.parse((e.data as { frame: string }).frame.split("\n")[1]!).prompt
+  );
+}
+
+/** Creates an `after` reminder through the tool and returns its id. */
+export async function create(w: World, prompt: string, afterSeconds: number): Promise<string> {
+  const result = await w.call("schedule_create", { prompt, after_seconds: afterSeconds });
+  if (result.ok !== true) throw new Error(`create failed: ${JSON.stringify(result)}`);
+  return result.id;
+}

@@ -1,29 +1,7 @@
 import assert from "node:assert/strict";
-import { T0 } from "./_fixtures_test.ts";
-import {
-  type CreateContext,
-  type CreateRequest,
-  resolveCreate,
-  validateCreateArgs,
-} from "./rules.ts";
+import { code, PARIS, request, T0 } from "./_fixtures_test.ts";
+import { type CreateContext, resolveCreate } from "./rules.ts";
 import { implicitTimeZone } from "./_provenance.ts";
-
-const PARIS: CreateContext = {
-  now: T0,
-  sessionTimeZone: "Europe/Paris",
-  clientTimeZones: ["Europe/Paris"],
-  hasTimeContextMarker: true,
-};
-
-function code(result: { ok: boolean; error?: { code: string } }): string {
-  return result.ok ? "ok" : result.error!.code;
-}
-
-function request(args: Record<string, unknown>): CreateRequest {
-  const result = validateCreateArgs({ prompt: "stretch", ...args });
-  if (!result.ok) throw new Error(`unexpected ${result.error.code}`);
-  return result.value;
-}
 
 type ProvenanceRow = readonly [
   name: string,

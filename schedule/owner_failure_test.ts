@@ -1,25 +1,9 @@
 import assert from "node:assert/strict";
-import { settle, T0, type World, world, wrap } from "./_harness_test.ts";
+import { create, delivered, ops, settle, T0, world, wrap } from "./_harness_test.ts";
 import { ScheduleOwner } from "./owner.ts";
 import type { ScheduleChange } from "./protocol.ts";
 
 const MINUTE = 60_000;
-
-function ops(w: World): string[] {
-  return w.changes().map((c: ScheduleChange) => c.op);
-}
-
-function delivered(w: World): string[] {
-  return w.events("followup").map((e) =>
-    JSON.parse((e.data as { frame: string }).frame.split("\n")[1]!).prompt
-  );
-}
-
-async function create(w: World, prompt: string, afterSeconds: number): Promise<string> {
-  const result = await w.call("schedule_create", { prompt, after_seconds: afterSeconds });
-  assert.equal(result.ok, true);
-  return result.id;
-}
 
 Deno.test("a contained enqueue failure keeps the record active with no retry timer", async () => {
   await using w = await world();

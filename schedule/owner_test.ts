@@ -1,26 +1,10 @@
 import assert from "node:assert/strict";
 import { MAX_TIMER_MS } from "@chime/session";
-import { settle, T0, type World, world } from "./_harness_test.ts";
+import { create, delivered, ops, settle, T0, world } from "./_harness_test.ts";
 import { foldLive } from "./_tx.ts";
 import type { ScheduleChange } from "./protocol.ts";
 
 const MINUTE = 60_000;
-
-function ops(w: World): string[] {
-  return w.changes().map((c: ScheduleChange) => c.op);
-}
-
-function delivered(w: World): string[] {
-  return w.events("followup").map((e) =>
-    JSON.parse((e.data as { frame: string }).frame.split("\n")[1]!).prompt
-  );
-}
-
-async function create(w: World, prompt: string, afterSeconds: number): Promise<string> {
-  const result = await w.call("schedule_create", { prompt, after_seconds: afterSeconds });
-  assert.equal(result.ok, true);
-  return result.id;
-}
 
 Deno.test("the owner arms from the durable fold and delivers once at the target", async () => {
   await using w = await world();

@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
-import { afterRecord, atRecord, id, T0 } from "./_fixtures_test.ts";
+import { afterRecord, atRecord, code, id, PARIS, request, T0 } from "./_fixtures_test.ts";
 import {
   type CreateContext,
-  type CreateRequest,
   MAX_PROMPT_LENGTH,
   resolveCreate,
   scheduleValue,
@@ -11,23 +10,6 @@ import {
   validateDeleteArgs,
   validateListArgs,
 } from "./rules.ts";
-
-const PARIS: CreateContext = {
-  now: T0,
-  sessionTimeZone: "Europe/Paris",
-  clientTimeZones: ["Europe/Paris"],
-  hasTimeContextMarker: true,
-};
-
-function code(result: { ok: boolean; error?: { code: string } }): string {
-  return result.ok ? "ok" : result.error!.code;
-}
-
-function request(args: Record<string, unknown>): CreateRequest {
-  const result = validateCreateArgs({ prompt: "stretch", ...args });
-  if (!result.ok) throw new Error(`unexpected ${result.error.code}`);
-  return result.value;
-}
 
 Deno.test("`validateCreateArgs()` types each selector and trims the prompt", () => {
   assert.deepEqual(validateCreateArgs({ prompt: "  stretch\n", after_seconds: 1200 }), {
