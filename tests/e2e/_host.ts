@@ -1,11 +1,12 @@
 /**
  * The real host as a child process: `deno run -A host/main.ts --config
- * examples/web-schedule/chime.jsonc --port N --data-dir DIR`, with a clean environment (no model
+ * examples/web-schedule/chime.jsonc --port N --data-dir DIR`, with the parent environment minus model keys (no model
  * key ⇒ the keyless offline model unless `env` names an endpoint or `config` says otherwise).
  * Ready once `/healthz` answers.
  *
  * @module
  */
+import { childEnv } from "../_env.ts";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -67,12 +68,6 @@ export function freePort(): number {
  * @throws {Error} when the process exits or is not healthy within 60 s
  */
 export async function startHost(options: HostOptions): Promise<HostProcess> {
-  const inherit = ["PATH", "HOME", "DENO_DIR", "XDG_CACHE_HOME"];
-  const env: Record<string, string> = { NO_COLOR: "1" };
-  for (const name of inherit) {
-    const value = Deno.env.get(name);
-    if (value !== undefined) env[name] = value;
-  }
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
@@ -87,7 +82,7 @@ export async function startHost(options: HostOptions): Promise<HostProcess> {
     ],
     cwd: ROOT,
     clearEnv: true,
-    env: { ...env, ...options.env },
+    env: childEnv(options.env),
     stdout: "piped",
     stderr: "piped",
   }).spawn();

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { childEnv } from "../_env.ts";
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -50,12 +51,7 @@ export async function spawnServer(
     args: ["run", "-A", entry, "--config", config, "--port", "0", "--data-dir", dataDir],
     cwd: options.cwd ?? ROOT,
     clearEnv: true,
-    env: {
-      PATH: Deno.env.get("PATH") ?? "",
-      HOME: Deno.env.get("HOME") ?? "/root",
-      NO_COLOR: "1",
-      ...(Deno.env.get("DENO_DIR") === undefined ? {} : { DENO_DIR: Deno.env.get("DENO_DIR")! }),
-    },
+    env: childEnv(),
     stdout: "piped",
     stderr: "piped",
   }).spawn();
