@@ -43,9 +43,8 @@ export function messageRoutes(runtime: HostRuntime): Hono {
         }
         throw new HostError("no_running_turn", "Cannot cancel: no turn is running");
       }
-      const turnId = agent.turnId;
-      agent.cancel();
-      return c.json({ cancelled: true, turnId: turnId ?? null });
+      const { turnId, stoppedMessageIds } = agent.cancel();
+      return c.json({ cancelled: true, turnId, stoppedMessageIds });
     })
     .post("/:id/messages/:messageId/retry", async (c) => {
       const id = sessionIdParam(c);
