@@ -118,7 +118,7 @@ const RULES_ZH: readonly [RegExp, (m: RegExpExecArray, d: Draft) => void][] = [
 ]; // deno-fmt-ignore
 
 // Words that ask for a repeat without saying how often: answered, never a one-off.
-const VAGUE_RE = /\b(?:repeatedly|recurring|repeating|regularly)\b|重复|反复|定期/i;
+const VAGUE_RE = /\b(?:repeatedly|recurring|repeating|regularly)\b|重复|反复|定期|每隔?几/i;
 
 /** A count before a unit; words that are no count ("single", "working") count one. */
 function enCount(word: string): number {
