@@ -11,9 +11,10 @@
  *   messages a Stop took out of the queue (`turn/end.stoppedMessageIds`, never claimed) appear
  *   at that `turn/end` with the same note; a later retry shows the message plain again;
  * - a message a later edit replaced (the edit entered the conversation) carries the superseded
- *   note; the edit carries a note with the original text and the tool actions of every turn that
- *   claimed an earlier version, so the model reconciles them (update or undo) instead of
- *   repeating them.
+ *   note; the edit carries a note with the original text and the tool actions every earlier
+ *   version ran (a turn's calls from the step that claimed the message up to the next step
+ *   that claimed others), so the model reconciles them (update or undo) instead of repeating
+ *   them.
  *
  * @module
  */
@@ -42,6 +43,13 @@ export const UNRECORDED_RESULT = {
   error: { code: "cancelled", message: "Cannot report: the turn ended before this tool returned" },
 } as const;
 
+/** A tool call and its recorded result, at its log position. */
+interface Action {
+  readonly at: number;
+  readonly call: ModelToolCall;
+  result?: unknown;
+}
+
 /** Facts about the log gathered before the conversation is written. */
 class LogIndex {
   readonly messages = new Map<string, UserRpcData>();
@@ -52,11 +60,15 @@ class LogIndex {
   readonly cancelled = new Set<string>();
   /** Where each message first enters the conversation (claim or stop), as a log position. */
   readonly entered = new Map<string, number>();
-  /** Tool actions per turn, in call order. */
-  readonly actions = new Map<string, { call: ModelToolCall; result?: unknown }[]>();
+  /**
+   * Tool actions per message: the calls a turn made from the step that claimed the message up
+   * to the next step that claimed other messages (steering), in log order.
+   */
+  readonly actions = new Map<string, Action[]>();
 
   constructor(events: readonly SessionEvent[]) {
-    const byCall = new Map<string, { call: ModelToolCall; result?: unknown }>();
+    const byCall = new Map<string, Action>();
+    const owners = new Map<string, readonly string[]>();
     events.forEach((event, at) => {
       switch (event.type) {
         case "user-rpc": {
@@ -69,6 +81,7 @@ class LogIndex {
         }
         case "step/start": {
           const data = event.data as StepStartData;
+          if ((data.messageIds ?? []).length > 0) owners.set(data.turnId, data.messageIds);
           for (const id of data.messageIds ?? []) {
             const turns = this.claims.get(id) ?? [];
             if (!turns.includes(data.turnId)) turns.push(data.turnId);
@@ -79,13 +92,13 @@ class LogIndex {
         }
         case "assistant/message": {
           const data = event.data as AssistantMessageData;
-          const list = this.actions.get(data.turnId) ?? [];
           for (const call of data.toolCalls ?? []) {
-            const action = { call };
-            list.push(action);
+            const action: Action = { at, call };
             byCall.set(call.id, action);
+            for (const id of owners.get(data.turnId) ?? []) {
+              this.actions.set(id, [...this.actions.get(id) ?? [], action]);
+            }
           }
-          this.actions.set(data.turnId, list);
           break;
         }
         case "tool/result": {
@@ -155,17 +168,12 @@ class LogIndex {
     const earlier = this.#earlier(messageId);
     const first = earlier[0];
     if (first === undefined) return undefined;
-    const turns: string[] = [];
-    for (const id of earlier) {
-      for (const turn of this.claims.get(id) ?? []) if (!turns.includes(turn)) turns.push(turn);
-    }
-    const actions = turns.flatMap((turn) =>
-      (this.actions.get(turn) ?? []).map(({ call, result }): EditAction => ({
-        name: call.name,
-        args: parseArgs(call.arguments),
-        ...(result === undefined ? {} : { result: summarizeResult(result) }),
-      }))
-    );
+    const ran = new Set(earlier.flatMap((id) => this.actions.get(id) ?? []));
+    const actions = [...ran].sort((a, b) => a.at - b.at).map(({ call, result }): EditAction => ({
+      name: call.name,
+      args: parseArgs(call.arguments),
+      ...(result === undefined ? {} : { result: summarizeResult(result) }),
+    }));
     const latest = this.messages.get(earlier.at(-1)!)!;
     return { original: latest.text, actions };
   }

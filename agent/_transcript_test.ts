@@ -126,3 +126,34 @@ Deno.test("markText() and readMarks() round-trip; plain text stays plain", () =>
   assert.deepEqual(summarizeResult({ ok: false, error: { code: "x", message: "m" } }), { ok: false, error: { code: "x" } });
   assert.equal(summarizeResult("text"), "text");
 });
+
+Deno.test("buildTranscript() gives an edit only the actions of its own request, not a steered one's", () => {
+  const call = (id: string, prompt: string) => ({
+    id,
+    name: "schedule_create",
+    arguments: JSON.stringify({ prompt }),
+  });
+  const events = log(
+    msg("m1", "remind me at 6pm to water the plants"),
+    ["turn/start", { turnId: "t1" }],
+    step("t1", "m1"),
+    ["assistant/message", { turnId: "t1", text: "", toolCalls: [call("c1", "water the plants")] }],
+    ["tool/result", { turnId: "t1", callId: "c1", result: { ok: true, id: "sch_1" } }],
+    msg("m2", "remind me at 7pm to call mom"),
+    ["step/start", { turnId: "t1", step: 1, messageIds: ["m2"] }],
+    ["assistant/message", { turnId: "t1", text: "", toolCalls: [call("c2", "call mom")] }],
+    ["tool/result", { turnId: "t1", callId: "c2", result: { ok: true, id: "sch_2" } }],
+    ["step/start", { turnId: "t1", step: 2, messageIds: [] }],
+    ["assistant/message", { turnId: "t1", text: "", toolCalls: [call("c3", "call mom too")] }],
+    ["tool/result", { turnId: "t1", callId: "c3", result: { ok: true, id: "sch_3" } }],
+    end("t1", "completed"),
+    msg("m3", "remind me at 8pm to call dad", "m2"),
+    ["turn/start", { turnId: "t2" }],
+    step("t2", "m3"),
+  );
+  const edit = readMarks(users(events).at(-1)!);
+  assert.deepEqual(edit.edit?.actions.map((a) => (a.args as { prompt: string }).prompt), [
+    "call mom",
+    "call mom too",
+  ]);
+}); // deno-fmt-ignore

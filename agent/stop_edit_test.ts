@@ -225,7 +225,10 @@ Deno.test("stop the X reminder ends a repeating reminder; list shows the rule an
     listed,
     /- 吃药 — repeating daily;byhour=8;byminute=0 \(Asia\/Shanghai\); next: 2026-01-16 08:00 \(Asia\/Shanghai\)/,
   );
-  assert.match(listed, /- drink water — repeating hourly;interval=2 \(Asia\/Shanghai\); next: 18:00/);
+  assert.match(
+    listed,
+    /- drink water — repeating hourly;interval=2 \(Asia\/Shanghai\); next: 18:00/,
+  );
   await t.say("停止吃药提醒");
   assert.deepEqual([...t.fake.active.values()].map((r) => r.prompt), ["drink water"]);
   assert.match(lastReply(t.h), /重复提醒已停止/);

@@ -191,14 +191,23 @@ function forIntent(intent: OfflineIntent, pc: PlanContext): Draft {
   }
 } // deno-fmt-ignore
 
+/** Whether an action's reminder text is part of `original` (a batch may hold other requests). */
+function mentions(a: EditAction, original: string): boolean {
+  const prompt = str(obj(a.args)?.prompt) || str(obj(a.result)?.prompt);
+  return prompt !== "" && original.toLowerCase().includes(prompt.toLowerCase());
+}
+
 /**
  * The reminder the original request of an edit left behind: the last one it created or changed
- * that it did not delete afterwards.
+ * that it did not delete afterwards. When the original shared its step with other requests,
+ * actions whose reminder text the original names are preferred.
  *
- * @param actions the original request's tool actions (edit note)
+ * @param edit the edit note: the original text and its tool actions
  * @returns its id, or `undefined` when it left none
  */
-export function reminderOf(actions: readonly EditAction[]): string | undefined {
+export function reminderOf(edit: EditInfo): string | undefined {
+  const named = edit.actions.filter((a) => a.name !== TOOL.create || mentions(a, edit.original));
+  const actions = named.some((a) => a.name === TOOL.create) ? named : edit.actions;
   const ids: string[] = [];
   for (const a of actions) {
     if (a.result === undefined || isFailure(a.result)) continue;
@@ -212,7 +221,7 @@ export function reminderOf(actions: readonly EditAction[]): string | undefined {
 }
 
 function reconcile(edit: EditInfo, intent: OfflineIntent, pc: PlanContext): Draft {
-  const id = reminderOf(edit.actions);
+  const id = reminderOf(edit);
   if (id === undefined) return forIntent(intent, pc);
   const view: ScheduleView = { id, prompt: "", scheduledAt: "", status: "", kind: "" };
   switch (intent.kind) {

@@ -200,3 +200,28 @@ Deno.test("complete() reconciles an edit: update the reminder the original creat
   });
   assert.deepEqual(calls(await complete([user(failed)], V2)).map((c) => c.name), ["schedule_create"]);
 });
+
+Deno.test("complete() reconciles the reminder the edited request named when its step had others", async () => {
+  const edit = markText({
+    stopped: false,
+    superseded: false,
+    edit: {
+      original: "remind me at 7pm to call mom",
+      actions: [
+        {
+          name: "schedule_create",
+          args: { prompt: "water the plants" },
+          result: { ok: true, id: "sch_1" },
+        },
+        {
+          name: "schedule_create",
+          args: { prompt: "call mom" },
+          result: { ok: true, id: "sch_2" },
+        },
+        { name: "schedule_create", args: { prompt: "stretch" }, result: { ok: true, id: "sch_3" } },
+      ],
+    },
+    text: "remind me at 8pm to call dad",
+  });
+  assert.deepEqual(calls(await complete([user(edit)], V2)).map((c) => c.args.id), ["sch_2"]);
+}); // deno-fmt-ignore
