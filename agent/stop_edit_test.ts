@@ -1,27 +1,15 @@
 import assert from "node:assert/strict";
 import { STOPPED_NOTE, SUPERSEDED_NOTE } from "./_marks.ts";
-import { OfflineModel } from "./offline.ts";
-import { ScriptedModel } from "./scripted.ts";
+import { gatedOffline } from "./testing/gated_offline.ts";
 import { gate, harness, ofType, web } from "./testing/harness.ts";
 import { ScheduleFake } from "./testing/schedule_fake.ts";
-import type { ModelRequest } from "./types.ts";
 
 const BER = "Europe/Berlin";
 const SHA = "Asia/Shanghai";
 
 /** The offline model behind a recorder, the in-memory v2 schedule tools, a live agent. */
 async function offlineAgent(timeZone = BER, options: { gated?: boolean } = {}) {
-  const offline = new OfflineModel();
-  const hold = gate();
-  const entered = gate();
-  if (!options.gated) hold.resolve();
-  const requests: ModelRequest[] = [];
-  const model = new ScriptedModel(async (request) => {
-    requests.push(request);
-    entered.resolve();
-    await hold.promise;
-    return await offline.complete(request);
-  });
+  const { model, requests, hold, entered } = gatedOffline(options.gated);
   const h = await harness(model, { timeZone });
   const fake = new ScheduleFake({ timeZone, now: () => h.clock.now() });
   for (const tool of fake.tools()) h.agent.registerTool(tool);

@@ -2,21 +2,14 @@
 // time-context plugins (issue 13: cancel twice, Stop, Edit). The schedule in this branch is
 // protocol v1 (no schedule_update): an edit reconciles with delete + create.
 import assert from "node:assert/strict";
-import { Loader, OfflineModel, ScriptedModel } from "@chime/agent";
+import { Loader } from "@chime/agent";
 import { foldSession, schedulePlugin } from "@chime/schedule";
 import { timeContextPlugin } from "@chime/timecontext";
-import { gate, harness, ofType, web } from "../../agent/testing/harness.ts";
+import { gatedOffline } from "../../agent/testing/gated_offline.ts";
+import { harness, ofType, web } from "../../agent/testing/harness.ts";
 
 async function offlineWorld(timeZone: string, options: { gated?: boolean } = {}) {
-  const offline = new OfflineModel();
-  const hold = gate();
-  const entered = gate();
-  if (!options.gated) hold.resolve();
-  const model = new ScriptedModel(async (request) => {
-    entered.resolve();
-    await hold.promise;
-    return await offline.complete(request);
-  });
+  const { model, hold, entered } = gatedOffline(options.gated);
   const loader = new Loader();
   const plugins = [
     await loader.load(timeContextPlugin()),
