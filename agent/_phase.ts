@@ -54,6 +54,21 @@ export class PhaseMachine {
     return this.#inbox.length > 0;
   }
 
+  /** Removes the queued messages (follow-ups stay queued); returns their ids in queue order. */
+  dropMessages(): string[] {
+    const dropped: string[] = [];
+    for (let i = 0; i < this.#inbox.length;) {
+      const input = this.#inbox[i]!;
+      if (input.kind !== "message") {
+        i++;
+        continue;
+      }
+      this.#inbox.splice(i, 1);
+      if (!dropped.includes(input.event.data.messageId)) dropped.push(input.event.data.messageId);
+    }
+    return dropped;
+  }
+
   /** @throws {AgentError} `busy` unless idle (synchronously claims the phase) */
   async maintain<T>(task: () => Promise<T>): Promise<T> {
     if (this.#phase !== "idle") {

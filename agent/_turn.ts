@@ -7,7 +7,7 @@
 import type { SessionEvent, StepStartData, UserRpcData } from "@chime/session";
 import { abortReason, attempt, errorText, raceAbort } from "./_abort.ts";
 import type { ToolRegistry } from "./_registry.ts";
-import { type AssistantMessageData, buildTranscript } from "./_transcript.ts";
+import { type AssistantMessageData, buildTranscript, type TurnEndRecord } from "./_transcript.ts";
 import { openTurnId } from "./provenance.ts";
 import {
   type AgentHandle,
@@ -39,6 +39,16 @@ export type Input =
   | { readonly kind: "message"; readonly event: SessionEvent<"user-rpc", UserRpcData> }
   | { readonly kind: "followup"; readonly frame: string };
 
+/** Options of `TurnRun.end`. */
+export interface EndOptions {
+  /** The error text of an `error` outcome. */
+  readonly error?: string;
+  /** Record `turn/end`. @default true */
+  readonly record?: boolean;
+  /** Message ids a Stop stopped (recorded as `stoppedMessageIds`). */
+  readonly stopped?: readonly string[];
+}
+
 /** An event a pre-step hook appended, waiting for `step/start`. */
 interface Staged {
   readonly type: string;
@@ -67,6 +77,7 @@ export class TurnRun {
   readonly #controller = new AbortController();
   #ended = false;
   #staging: Staged[] | undefined;
+  readonly #claimed: string[] = [];
 
   constructor(host: TurnHost) {
     this.#host = host;
@@ -80,6 +91,14 @@ export class TurnRun {
 
   get ended(): boolean {
     return this.#ended;
+  }
+
+  /**
+   * Ids of the messages this turn claimed, in claim order, including a batch whose pre-step
+   * hooks were still running (its `step/start` not yet recorded).
+   */
+  get claimedMessageIds(): readonly string[] {
+    return this.#claimed;
   }
 
   /**
@@ -100,22 +119,25 @@ export class TurnRun {
   }
 
   /**
-   * Records `turn/end` (unless `record` is false, e.g. the session already closed) and aborts
-   * the turn's model call and tool signal.
+   * Records `turn/end` (unless `options.record` is false, e.g. the session already closed) and
+   * aborts the turn's model call and tool signal. A Stop names the messages it stopped
+   * (`stoppedMessageIds`: this turn's claims and the queue behind it).
    *
    * @returns `false` when the turn had already ended
    */
-  end(outcome: "completed" | "error" | "cancelled", error?: string, record = true): boolean {
+  end(outcome: "completed" | "error" | "cancelled", options: EndOptions = {}): boolean {
     if (this.#ended) return false;
     this.#ended = true;
     this.#staging = undefined;
     try {
-      if (record) {
-        this.#host.handle.append("turn/end", {
+      if (options.record ?? true) {
+        const data: TurnEndRecord = {
           turnId: this.turnId,
           outcome,
-          ...(error === undefined ? {} : { error }),
-        });
+          ...(options.error === undefined ? {} : { error: options.error }),
+          ...(options.stopped === undefined ? {} : { stoppedMessageIds: [...options.stopped] }),
+        };
+        this.#host.handle.append("turn/end", data);
       }
     } finally {
       this.#controller.abort(abortReason(`turn ${this.turnId} ended: ${outcome}`));
@@ -135,7 +157,9 @@ export class TurnRun {
           return;
         }
         if (step >= host.maxSteps) {
-          this.end("error", `max_steps: Cannot continue: the turn reached ${host.maxSteps} steps`);
+          this.end("error", {
+            error: `max_steps: Cannot continue: the turn reached ${host.maxSteps} steps`,
+          });
           return;
         }
         const extra = await this.#admit(step, host.claim());
@@ -158,7 +182,7 @@ export class TurnRun {
         continuing = calls.length > 0;
       }
     } catch (error) {
-      if (!this.#ended) this.end("error", errorText(error));
+      if (!this.#ended) this.end("error", { error: errorText(error) });
     }
   }
 
@@ -170,6 +194,7 @@ export class TurnRun {
    */
   async #admit(step: number, inputs: Input[]): Promise<string[] | undefined> {
     const messages = inputs.flatMap((i) => i.kind === "message" ? [i.event] : []);
+    for (const m of messages) this.#claimed.push(m.data.messageId);
     const followups = inputs.flatMap((i) => i.kind === "followup" ? [i.frame] : []);
     const extra: string[] = [];
     if (inputs.length > 0) {

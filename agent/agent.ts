@@ -13,7 +13,7 @@ import { HookList, ToolRegistry } from "./_registry.ts";
 import { PhaseMachine } from "./_phase.ts";
 import { closeDanglingTurn, TurnRun } from "./_turn.ts";
 import { findMessage } from "./provenance.ts";
-import { AgentError, type AgentHandle, type AgentPhase } from "./types.ts";
+import { AgentError, type AgentHandle, type AgentPhase, type CancelResult } from "./types.ts";
 import type { PreStepHook, ToolDefinition } from "./types.ts";
 
 export type { AgentOptions, SubmitInput } from "./agent_options.ts";
@@ -172,17 +172,25 @@ export class Agent implements AgentHandle, AsyncDisposable {
   }
 
   /**
-   * Ends the running turn now with `turn/end { outcome: 'cancelled' }` and aborts its model
-   * call and tool signal; nothing more is recorded for it.
+   * Stops the running turn: it ends now with `turn/end { outcome: 'cancelled',
+   * stoppedMessageIds }` and its model call and tool signal are aborted; nothing more is
+   * recorded for it. The messages queued behind it at this moment are stopped too: taken out of
+   * the queue, never run, and named in the same `turn/end` with the turn's own messages, so the
+   * page can mark them stopped and every later model call sees them as stopped (retry asks
+   * again). Queued follow-ups (reminder frames) still get their turn.
    *
+   * @returns the stopped turn and the ids of every message the Stop covers (claimed first)
    * @throws {AgentError} `no_running_turn`
    */
-  cancel(): void {
+  cancel(): CancelResult {
     const run = this.#phases.run;
     if (run === undefined || run.ended) {
       throw new AgentError("no_running_turn", "Cannot cancel: no turn is running");
     }
-    run.end("cancelled");
+    const stopped = [...run.claimedMessageIds];
+    for (const id of this.#phases.dropMessages()) if (!stopped.includes(id)) stopped.push(id);
+    run.end("cancelled", { stopped });
+    return { turnId: run.turnId, stoppedMessageIds: stopped };
   }
 
   /**
@@ -270,7 +278,7 @@ export class Agent implements AgentHandle, AsyncDisposable {
   async #dispose(): Promise<void> {
     this.#controller.abort(abortReason("agent disposed"));
     const run = this.#phases.run;
-    if (run !== undefined && !run.ended) run.end("cancelled", undefined, !this.session.closed);
+    if (run !== undefined && !run.ended) run.end("cancelled", { record: !this.session.closed });
     const stopped = this.#phases.stop();
     try {
       await this.#owners.disposeAll("agent");

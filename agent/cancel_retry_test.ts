@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { STOPPED_NOTE } from "./_marks.ts";
 import { AgentError, type ToolDefinition } from "./types.ts";
 import { ScriptedModel } from "./scripted.ts";
 import { gate, harness, ofType, types, web } from "./testing/harness.ts";
@@ -77,6 +78,13 @@ Deno.test("`cancel()` during a tool call aborts the tool signal and records no r
     }),
   });
   assert.deepEqual(messages[3], { role: "user", content: "next" });
+  // The stopped request is shown as stopped, so no model carries it out unless asked again.
+  assert.deepEqual(messages[0], { role: "user", content: `${STOPPED_NOTE}\ngo` });
+  assert.deepEqual(ofType<{ stoppedMessageIds: string[] }>(h.session, "turn/end")[0]!.data, {
+    turnId: "id2",
+    outcome: "cancelled",
+    stoppedMessageIds: ["id1"],
+  });
 });
 
 Deno.test("`cancel()` throws `no_running_turn` when idle", async () => {

@@ -74,6 +74,7 @@ export {
   type AgentHandle,
   type AgentPhase,
   type AgentScope,
+  type CancelResult,
   type ModelAdapter,
   ModelError,
   type ModelErrorCode,

@@ -5,24 +5,29 @@
  *
  * @module
  */
-import { isReminderFrame, parseReminderFrames } from "./offline/frame.ts";
-import { isChinese, type OfflineIntent, parseIntent } from "./offline/parse.ts";
+import { readMarks } from "./_marks.ts";
+import { TOOL } from "./offline/contract.ts";
+import { isReminderFrame, parseReminderFrames, type ReminderFrame } from "./offline/frame.ts";
+import { frameText } from "./offline/frame_text.ts";
+import { isChinese, parseIntent } from "./offline/parse.ts";
 import {
-  describeResult,
-  frameText,
-  readJson,
-  readSchedules,
-  type ReplyContext,
-  type ToolOutcome,
-} from "./offline/reply.ts";
-import {
-  askWhichText,
-  helpText,
-  missingTimeText,
-  notEnabledText,
-  timeText,
-} from "./offline/texts.ts";
-import type { ModelAdapter, ModelMessage, ModelReply, ModelRequest } from "./types.ts";
+  type Draft,
+  firstDraft,
+  followUp,
+  merge,
+  type PlanContext,
+  type Request,
+} from "./offline/plan.ts";
+import { callNames } from "./offline/refer.ts";
+import { describeResult, type ReplyContext } from "./offline/reply.ts";
+import { helpText } from "./offline/texts.ts";
+import type {
+  ModelAdapter,
+  ModelMessage,
+  ModelReply,
+  ModelRequest,
+  ModelToolSpec,
+} from "./types.ts";
 
 // Re-exported so this entry point documents on its own (`deno doc --lint agent/offline.ts`).
 export type {
@@ -34,119 +39,78 @@ export type {
   ModelToolSpec,
 } from "./types.ts";
 
-type Call = { readonly name: string; readonly args: Record<string, unknown> };
-type Draft = { readonly text: string; readonly calls: readonly Call[] };
-
 const TIME_CONTEXT = "[time-context]";
 
-function userText(m: ModelMessage | undefined): string | undefined {
-  return m?.role === "user" && !m.content.trimStart().startsWith(TIME_CONTEXT)
-    ? m.content
-    : undefined;
+/** The batch a step answers: the user messages of the latest user group, read for action. */
+interface Batch {
+  /** The user's live requests (stopped and superseded ones are left out), oldest first. */
+  readonly texts: readonly { readonly text: string; readonly edit?: Request["edit"] }[];
+  /** Reminder frames in the batch. */
+  readonly frames: readonly ReminderFrame[];
 }
 
-/** User messages of the batch that ends at or before `end` (skipping this turn's tool steps). */
-function batchBefore(messages: readonly ModelMessage[], end: number): string[] {
+/**
+ * The user group that ends at or before `end` (skipping this turn's tool steps). A message the
+ * user stopped, or replaced by an edit, is shown to the model but never acted on.
+ */
+function batchBefore(messages: readonly ModelMessage[], end: number): Batch {
   let i = end;
   while (i >= 0 && messages[i]?.role !== "user") i--;
-  const batch: string[] = [];
+  const texts: { text: string; edit?: Request["edit"] }[] = [];
+  const frames: ReminderFrame[] = [];
   for (; i >= 0 && messages[i]?.role === "user"; i--) {
-    const text = userText(messages[i]);
-    if (text !== undefined) batch.unshift(text);
+    const content = messages[i]!.content;
+    if (content.trimStart().startsWith(TIME_CONTEXT)) continue;
+    if (isReminderFrame(content)) {
+      frames.unshift(...parseReminderFrames(content));
+      continue;
+    }
+    const marks = readMarks(content);
+    if (marks.stopped || marks.superseded) continue;
+    texts.unshift(marks.edit ? { text: marks.text, edit: marks.edit } : { text: marks.text });
   }
-  return batch;
+  return { texts, frames };
 }
 
-function forIntent(intent: OfflineIntent, ctx: ReplyContext, tools: ReadonlySet<string>): Draft {
-  const none = (text: string): Draft => ({ text, calls: [] });
-  const needs = (...names: string[]) => names.every((n) => tools.has(n));
-  switch (intent.kind) {
-    case "create":
-      return needs("schedule_create")
-        ? { text: "", calls: [{ name: "schedule_create", args: { ...intent.args } }] }
-        : none(notEnabledText(ctx.zh));
-    case "list":
-      return needs("schedule_list")
-        ? { text: "", calls: [{ name: "schedule_list", args: {} }] }
-        : none(notEnabledText(ctx.zh));
-    case "delete":
-      return needs("schedule_delete")
-        ? { text: "", calls: intent.ids.map((id) => ({ name: "schedule_delete", args: { id } })) }
-        : none(notEnabledText(ctx.zh));
-    case "cancel-match":
-      return needs("schedule_list", "schedule_delete")
-        ? { text: "", calls: [{ name: "schedule_list", args: {} }] }
-        : none(notEnabledText(ctx.zh));
-    case "missing-time":
-      return none(needs("schedule_create") ? missingTimeText(ctx.zh) : notEnabledText(ctx.zh));
-    case "time":
-      return none(timeText(ctx));
-    case "none":
-      return none(helpText(ctx.zh));
-  }
+function supportsRepeat(tools: readonly ModelToolSpec[]): boolean {
+  const create = tools.find((t) => t.name === TOOL.create);
+  const properties = create?.parameters.properties;
+  return typeof properties === "object" && properties !== null && "repeat" in properties;
 }
 
-function forBatch(batch: readonly string[], ctx: ReplyContext, tools: ReadonlySet<string>): Draft {
-  const frames = batch.filter(isReminderFrame).flatMap(parseReminderFrames);
-  const requests = batch.filter((t) => !isReminderFrame(t));
-  const drafts = requests.map((t) =>
-    forIntent(parseIntent(t, ctx), { ...ctx, zh: isChinese(t) }, tools)
+function requestsOf(batch: Batch, ctx: ReplyContext): Request[] {
+  return batch.texts.map(({ text, edit }) => ({
+    intent: parseIntent(text, ctx),
+    zh: isChinese(text),
+    ...(edit ? { edit } : {}),
+  }));
+}
+
+function forBatch(batch: Batch, pc: PlanContext): Draft {
+  const drafts = requestsOf(batch, pc.reply).map((r) =>
+    firstDraft(r, { ...pc, reply: { ...pc.reply, zh: r.zh } })
   );
-  if (frames.length === 0 && drafts.length === 0) return { text: helpText(false), calls: [] };
-  if (frames.length === 0) {
-    return {
-      text: drafts.map((d) => d.text).filter(Boolean).join("\n\n"),
-      calls: drafts.flatMap((d) => d.calls),
-    };
-  }
+  if (batch.frames.length === 0 && drafts.length === 0) return { text: helpText(false), calls: [] };
+  if (batch.frames.length === 0) return merge(drafts);
   // A frame answers on its own; a request sharing its batch still gets its tool calls.
   const acting = drafts.filter((d) => d.calls.length > 0);
-  return { text: frameText(frames, ctx), calls: acting.flatMap((d) => d.calls) };
+  return { text: frameText(batch.frames, pc.reply), calls: acting.flatMap((d) => d.calls) };
 }
 
-/** After the `schedule_list` of a cancel-by-words request: delete the single match or ask. */
-function afterCancelList(
-  messages: readonly ModelMessage[],
-  outcomes: readonly ToolOutcome[],
-  batch: readonly string[],
-  ctx: ReplyContext,
-): Draft | undefined {
-  const list = outcomes.find((o) => o.name === "schedule_list");
-  const request = batch.map((t) => parseIntent(t, ctx)).find((i) => i.kind === "cancel-match");
-  const deleted = messages.some((m) =>
-    m.role === "assistant" && m.toolCalls?.some((c) => c.name === "schedule_delete")
-  );
-  if (!list || request?.kind !== "cancel-match" || deleted) return undefined;
-  const value = readJson(list.content);
-  if (typeof value !== "object" || value === null || (value as { ok?: unknown }).ok === false) {
-    return undefined;
-  }
-  const schedules = readSchedules(value);
-  const words = request.words.map((w) => w.toLowerCase());
-  const matches = schedules.filter((s) => words.every((w) => s.prompt.toLowerCase().includes(w)));
-  const only = matches.length === 1 ? matches[0] : undefined;
-  if (only) return { text: "", calls: [{ name: "schedule_delete", args: { id: only.id } }] };
-  return { text: askWhichText(schedules, request.words, ctx), calls: [] };
-}
-
-function forToolResults(request: ModelRequest, ctx: ReplyContext): Draft {
-  const { messages } = request;
-  const names = new Map<string, string>();
-  for (const m of messages) {
-    if (m.role === "assistant") { for (const c of m.toolCalls ?? []) names.set(c.id, c.name); }
-  }
+function forToolResults(pc: PlanContext): Draft {
+  const { messages } = pc;
+  const names = callNames(messages);
   let start = messages.length;
   while (start > 0 && messages[start - 1]?.role === "tool") start--;
   const outcomes = messages.slice(start).flatMap((m) =>
-    m.role === "tool" ? [{ name: names.get(m.toolCallId) ?? "", content: m.content }] : []
+    m.role === "tool"
+      ? [{ name: names.get(m.toolCallId) ?? "", content: m.content, callId: m.toolCallId }]
+      : []
   );
   const batch = batchBefore(messages, start - 1);
-  const c = { ...ctx, zh: isChinese(batch.filter((t) => !isReminderFrame(t)).join(" ")) };
-  const tools = new Set(request.tools.map((t) => t.name));
-  const follow = tools.has("schedule_delete")
-    ? afterCancelList(messages, outcomes, batch, c)
-    : undefined;
-  return follow ?? { text: outcomes.map((o) => describeResult(o, c)).join("\n\n"), calls: [] };
+  const reply = { ...pc.reply, zh: isChinese(batch.texts.map((t) => t.text).join(" ")) };
+  const next = followUp(requestsOf(batch, reply), outcomes, { ...pc, reply });
+  return next ?? { text: outcomes.map((o) => describeResult(o, reply)).join("\n\n"), calls: [] };
 }
 
 /**
@@ -154,8 +118,13 @@ function forToolResults(request: ModelRequest, ctx: ReplyContext): Draft {
  * the request (messages, registered tools, `context.now` in epoch ms and `context.timeZone`).
  * Reminder requests become `schedule_create` calls (`after_seconds` for delays, a local
  * `{ date, time, time_zone? }` for clock times computed in the session zone, never the process
- * locale); list and cancel requests become `schedule_list` / `schedule_delete` calls; tool results
- * and `<schedule-reminder>` frames get short texts; anything else gets a help text.
+ * locale, `repeat: { rrule, start }` for repeats, docs/recurring.md); a repeat it cannot express
+ * gets an answer saying so, never a one-off. List, cancel ("stop the X reminder"), snooze
+ * ("snooze it 10 minutes") and move ("move it to 4pm") requests become `schedule_list`,
+ * `schedule_delete`, `schedule_snooze` and `schedule_update` calls, judged on the current turn's
+ * own results. Messages the transcript marks stopped or superseded are never acted on; an edit
+ * reconciles what its original did. Tool results and `<schedule-reminder>` frames get short
+ * texts; anything else gets a help text.
  *
  * @example Ask for a reminder
  * ```ts
@@ -187,17 +156,16 @@ export class OfflineModel implements ModelAdapter {
    */
   complete(request: ModelRequest): Promise<ModelReply> {
     if (request.signal.aborted) return Promise.reject(request.signal.reason);
-    const ctx: ReplyContext = {
-      zh: false,
-      now: request.context.now,
-      timeZone: request.context.timeZone,
-    };
     const { messages } = request;
-    const draft = messages.at(-1)?.role === "tool" ? forToolResults(request, ctx) : forBatch(
-      batchBefore(messages, messages.length - 1),
-      ctx,
-      new Set(request.tools.map((t) => t.name)),
-    );
+    const pc: PlanContext = {
+      reply: { zh: false, now: request.context.now, timeZone: request.context.timeZone },
+      tools: new Set(request.tools.map((t) => t.name)),
+      canRepeat: supportsRepeat(request.tools),
+      messages,
+    };
+    const draft = messages.at(-1)?.role === "tool"
+      ? forToolResults(pc)
+      : forBatch(batchBefore(messages, messages.length - 1), pc);
     const used = messages.reduce(
       (n, m) => n + (m.role === "assistant" ? m.toolCalls?.length ?? 0 : 0),
       0,

@@ -181,6 +181,17 @@ export class AgentError extends Error {
   }
 }
 
+/** What `Agent.cancel()` stopped. */
+export interface CancelResult {
+  /** The turn that ended `cancelled`. */
+  readonly turnId: string;
+  /**
+   * Every message the Stop covers, as recorded in `turn/end.stoppedMessageIds`: the messages the
+   * turn had claimed (claim order), then those queued behind it (queue order).
+   */
+  readonly stoppedMessageIds: readonly string[];
+}
+
 /** What plugins and tools may use of an agent. */
 export interface AgentHandle {
   /** The live root session this agent runs. */

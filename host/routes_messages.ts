@@ -45,7 +45,12 @@ export function messageRoutes(runtime: HostRuntime): Hono {
       }
       const turnId = agent.turnId;
       agent.cancel();
-      return c.json({ cancelled: true, turnId: turnId ?? null });
+      // The Stop's `turn/end` (appended synchronously by cancel) names every message it stopped:
+      // the turn's own and the ones queued behind it, so the page can mark them at once.
+      const end = session?.event(session.length - 1);
+      const data = end?.type === "turn/end" ? end.data as { stoppedMessageIds?: unknown } : {};
+      const stoppedMessageIds = Array.isArray(data.stoppedMessageIds) ? data.stoppedMessageIds : [];
+      return c.json({ cancelled: true, turnId: turnId ?? null, stoppedMessageIds });
     })
     .post("/:id/messages/:messageId/retry", async (c) => {
       const id = sessionIdParam(c);

@@ -10,6 +10,21 @@ export const TOOLS: readonly ModelToolSpec[] = [
 ]
   .map((name) => ({ name, description: name, parameters: { type: "object" } }));
 
+/** The v2 tools of docs/recurring.md: `schedule_create` takes `repeat`. */
+export const TOOLS_V2: readonly ModelToolSpec[] = [
+  "schedule_create",
+  "schedule_list",
+  "schedule_update",
+  "schedule_delete",
+  "schedule_snooze",
+].map((name) => ({
+  name,
+  description: name,
+  parameters: name === "schedule_create"
+    ? { type: "object", properties: { prompt: {}, after_seconds: {}, at: {}, repeat: {} } }
+    : { type: "object" },
+}));
+
 export function complete(
   messages: readonly ModelMessage[],
   options: { tools?: readonly ModelToolSpec[]; timeZone?: string | undefined } = {},

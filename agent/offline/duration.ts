@@ -86,7 +86,13 @@ function zhUnitSeconds(unit: string): number {
   return 604800;
 }
 
-function enNumber(word: string): number {
+/**
+ * Reads an English count: digits, a number word up to ninety-nine ("twenty-five"), "a"/"an".
+ *
+ * @param word the count
+ * @returns its value, `-1` (or `NaN` for malformed digits) when it is not a count
+ */
+export function enNumber(word: string): number {
   if (/^\d/.test(word)) return Number(word);
   const w = word.toLowerCase();
   if (w === "a" || w === "an") return 1;
@@ -155,5 +161,23 @@ export function parseDuration(text: string): DurationMatch | undefined {
     const seconds = Math.round(sumChinese(zh[1] ?? zh[2] ?? ""));
     return { seconds, index: zh.index, length: zh[0].length };
   }
+  return undefined;
+}
+
+const EN_BARE_RE = new RegExp(EN_SEQ, "i");
+const ZH_BARE_RE = new RegExp(`(?:${ZH_QTY}\\s*)+`);
+
+/**
+ * Finds a bare length of time ("10 minutes", "an hour", "10分钟", "半小时") with no "in" or
+ * "后" around it, as in "snooze it 10 minutes" or "推迟10分钟".
+ *
+ * @param text the user's message
+ * @returns the first length found, or `undefined`
+ */
+export function findLength(text: string): DurationMatch | undefined {
+  const en = EN_BARE_RE.exec(text);
+  if (en) return { seconds: Math.round(sumEnglish(en[0])), index: en.index, length: en[0].length };
+  const zh = ZH_BARE_RE.exec(text);
+  if (zh) return { seconds: Math.round(sumChinese(zh[0])), index: zh.index, length: zh[0].length };
   return undefined;
 }

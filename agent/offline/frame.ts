@@ -1,9 +1,12 @@
 /**
  * Reads the fixed reminder follow-up frame (seed §"固定 framing") the schedule owner sends:
- * `<schedule-reminder>` + one JSON line + `</schedule-reminder>` + an instruction line.
+ * `<schedule-reminder>` + one JSON line + `</schedule-reminder>` + an instruction line. Version 2
+ * frames add `occurrenceAt`, `missed`, `coalesced`, `recurring` and `snoozeOf`
+ * (docs/recurring.md "Delivery"); every field is read defensively.
  *
  * @module
  */
+import { obj, readRepeat, type RepeatView, str } from "./contract.ts";
 
 /** One reminder frame's payload, read defensively. */
 export interface ReminderFrame {
@@ -17,6 +20,16 @@ export interface ReminderFrame {
   readonly status: "due" | "overdue";
   /** How late the delivery is, in seconds (0 when on time). */
   readonly lateBySeconds: number;
+  /** The occurrence delivered (UTC), for a recurring reminder or a snooze. */
+  readonly occurrenceAt?: string;
+  /** Occurrences before it that were missed and not replayed (0 when none). */
+  readonly missed: number;
+  /** Occurrences were coalesced because the hourly reminder budget was full. */
+  readonly coalesced: boolean;
+  /** The series this occurrence belongs to, with its next occurrence (`null`: it was the last). */
+  readonly recurring?: RepeatView & { readonly nextAt: string | null };
+  /** Set when this is a snoozed reminder: the reminder it snoozes. */
+  readonly snoozeOf?: string;
 }
 
 const FRAME_RE = /<schedule-reminder>\s*([\s\S]*?)\s*<\/schedule-reminder>/g;
@@ -31,12 +44,20 @@ function read(json: string): ReminderFrame | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const v = value as Record<string, unknown>;
   const late = typeof v.lateBySeconds === "number" && v.lateBySeconds > 0 ? v.lateBySeconds : 0;
+  const repeat = readRepeat(v.recurring);
+  const nextAt = obj(v.recurring)?.nextAt;
+  const snoozeOf = str(obj(v.snoozeOf)?.id) || str(v.snoozeOf);
   return {
-    id: typeof v.id === "string" ? v.id : "",
-    prompt: typeof v.prompt === "string" ? v.prompt : "",
-    scheduledAt: typeof v.scheduledAt === "string" ? v.scheduledAt : "",
+    id: str(v.id),
+    prompt: str(v.prompt),
+    scheduledAt: str(v.scheduledAt),
     status: v.status === "overdue" ? "overdue" : "due",
     lateBySeconds: late,
+    ...(str(v.occurrenceAt) ? { occurrenceAt: str(v.occurrenceAt) } : {}),
+    missed: typeof v.missed === "number" && v.missed > 0 ? v.missed : 0,
+    coalesced: v.coalesced === true,
+    ...(repeat ? { recurring: { ...repeat, nextAt: str(nextAt) || null } } : {}),
+    ...(snoozeOf ? { snoozeOf } : {}),
   };
 }
 

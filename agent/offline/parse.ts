@@ -5,30 +5,28 @@
  * @module
  */
 import { findAbsolute } from "./absolute.ts";
-import { parseDuration } from "./duration.ts";
+import type { CreateArgs, LocalAt, Selector } from "./contract.ts";
+import { findLength, parseDuration } from "./duration.ts";
+import { type CannotReason, findRecurrence } from "./recurring.ts";
 import { findExplicitZone } from "./zone.ts";
 
-/** The structured local `at` selector of `schedule_create` (ARCHITECTURE.md §6 "Tools"). */
-export interface LocalAt {
-  /** Local date `YYYY-MM-DD`. */
-  readonly date: string;
-  /** Local time `HH:MM`. */
-  readonly time: string;
-  /** Explicit IANA zone, only when the user named one. */
-  readonly time_zone?: string;
-}
+export type { CreateArgs, LocalAt } from "./contract.ts";
 
-/** Arguments of a `schedule_create` call. */
-export type CreateArgs =
-  | { readonly prompt: string; readonly after_seconds: number }
-  | { readonly prompt: string; readonly at: LocalAt | string };
+/** Which reminder a snooze or a move means: named ids, words of its prompt, or the latest one. */
+export type Target =
+  | { readonly kind: "id"; readonly id: string }
+  | { readonly kind: "words"; readonly words: readonly string[] }
+  | { readonly kind: "latest" };
 
 /** What the user asked for. */
 export type OfflineIntent =
   | { readonly kind: "create"; readonly args: CreateArgs }
+  | { readonly kind: "cannot-repeat"; readonly reason: CannotReason }
   | { readonly kind: "list" }
   | { readonly kind: "delete"; readonly ids: readonly string[] }
   | { readonly kind: "cancel-match"; readonly words: readonly string[] }
+  | { readonly kind: "snooze"; readonly target: Target; readonly seconds: number }
+  | { readonly kind: "update"; readonly target: Target; readonly selector: Selector }
   | { readonly kind: "missing-time" }
   | { readonly kind: "time" }
   | { readonly kind: "none" };
@@ -45,8 +43,14 @@ const CJK_RE = /[\u3400-\u9fff]/;
 const ID_RE = /\bsch_[A-Za-z0-9_-]+/g;
 const CREATE_RE =
   /\bremind\s+(?:me|us)\b|\b(?:set|create|add|make|schedule)\s+(?:me\s+)?(?:a\s+|an\s+)?reminder\b|提醒(?:我|一下|下)|(?:叫|喊)我|(?:设|设置|定|加|添加|建)(?:一个|个)?提醒/i;
-const CANCEL_RE = /\b(?:cancel|delete|remove|clear|drop)\b|取消|删除|删掉|去掉|撤销/i;
-const REMINDER_WORD_RE = /\breminders?\b|提醒|sch_/i;
+const CANCEL_RE =
+  /\b(?:cancel|delete|remove|clear|drop|stop)\b|取消|删除|删掉|去掉|撤销|停止|停掉|关掉|别再|不要再|不用再/i;
+const REMINDER_WORD_RE = /\breminders?\b|\breminding\b|提醒|sch_/i;
+const SNOOZE_RE = /\bsnooze\b|推迟|延后|延迟|晚点再|稍后再|贪睡/i;
+const UPDATE_EN_RE =
+  /\b(?:move|change|reschedule|push|shift|switch|set)\s+(.*?)\s*\b(?:to|until|till)\s+(.+)$|\bmake\s+(it|that|this)\s+(.+)$/i;
+const UPDATE_ZH_RE = /^(.*?)(?:改到|改成|改为|改在|挪到|调到|换到|推迟到|延后到|推到|移到)(.+)$/;
+const REFER_RE = /\b(?:it|that|this|reminder|one)\b|sch_|它|这个|那个|提醒|^\s*把?\s*$/i;
 const LIST_RE =
   /\b(?:list|show|see|view|display|check)\b.*\breminders?\b|\b(?:what|which|any|how many)\b.*\breminders?\b|^\s*(?:my\s+)?reminders\s*\??\s*$|(?:哪些|什么|有没有|几个|多少|查看|看看|看一下|列出|显示|所有|全部)\S*提醒|提醒(?:列表|有哪些|有什么)/i;
 const TIME_RE = /\bwhat(?:'s| is) the time\b|\bwhat time is it\b|现在几点|几点了/i;
@@ -101,52 +105,114 @@ function extractPrompt(masked: string, zh: boolean): string {
   return after || before || (zh ? "提醒" : "Reminder");
 }
 
-function readCreate(text: string, options: ParseOptions): OfflineIntent {
-  const zh = isChinese(text);
+/** A selector read from a time phrase, with the text left once its phrases are blanked. */
+type SelectorRead =
+  | { readonly kind: "selector"; readonly selector: Selector; readonly masked: string }
+  | { readonly kind: "cannot-repeat"; readonly reason: CannotReason }
+  | { readonly kind: "missing-time" };
+
+function readSelector(text: string, options: ParseOptions): SelectorRead {
+  const local = LOCAL_ZONE_RE.exec(text);
+  const unzoned = local ? blank(text, local.index, local[0].length) : text;
+  const zone = findExplicitZone(unzoned);
+  const masked = zone ? blank(unzoned, zone.index, zone.length) : unzoned;
+  const timeZone = zone?.zone ?? options.timeZone ?? "UTC";
+  const recurrence = findRecurrence(masked, { now: options.now, timeZone });
+  if (recurrence?.kind === "cannot") return { kind: "cannot-repeat", reason: recurrence.reason };
+  if (recurrence) {
+    const repeat = zone ? { ...recurrence.repeat, time_zone: zone.zone } : recurrence.repeat;
+    const rest = recurrence.spans.reduce((t, sp) => blank(t, sp.index, sp.length), masked);
+    return { kind: "selector", selector: { repeat }, masked: rest };
+  }
   const duration = parseDuration(text);
   if (duration) {
     if (duration.seconds <= 0 || !Number.isSafeInteger(duration.seconds)) {
       return { kind: "missing-time" };
     }
-    const prompt = extractPrompt(blank(text, duration.index, duration.length), zh);
-    return { kind: "create", args: { prompt, after_seconds: duration.seconds } };
+    const rest = blank(text, duration.index, duration.length);
+    return { kind: "selector", selector: { after_seconds: duration.seconds }, masked: rest };
   }
-  const local = LOCAL_ZONE_RE.exec(text);
-  const unzoned = local ? blank(text, local.index, local[0].length) : text;
-  const zone = findExplicitZone(unzoned);
-  const masked = zone ? blank(unzoned, zone.index, zone.length) : unzoned;
-  const found = findAbsolute(masked, {
-    now: options.now,
-    timeZone: zone?.zone ?? options.timeZone ?? "UTC",
-  });
+  const found = findAbsolute(masked, { now: options.now, timeZone });
   if (found.kind !== "time") return { kind: "missing-time" };
   const m = found.match;
-  const prompt = extractPrompt(blank(masked, m.index, m.length), zh);
-  if (m.instant !== undefined && !zone) return { kind: "create", args: { prompt, at: m.instant } };
+  const rest = blank(masked, m.index, m.length);
+  if (m.instant !== undefined && !zone) {
+    return { kind: "selector", selector: { at: m.instant }, masked: rest };
+  }
   const at: LocalAt = zone
     ? { date: m.date, time: m.time, time_zone: zone.zone }
     : { date: m.date, time: m.time };
-  return { kind: "create", args: { prompt, at } };
+  return { kind: "selector", selector: { at }, masked: rest };
+}
+
+function readCreate(text: string, options: ParseOptions): OfflineIntent {
+  const read = readSelector(text, options);
+  if (read.kind !== "selector") return read;
+  const prompt = extractPrompt(read.masked, isChinese(text));
+  return { kind: "create", args: { prompt, ...read.selector } as CreateArgs };
+}
+
+/** Which reminder `phrase` (the object of a snooze or a move) means. */
+function readTarget(phrase: string, ids: readonly string[], zh: boolean): Target {
+  if (ids[0] !== undefined) return { kind: "id", id: ids[0] };
+  const words = zh
+    ? phrase.replace(
+      /推迟|延后|延迟|晚点再|稍后再|贪睡|把|将|请|帮我|一下|再|它|我的|那个|这个|那条|这条|个|条|的|提醒|吧|[，,。.！!？?\s]/g,
+      " ",
+    )
+    : phrase.toLowerCase().replace(
+      /\b(?:please|pls|can|could|you|snooze|move|change|reschedule|push|shift|switch|set|make|it|that|this|my|the|a|an|reminders?|for|by|again|one|later|and|then|me)\b|[,.!?]/g,
+      " ",
+    );
+  const list = words.split(/\s+/).filter((w) => w.length > 0);
+  return list.length > 0 ? { kind: "words", words: list } : { kind: "latest" };
+}
+
+function readSnooze(text: string, ids: readonly string[]): OfflineIntent {
+  const length = findLength(text);
+  const rest = length ? blank(text, length.index, length.length) : text;
+  const seconds = length && length.seconds > 0 ? length.seconds : 600;
+  return { kind: "snooze", target: readTarget(rest, ids, isChinese(text)), seconds };
+}
+
+function readUpdate(
+  text: string,
+  ids: readonly string[],
+  options: ParseOptions,
+): OfflineIntent | undefined {
+  const zh = isChinese(text);
+  const m = (zh ? UPDATE_ZH_RE.exec(text) : undefined) ?? UPDATE_EN_RE.exec(text);
+  if (!m) return undefined;
+  const object = m[1] ?? m[3] ?? "";
+  const when = m[2] ?? m[4] ?? "";
+  if (!REFER_RE.test(object) && ids.length === 0) return undefined;
+  const read = readSelector(when, options);
+  if (read.kind === "cannot-repeat") return read;
+  if (read.kind === "missing-time") return { kind: "missing-time" };
+  return { kind: "update", target: readTarget(object, ids, zh), selector: read.selector };
 }
 
 function cancelWords(text: string): string[] {
   const zh = isChinese(text);
   const stripped = zh
     ? text.replace(
-      /取消|删除|删掉|去掉|撤销|请|帮我|一下|我的|那个|这个|那条|这条|个|条|的|提醒|吧|[，,。.！!？?\s]/g,
+      /取消|删除|删掉|去掉|撤销|停止|停掉|关掉|别再|不要再|不用再|请|帮我|一下|我的|那个|这个|那条|这条|个|条|的|提醒我?|吧|了|[，,。.！!？?\s]/g,
       " ",
     )
     : text.toLowerCase().replace(
-      /\b(?:please|pls|can|could|you|cancel|delete|remove|clear|drop|my|the|a|an|that|this|reminders?|for|to|about|of|one)\b|[,.!?]/g,
+      /\b(?:please|pls|can|could|you|cancel|delete|remove|clear|drop|stop|reminding|me|my|the|a|an|that|this|reminders?|for|to|about|of|one)\b|[,.!?]/g,
       " ",
     );
   return stripped.split(/\s+/).filter((w) => w.length > 0);
 }
 
 /**
- * Reads what the user asked for. Delays become `after_seconds`; clock times become a local
- * `{ date, time }` computed in the session zone (or the named zone, then with `time_zone`);
- * ARCHITECTURE.md §6 "Tools" fixes the argument shapes.
+ * Reads what the user asked for. Repeats become `repeat: { rrule, start }` (docs/recurring.md;
+ * a repeat the RRULE subset cannot say is `cannot-repeat`, never a one-off); delays become
+ * `after_seconds`; clock times become a local `{ date, time }` computed in the session zone (or
+ * the named zone, then with `time_zone`). "stop/cancel the X reminder" is a cancel by words,
+ * "snooze it 10 minutes" / "推迟10分钟" a snooze (10 minutes by default) and "move it to 4pm" /
+ * "改到下午4点" an update, each of the reminder named by id, by words, or else the latest one.
  *
  * @param text the user's message (time-context lines excluded)
  * @param options the clock reading (epoch ms) and the session zone
@@ -160,6 +226,13 @@ export function parseIntent(text: string, options: ParseOptions): OfflineIntent 
     return ids.length > 0
       ? { kind: "delete", ids }
       : { kind: "cancel-match", words: cancelWords(text) };
+  }
+  if (SNOOZE_RE.test(text) && !create) {
+    return readUpdate(text, ids, options) ?? readSnooze(text, ids);
+  }
+  if (!create) {
+    const update = readUpdate(text, ids, options);
+    if (update) return update;
   }
   if (create) return readCreate(text, options);
   if (LIST_RE.test(text)) return { kind: "list" };

@@ -4,7 +4,19 @@
  *
  * @module
  */
-import type { ReminderFrame } from "./frame.ts";
+import {
+  type Obj,
+  obj,
+  readJson,
+  readResultSchedule,
+  readSchedules,
+  type RepeatView,
+  type ScheduleView,
+  str,
+  TOOL,
+} from "./contract.ts";
+
+export { readJson, readSchedules, type ScheduleView } from "./contract.ts";
 
 /** What a reply is written for: the user's language, the clock and the session zone. */
 export interface ReplyContext {
@@ -22,63 +34,6 @@ export interface ToolOutcome {
   readonly name: string;
   /** JSON text of the result. */
   readonly content: string;
-}
-
-/** A schedule as read, defensively, from a tool value. */
-export interface ScheduleView {
-  /** Schedule id. */
-  readonly id: string;
-  /** Reminder text. */
-  readonly prompt: string;
-  /** Target instant, UTC RFC 3339 (may be empty). */
-  readonly scheduledAt: string;
-  /** `scheduled`, `overdue` or whatever the tool reported. */
-  readonly status: string;
-}
-
-type Obj = Record<string, unknown>;
-
-function obj(value: unknown): Obj | undefined {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? value as Obj
-    : undefined;
-}
-
-function str(value: unknown): string {
-  return typeof value === "string" ? value : typeof value === "number" ? String(value) : "";
-}
-
-/**
- * Parses a tool message's content, tolerating non-JSON text.
- *
- * @param content the tool message content
- * @returns the parsed value, or the raw text when it is not JSON
- */
-export function readJson(content: string): unknown {
-  try {
-    return JSON.parse(content);
-  } catch {
-    return content;
-  }
-}
-
-function toView(value: unknown): ScheduleView | undefined {
-  const o = obj(value);
-  const id = str(o?.id);
-  if (!o || !id) return undefined;
-  return { id, prompt: str(o.prompt), scheduledAt: str(o.scheduledAt), status: str(o.status) };
-}
-
-/**
- * Reads the schedules of a `schedule_list` value (`{ ok, schedules }`; arrays and `records` too).
- *
- * @param value parsed tool value
- * @returns the schedules found (empty when none)
- */
-export function readSchedules(value: unknown): ScheduleView[] {
-  const o = obj(value);
-  const list = Array.isArray(value) ? value : o?.schedules ?? o?.records ?? o?.items;
-  return Array.isArray(list) ? list.flatMap((v) => toView(v) ?? []) : [];
 }
 
 function pad(n: number): string {
@@ -106,7 +61,14 @@ export function formatWhen(iso: string, ctx: ReplyContext): string {
   return ctx.zh ? `${text}（${zone}）` : `${text} (${zone})`;
 }
 
-function span(seconds: number, zh: boolean): string {
+/**
+ * A length of time in words ("35 minutes", "2小时15分钟").
+ *
+ * @param seconds the length in seconds
+ * @param zh Chinese
+ * @returns the text
+ */
+export function span(seconds: number, zh: boolean): string {
   const s = Math.max(0, Math.round(seconds));
   const [big, small, bu, su] = s < 60
     ? [s, 0, zh ? "秒" : "second", ""]
@@ -130,6 +92,23 @@ function span(seconds: number, zh: boolean): string {
   return small ? `${unit(big, bu)} ${unit(small, su)}` : unit(big, bu);
 }
 
+/**
+ * A rule in words: the tool's own words when it gave them, else the RRULE text.
+ *
+ * @param repeat the recurrence
+ * @param zh Chinese
+ * @returns e.g. `daily at 09:00 (Asia/Shanghai)`, or `FREQ=DAILY;BYHOUR=9;BYMINUTE=0`
+ */
+export function ruleWords(repeat: RepeatView, zh: boolean): string {
+  const words = repeat.text?.[zh ? "zh" : "en"].replace(
+    /^(?:repeats|repeating)\s+|^重复[：:]\s*/i,
+    "",
+  );
+  if (words) return words;
+  const zone = repeat.timeZone ? (zh ? `（${repeat.timeZone}）` : ` (${repeat.timeZone})`) : "";
+  return `${repeat.rrule}${zone}`;
+}
+
 const ERRORS: Record<string, readonly [string, string]> = {
   not_in_future: [
     "That time has already passed — please give a time in the future.",
@@ -144,8 +123,8 @@ const ERRORS: Record<string, readonly [string, string]> = {
     "该时区不存在这个本地时间（夏令时跳变），请换一个时间。",
   ],
   unsupported_rule: [
-    "Repeating reminders aren't supported; I can set one-off reminders.",
-    "暂不支持重复提醒，只能设置一次性提醒。",
+    "The reminder tool can't repeat that way, so I set nothing. Repeats can be every N minutes (at least one), hours, days, weeks on chosen weekdays, or months on a day of the month.",
+    "提醒工具不支持这种重复方式，所以我没有设置任何提醒。可以按每 N 分钟（至少 1 分钟）、小时、天、每周指定星期几或每月某一天重复。",
   ],
   persistence_uncertain: [
     "I couldn't confirm the change was saved; please check your reminders list.",
@@ -175,10 +154,19 @@ function errorText(name: string, error: Obj | undefined, ctx: ReplyContext): str
   if (fixed) return ctx.zh ? fixed[1] : fixed[0];
   const detail = message || code || "unknown error";
   return ctx.zh ? `工具 ${name || "调用"} 失败：${detail}` : `The ${name || "tool"} call failed: ${detail}`;
+} // deno-fmt-ignore
+
+/** How a reminder repeats, in words: `repeating daily at 09:00 (Zone); next: …` / `重复：…，下次：…`. */
+function repeatText(s: ScheduleView & { repeat: RepeatView }, ctx: ReplyContext): string {
+  const next = formatWhen(s.scheduledAt, { ...ctx, timeZone: s.repeat.timeZone || ctx.timeZone });
+  return ctx.zh
+    ? `重复：${ruleWords(s.repeat, true)}，下次：${next}`
+    : `repeating ${ruleWords(s.repeat, false)}; next: ${next}`;
 }
 
 /**
- * Lists schedules as lines `- prompt — when, status [id]`.
+ * Lists schedules as lines `- prompt — when, status [id]`; a recurring one shows its rule in
+ * words and its next occurrence.
  *
  * @param schedules the schedules
  * @param ctx language, clock and zone
@@ -189,42 +177,58 @@ export function listLines(schedules: readonly ScheduleView[], ctx: ReplyContext)
     const status = s.status === "overdue"
       ? (ctx.zh ? "已逾期，会话打开时送达" : "overdue, fires while the session is open")
       : (ctx.zh ? "已计划" : s.status || "scheduled");
-    return `- ${s.prompt} — ${formatWhen(s.scheduledAt, ctx)}${
-      ctx.zh ? "，" : ", "
-    }${status} [${s.id}]`;
+    const when = s.repeat
+      ? repeatText({ ...s, repeat: s.repeat }, ctx)
+      : formatWhen(s.scheduledAt, ctx);
+    return `- ${s.prompt} — ${when}${ctx.zh ? "，" : ", "}${status} [${s.id}]`;
   }).join("\n");
-}
+} // deno-fmt-ignore
+
+/** `OK — I'll remind you to X at …` / `…, repeating …` with the session-local note and id. */
+function remindText(s: ScheduleView, head: readonly [string, string], ctx: ReplyContext): string {
+  const late = s.status === "overdue" && !s.repeat;
+  const local = ctx.zh
+    ? `这个提醒仅在本会话内有效（session-local）：只有会话打开时才会触发。（id：${s.id}）`
+    : `This reminder is session-local: it only fires while this session is open. (id: ${s.id})`;
+  const due = late ? (ctx.zh ? "它已到期，会尽快送达。" : " It is already due and will fire shortly.") : "";
+  if (ctx.zh) {
+    const body = s.repeat
+      ? `我会提醒你：${s.prompt}（${repeatText({ ...s, repeat: s.repeat }, ctx)}）。`
+      : `我会在 ${formatWhen(s.scheduledAt, ctx)} 提醒你：${s.prompt}。`;
+    return `${head[1]}${body}${due}${local}`;
+  }
+  const when = s.repeat ? `, ${repeatText({ ...s, repeat: s.repeat }, ctx)}` : ` at ${formatWhen(s.scheduledAt, ctx)}`;
+  return `${head[0]}I'll remind you to ${s.prompt}${when}.${due} ${local}`;
+} // deno-fmt-ignore
 
 function createdText(created: ScheduleView | undefined, ctx: ReplyContext): string {
   if (!created) {
-    return ctx.zh
-      ? "好的，提醒已设置（仅限本会话）。"
-      : "OK — the reminder is set (session-local).";
+    return ctx.zh ? "好的，提醒已设置（仅限本会话）。" : "OK — the reminder is set (session-local).";
   }
-  const when = formatWhen(created.scheduledAt, ctx);
-  const late = created.status === "overdue";
-  return ctx.zh
-    ? `好的——我会在 ${when} 提醒你：${created.prompt}。${
-      late ? "它已到期，会尽快送达。" : ""
-    }这个提醒仅在本会话内有效（session-local）：只有会话打开时才会触发。（id：${created.id}）`
-    : `OK — I'll remind you to ${created.prompt} at ${when}.${
-      late ? " It is already due and will fire shortly." : ""
-    } This reminder is session-local: it only fires while this session is open. (id: ${created.id})`;
+  return remindText(created, ["OK — ", "好的——"], ctx);
+}
+
+function changedText(name: string, view: ScheduleView | undefined, ctx: ReplyContext): string {
+  if (!view) return ctx.zh ? "好的，提醒已更新。" : "OK — the reminder is updated.";
+  return name === TOOL.snooze
+    ? remindText(view, ["Snoozed — ", "已推迟——"], ctx)
+    : remindText(view, ["Updated — ", "已更新——"], ctx);
 }
 
 function deletedText(value: Obj, ctx: ReplyContext): string {
   // `deleted` is the record's last value ({ id, prompt, … }) or, tolerated, a bare id.
-  const view = toView(value.deleted);
-  const id = view?.id || str(value.deleted) || str(value.id);
+  const view = readResultSchedule(value);
+  const id = view?.id || str(value.id);
   const what = view?.prompt ? (ctx.zh ? `“${view.prompt}”` : `"${view.prompt}" `) : "";
+  const series = view?.repeat ? (ctx.zh ? "（重复提醒已停止）" : " (the repeats are stopped)") : "";
   return ctx.zh
-    ? `好的，已取消提醒${what}（${id}）。`
-    : `Done — reminder ${what}(${id}) is cancelled.`;
+    ? `好的，已取消提醒${what}（${id}）${series}。`
+    : `Done — reminder ${what}(${id}) is cancelled${series}.`;
 }
 
 function successText(name: string, value: Obj, ctx: ReplyContext): string {
-  const known = ["schedule_create", "schedule_list", "schedule_delete"].includes(name);
-  if (name === "schedule_list" || (!known && Array.isArray(value.schedules))) {
+  const known = (Object.values(TOOL) as string[]).includes(name);
+  if (name === TOOL.list || (!known && Array.isArray(value.schedules))) {
     const schedules = readSchedules(value);
     if (schedules.length === 0) {
       return ctx.zh
@@ -234,12 +238,14 @@ function successText(name: string, value: Obj, ctx: ReplyContext): string {
     const head = ctx.zh ? "你当前的提醒（仅限本会话）：" : "Your reminders (session-local):";
     return `${head}\n${listLines(schedules, ctx)}`;
   }
-  if (name === "schedule_delete" || (!known && value.deleted !== undefined)) {
+  if (name === TOOL.delete || (!known && value.deleted !== undefined)) {
     return deletedText(value, ctx);
   }
-  // A create value is the record's fields spread flat; `schedule` / `record` wrappers tolerated.
-  const created = toView(value.schedule ?? value.record ?? value);
-  if (name === "schedule_create" || created?.scheduledAt) return createdText(created, ctx);
+  if (name === TOOL.update || name === TOOL.snooze) {
+    return changedText(name, readResultSchedule(value), ctx);
+  }
+  const created = readResultSchedule(value);
+  if (name === TOOL.create || created?.scheduledAt) return createdText(created, ctx);
   return ctx.zh ? "完成。" : "Done.";
 }
 
@@ -257,26 +263,4 @@ export function describeResult(outcome: ToolOutcome, ctx: ReplyContext): string 
     return errorText(outcome.name, obj(value.error), ctx);
   }
   return successText(outcome.name, value, ctx);
-}
-
-/**
- * The reminder text for follow-up frames; overdue frames say when they were due and how late.
- *
- * @param frames the frames
- * @param ctx clock and zone (`zh` is decided per frame from the prompt)
- * @returns the reply text
- */
-export function frameText(frames: readonly ReminderFrame[], ctx: ReplyContext): string {
-  return frames.map((f) => {
-    const zh = ctx.zh || /[\u3400-\u9fff]/.test(f.prompt);
-    const c = { ...ctx, zh };
-    const head = zh ? `⏰ 提醒：${f.prompt}` : `⏰ Reminder: ${f.prompt}`;
-    if (f.status !== "overdue") return head;
-    const when = formatWhen(f.scheduledAt, c);
-    return zh
-      ? `${head}（原定于 ${when}，已晚了 ${span(f.lateBySeconds, true)}，当时会话处于关闭状态）`
-      : `${head} (this was due at ${when} — ${
-        span(f.lateBySeconds, false)
-      } ago, while the session was closed)`;
-  }).join("\n");
 }

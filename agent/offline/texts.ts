@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { CannotReason } from "./recurring.ts";
 import { listLines, type ReplyContext, type ScheduleView } from "./reply.ts";
 
 /**
@@ -14,8 +15,8 @@ import { listLines, type ReplyContext, type ScheduleView } from "./reply.ts";
  */
 export function helpText(zh: boolean): string {
   return zh
-    ? "我是 chime 的离线模型（无需 API key）。我可以设置提醒，例如“20分钟后提醒我喝水”“明天上午9点提醒我开会”“remind me in 20 minutes to stretch”；也可以列出提醒（“我有哪些提醒”）和取消提醒（“取消提醒 sch_…”）。如需自由对话，请设置 DEEPSEEK_API_KEY 或 CHIME_MODEL_* 以使用真实模型。"
-    : 'I\'m chime\'s offline model (no API key needed). I can set reminders — e.g. "remind me in 20 minutes to stretch", "remind me tomorrow at 9 to join the meeting", "20分钟后提醒我喝水" — list them ("what reminders do I have") and cancel them ("cancel reminder sch_…"). For open-ended chat, set DEEPSEEK_API_KEY or CHIME_MODEL_* to use a real model.';
+    ? "我是 chime 的离线模型（无需 API key）。我可以设置提醒，例如“20分钟后提醒我喝水”“明天上午9点提醒我开会”“每天早上8点提醒我吃药”“remind me in 20 minutes to stretch”；也可以列出提醒（“我有哪些提醒”）、取消提醒（“取消喝水提醒”）、推迟（“推迟10分钟”）和改时间（“改到下午4点”）。如需自由对话，请设置 DEEPSEEK_API_KEY 或 CHIME_MODEL_* 以使用真实模型。"
+    : 'I\'m chime\'s offline model (no API key needed). I can set reminders — e.g. "remind me in 20 minutes to stretch", "remind me tomorrow at 9 to join the meeting", "every weekday at 8:30 remind me to stand up", "20分钟后提醒我喝水" — list them ("what reminders do I have"), cancel them ("stop the stretch reminder"), snooze them ("snooze it 10 minutes") and move them ("move it to 4pm"). For open-ended chat, set DEEPSEEK_API_KEY or CHIME_MODEL_* to use a real model.';
 }
 
 /**
@@ -57,25 +58,86 @@ export function timeText(ctx: ReplyContext): string {
     : `It's ${hm} on ${at.toPlainDate()} (${zone}).`;
 }
 
+/** What a "which one?" question is about. */
+export type AskAction = "cancel" | "snooze" | "update";
+
+const ASK_VERBS: Record<AskAction, readonly [string, string]> = {
+  cancel: ["cancel", "取消"],
+  snooze: ["snooze", "推迟"],
+  update: ["change", "修改"],
+};
+
 /**
- * Asks which reminder to cancel when words matched none or several.
+ * Asks which reminder is meant when words matched none or several.
  *
  * @param schedules the active schedules
  * @param words the words the user gave
  * @param ctx language, clock and zone
+ * @param action what the user wants to do with it @default "cancel"
  * @returns the question
  */
 export function askWhichText(
   schedules: readonly ScheduleView[],
   words: readonly string[],
   ctx: ReplyContext,
+  action: AskAction = "cancel",
 ): string {
   if (schedules.length === 0) {
-    return ctx.zh ? "本会话没有可以取消的提醒。" : "You have no active reminders to cancel.";
+    return ctx.zh
+      ? `本会话没有可以${ASK_VERBS[action][1]}的提醒。`
+      : `You have no active reminders to ${ASK_VERBS[action][0]}.`;
   }
   const said = words.join(" ");
   const head = ctx.zh
-    ? `要取消哪一个提醒${said ? `（“${said}”）` : ""}？请告诉我 id：`
-    : `Which reminder should I cancel${said ? ` ("${said}")` : ""}? Tell me its id:`;
+    ? `要${ASK_VERBS[action][1]}哪一个提醒${said ? `（“${said}”）` : ""}？请告诉我 id：`
+    : `Which reminder should I ${ASK_VERBS[action][0]}${
+      said ? ` ("${said}")` : ""
+    }? Tell me its id:`;
   return `${head}\n${listLines(schedules, ctx)}`;
+}
+
+const CANNOT: Record<CannotReason, readonly [string, string]> = {
+  "sub-minute": [
+    "reminders can repeat at most once a minute",
+    "重复提醒的间隔至少为 1 分钟",
+  ],
+  yearly: [
+    "yearly repeats (and leap-year rules) aren't supported",
+    "不支持按年（或闰年）重复",
+  ],
+  unreadable: [
+    "I couldn't tell how often it should repeat",
+    "我没看懂要多久重复一次",
+  ],
+}; // deno-fmt-ignore
+
+/**
+ * Says a repeating request cannot be set, and why; nothing was set (never a one-off instead).
+ *
+ * @param reason why
+ * @param zh reply in Chinese
+ * @returns the text
+ */
+export function cannotRepeatText(reason: CannotReason, zh: boolean): string {
+  const [en, cn] = CANNOT[reason];
+  return zh
+    ? `抱歉，我不能设置这个重复提醒：${cn}，所以没有设置任何提醒。可以这样说：“每天早上8点提醒我吃药”“每隔2小时提醒我喝水”“工作日早上9点提醒我打卡”“每周一提醒我交周报”。`
+    : `Sorry, I can't set that repeating reminder: ${en}, so I haven't set anything. I can repeat every N minutes (at least one), hours, days, weeks on chosen weekdays, or months on a day of the month — e.g. "every day at 9", "every 2 hours", "every weekday at 8:30", "every Monday".`;
+}
+
+/**
+ * Says repeating reminders (or snooze, or moving) are not available: the registered schedule
+ * tools lack them.
+ *
+ * @param what `repeat`, `snooze` or `update`
+ * @param zh reply in Chinese
+ * @returns the text, which says nothing was set
+ */
+export function unavailableText(what: "repeat" | "snooze" | "update", zh: boolean): string {
+  const en =
+    { repeat: "Repeating reminders", snooze: "Snoozing", update: "Moving a reminder" }[what];
+  const cn = { repeat: "重复提醒", snooze: "推迟提醒", update: "修改提醒时间" }[what];
+  return zh
+    ? `当前配置的提醒工具不支持${cn}，所以我没有做任何更改。`
+    : `${en} isn't available with the reminder tools in this configuration, so I haven't changed anything.`;
 }

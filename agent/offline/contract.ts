@@ -1,0 +1,218 @@
+/**
+ * The schedule tools as the offline model speaks them: names, argument shapes and defensive
+ * readers of their results. The contract lives in `docs/recurring.md` (schedule/change v2,
+ * "Tools") and ARCHITECTURE.md §6 "Tools"; `@chime/agent` may not import `@chime/schedule`
+ * (the arrows point schedule → agent), so this module is the one place on the agent side that
+ * writes those shapes down. Keep it in step with `docs/recurring.md`.
+ *
+ * @module
+ */
+
+/** Tool names (docs/recurring.md "Tools"). */
+export const TOOL = {
+  create: "schedule_create",
+  list: "schedule_list",
+  update: "schedule_update",
+  delete: "schedule_delete",
+  snooze: "schedule_snooze",
+} as const;
+
+/** The structured local `at` selector (ARCHITECTURE.md §6 "Tools"). */
+export interface LocalAt {
+  /** Local date `YYYY-MM-DD`. */
+  readonly date: string;
+  /** Local time `HH:MM`. */
+  readonly time: string;
+  /** Explicit IANA zone, only when the user named one. */
+  readonly time_zone?: string;
+}
+
+/** The recurring selector `repeat` (docs/recurring.md "Tools"). */
+export interface RepeatArgs {
+  /** RFC 5545 RRULE value without the `RRULE:` prefix, e.g. `FREQ=DAILY;BYHOUR=9;BYMINUTE=0`. */
+  readonly rrule: string;
+  /** Local DTSTART; the tool defaults it to the decision instant. */
+  readonly start?: { readonly date: string; readonly time: string };
+  /** Explicit IANA zone, only when the user named one (else the implicit zone). */
+  readonly time_zone?: string;
+}
+
+/** Exactly one selector of `schedule_create` / `schedule_update`. */
+export type Selector =
+  | { readonly after_seconds: number }
+  | { readonly at: LocalAt | string }
+  | { readonly repeat: RepeatArgs };
+
+/** Arguments of `schedule_create`. */
+export type CreateArgs = { readonly prompt: string } & Selector;
+
+/** Arguments of `schedule_update`: the id, and a prompt and/or a selector. */
+export type UpdateArgs = { readonly id: string; readonly prompt?: string } & Partial<Selector>;
+
+/** `repeat` of a listed recurring record (docs/recurring.md `schedule_list`). */
+export interface RepeatView {
+  /** The canonical RRULE value. */
+  readonly rrule: string;
+  /** IANA zone the rule runs in. */
+  readonly timeZone: string;
+  /** The rule in words, when the tool gave them. */
+  readonly text?: { readonly en: string; readonly zh: string };
+}
+
+/** A reminder as read, defensively, from a tool value or a frame. */
+export interface ScheduleView {
+  /** Schedule id. */
+  readonly id: string;
+  /** Reminder text. */
+  readonly prompt: string;
+  /** Target instant (the next occurrence of a recurring one), UTC RFC 3339 (may be empty). */
+  readonly scheduledAt: string;
+  /** `scheduled`, `overdue` or whatever the tool reported. */
+  readonly status: string;
+  /** `after`, `at`, `recurring` or empty. */
+  readonly kind: string;
+  /** The recurrence of a recurring record. */
+  readonly repeat?: RepeatView;
+}
+
+/** A JSON object. */
+export type Obj = Record<string, unknown>;
+
+/**
+ * The value when it is a plain object.
+ *
+ * @param value anything
+ * @returns the object, or `undefined`
+ */
+export function obj(value: unknown): Obj | undefined {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? value as Obj
+    : undefined;
+}
+
+/**
+ * A string field's text (numbers as digits, anything else empty).
+ *
+ * @param value anything
+ * @returns the text
+ */
+export function str(value: unknown): string {
+  return typeof value === "string" ? value : typeof value === "number" ? String(value) : "";
+}
+
+/**
+ * Parses a tool message's content, tolerating non-JSON text.
+ *
+ * @param content the tool message content
+ * @returns the parsed value, or the raw text when it is not JSON
+ */
+export function readJson(content: string): unknown {
+  try {
+    return JSON.parse(content);
+  } catch {
+    return content;
+  }
+}
+
+/**
+ * Reads a rule's words: `{ en, zh }` from the tool, or one string used for both.
+ *
+ * @param value the `text` field
+ * @returns both languages, or `undefined`
+ */
+export function readRuleText(value: unknown): { en: string; zh: string } | undefined {
+  if (typeof value === "string" && value) return { en: value, zh: value };
+  const o = obj(value);
+  const en = str(o?.en);
+  const zh = str(o?.zh);
+  return en || zh ? { en: en || zh, zh: zh || en } : undefined;
+}
+
+/**
+ * Reads a recurrence (`repeat` of a listed record, `recurring` of a frame).
+ *
+ * @param value the field
+ * @returns the view, or `undefined` when it names no rule
+ */
+export function readRepeat(value: unknown): RepeatView | undefined {
+  const o = obj(value);
+  const rrule = str(o?.rrule);
+  if (!o || !rrule) return undefined;
+  const text = readRuleText(o.text);
+  return { rrule, timeZone: str(o.timeZone), ...(text ? { text } : {}) };
+}
+
+/**
+ * Reads one reminder from a record-like value.
+ *
+ * @param value a tool value or part of one
+ * @returns the view, or `undefined` when it has no id
+ */
+export function readSchedule(value: unknown): ScheduleView | undefined {
+  const o = obj(value);
+  const id = str(o?.id);
+  if (!o || !id) return undefined;
+  const repeat = readRepeat(o.repeat ?? o.recurring);
+  return {
+    id,
+    prompt: str(o.prompt),
+    scheduledAt: str(o.scheduledAt),
+    status: str(o.status),
+    kind: str(o.kind) || (repeat ? "recurring" : ""),
+    ...(repeat ? { repeat } : {}),
+  };
+}
+
+/**
+ * Reads the schedules of a `schedule_list` value (`{ ok, schedules }`; arrays and `records` too).
+ *
+ * @param value parsed tool value
+ * @returns the schedules found (empty when none)
+ */
+export function readSchedules(value: unknown): ScheduleView[] {
+  const o = obj(value);
+  const list = Array.isArray(value) ? value : o?.schedules ?? o?.records ?? o?.items;
+  return Array.isArray(list) ? list.flatMap((v) => readSchedule(v) ?? []) : [];
+}
+
+/**
+ * The reminder a successful create, update, snooze or delete value names. A value is the
+ * record's fields spread flat; `schedule`, `record`, `reminder`, `updated`, `snoozed` and
+ * `deleted` wrappers are tolerated (a bare id in `deleted` too).
+ *
+ * @param value parsed tool value
+ * @returns the view, or `undefined`
+ */
+export function readResultSchedule(value: unknown): ScheduleView | undefined {
+  const o = obj(value);
+  if (!o) return undefined;
+  for (const key of ["schedule", "record", "reminder", "updated", "snoozed", "deleted"]) {
+    const inner = readSchedule(o[key]);
+    if (inner) return inner;
+  }
+  const bare = str(o.deleted);
+  return readSchedule(o) ?? (bare ? { ...EMPTY_VIEW, id: bare } : undefined);
+}
+
+const EMPTY_VIEW: ScheduleView = { id: "", prompt: "", scheduledAt: "", status: "", kind: "" };
+
+/**
+ * Whether a tool value is a failure (`{ ok: false }` or an `error`), or not an object at all.
+ *
+ * @param value parsed tool value
+ * @returns `true` for a failure
+ */
+export function isFailure(value: unknown): boolean {
+  const o = obj(value);
+  return !o || o.ok === false || o.error !== undefined;
+}
+
+/**
+ * The error code of a failed tool value.
+ *
+ * @param value parsed tool value
+ * @returns the code, or empty
+ */
+export function errorCode(value: unknown): string {
+  return str(obj(obj(value)?.error)?.code);
+}

@@ -1,0 +1,227 @@
+import assert from "node:assert/strict";
+import { markText, STOPPED_NOTE, SUPERSEDED_NOTE } from "../_marks.ts";
+import { called, calls, complete, frame, result, TOOLS, TOOLS_V2, user } from "./_fixtures_test.ts";
+
+const V2 = { tools: TOOLS_V2 };
+const VITAMINS = "every day at 9 remind me to take my vitamins";
+const repeatValue = {
+  rrule: "FREQ=DAILY;BYHOUR=9;BYMINUTE=0",
+  timeZone: "Europe/Berlin",
+  dtstart: "2026-11-30T09:00:00",
+  text: { en: "daily at 09:00 (Europe/Berlin)", zh: "每天 09:00（Europe/Berlin）" },
+};
+const recurring = {
+  id: "sch_1",
+  kind: "recurring",
+  prompt: "take my vitamins",
+  scheduledAt: "2026-11-30T08:00:00.000Z",
+  status: "scheduled",
+  deliveryMode: "session-local",
+  repeat: repeatValue,
+};
+
+Deno.test("regression: every day at 9 is a repeat, never a silent one-shot", async () => {
+  const reply = await complete([user(VITAMINS)], V2);
+  assert.deepEqual(calls(reply), [{
+    id: "call_1",
+    name: "schedule_create",
+    args: {
+      prompt: "take my vitamins",
+      repeat: {
+        rrule: "FREQ=DAILY;BYHOUR=9;BYMINUTE=0",
+        start: { date: "2026-11-30", time: "09:00" },
+      },
+    },
+  }]);
+  // Tools without `repeat` (schedule v1): an answer that says so, and no call at all.
+  const v1 = await complete([user(VITAMINS)], { tools: TOOLS });
+  assert.deepEqual(v1.toolCalls, []);
+  assert.match(v1.text, /^Repeating reminders isn't available .* so I haven't changed anything\.$/);
+}); // deno-fmt-ignore
+
+Deno.test("complete() answers a repeat it cannot express, in the user's language", async () => {
+  for (const text of ["remind me every 30 seconds to blink", "remind me every other leap year to party"]) {
+    const reply = await complete([user(text)], V2);
+    assert.deepEqual(reply.toolCalls, []);
+    assert.match(reply.text, /^Sorry, I can't set that repeating reminder: .*I haven't set anything\./);
+  }
+  const zh = await complete([user("每30秒提醒我眨眼")], V2);
+  assert.deepEqual(zh.toolCalls, []);
+  assert.match(zh.text, /^抱歉，我不能设置这个重复提醒：重复提醒的间隔至少为 1 分钟，所以没有设置任何提醒。/);
+}); // deno-fmt-ignore
+
+Deno.test("complete() confirms a repeat with its rule in words and the next occurrence", async () => {
+  const reply = await complete([
+    user(VITAMINS),
+    called("call_1", "schedule_create", {}),
+    result("call_1", { ok: true, ...recurring }),
+  ], V2);
+  assert.equal(
+    reply.text,
+    "OK — I'll remind you to take my vitamins, repeating daily at 09:00 (Europe/Berlin); next: 2026-11-30 09:00 (Europe/Berlin). This reminder is session-local: it only fires while this session is open. (id: sch_1)",
+  );
+  const zh = await complete([
+    user("每天早上9点提醒我吃维生素"),
+    called("call_1", "schedule_create", {}),
+    result("call_1", { ok: true, ...recurring, prompt: "吃维生素" }),
+  ], V2);
+  assert.match(zh.text, /^好的——我会提醒你：吃维生素（重复：每天 09:00（Europe\/Berlin），下次：2026-11-30 09:00（Europe\/Berlin））。/);
+}); // deno-fmt-ignore
+
+Deno.test("complete() lists a repeat with its rule in words and its next occurrence", async () => {
+  const reply = await complete([
+    user("list my reminders"),
+    called("call_1", "schedule_list", {}),
+    result("call_1", { ok: true, schedules: [recurring], deliveryMode: "session-local" }),
+  ], V2);
+  assert.equal(
+    reply.text,
+    "Your reminders (session-local):\n- take my vitamins — repeating daily at 09:00 (Europe/Berlin); next: 2026-11-30 09:00 (Europe/Berlin), scheduled [sch_1]",
+  );
+});
+
+Deno.test("complete() confirms an update and a snooze", async () => {
+  const moved = await complete([
+    user("move it to 4pm"),
+    called("call_1", "schedule_update", {}),
+    result("call_1", {
+      ok: true,
+      id: "sch_2",
+      kind: "at",
+      prompt: "call Bob",
+      scheduledAt: "2026-11-29T15:00:00.000Z",
+      status: "scheduled",
+      deliveryMode: "session-local",
+    }),
+  ], V2);
+  assert.match(moved.text, /^Updated — I'll remind you to call Bob at 16:00 \(Europe\/Berlin\)\. /);
+  const snoozed = await complete([
+    user("推迟10分钟"),
+    called("call_1", "schedule_snooze", {}),
+    result("call_1", {
+      ok: true,
+      id: "sch_3",
+      kind: "at",
+      prompt: "喝水",
+      scheduledAt: "2026-11-29T08:25:00.000Z",
+      status: "scheduled",
+      snoozeOf: { id: "sch_1", occurrenceAt: "2026-11-29T08:15:00.000Z" },
+      deliveryMode: "session-local",
+    }),
+  ], { ...V2, timeZone: "Asia/Shanghai" });
+  assert.match(snoozed.text, /^已推迟——我会在 16:25（Asia\/Shanghai） 提醒你：喝水。/);
+}); // deno-fmt-ignore
+
+Deno.test("complete() tells a repeating frame's rule, next time, missed and coalesced occurrences", async () => {
+  const reply = await complete([user(frame({
+    id: "sch_1",
+    prompt: "take my vitamins",
+    scheduledAt: "2026-11-30T08:00:00.000Z",
+    occurrenceAt: "2026-11-29T08:00:00.000Z",
+    status: "due",
+    lateBySeconds: 0,
+    missed: 3,
+    coalesced: true,
+    recurring: { ...repeatValue, nextAt: "2026-11-30T08:00:00.000Z" },
+  }))], V2);
+  assert.equal(
+    reply.text,
+    "⏰ Reminder: take my vitamins (repeats daily at 09:00 (Europe/Berlin), next: 2026-11-30 09:00 (Europe/Berlin); 3 earlier occurrences were missed and not replayed; the hourly reminder limit was reached, so some occurrences were combined)",
+  );
+  const last = await complete([user(frame({
+    id: "sch_1", prompt: "喝水", scheduledAt: "2026-11-29T08:00:00.000Z", status: "due", lateBySeconds: 0,
+    missed: 1, recurring: { ...repeatValue, nextAt: null },
+  }))], V2);
+  assert.equal(last.text, "⏰ 提醒：喝水（重复：每天 09:00（Europe/Berlin），这是最后一次；错过的 1 次不再补发）");
+  const snoozed = await complete([user(frame({
+    id: "sch_4", prompt: "stretch", scheduledAt: "2026-11-29T08:15:00.000Z", status: "due", lateBySeconds: 0,
+    snoozeOf: { id: "sch_1", occurrenceAt: "2026-11-29T08:05:00.000Z" },
+  }))], V2);
+  assert.equal(snoozed.text, "⏰ Reminder (snoozed): stretch");
+}); // deno-fmt-ignore
+
+Deno.test("complete() cancels by words after an earlier turn already deleted one (current turn only)", async () => {
+  const schedules = [
+    { id: "sch_2", prompt: "buy milk", scheduledAt: "2026-11-29T11:15:00Z", status: "scheduled" },
+  ];
+  const earlier = [
+    user("cancel the plants reminder"),
+    called("call_1", "schedule_list", {}),
+    result("call_1", { ok: true, schedules: [{ id: "sch_1", prompt: "water the plants", scheduledAt: "2026-11-29T09:15:00Z", status: "scheduled" }, ...schedules] }),
+    called("call_2", "schedule_delete", { id: "sch_1" }),
+    result("call_2", { ok: true, deleted: { id: "sch_1", prompt: "water the plants" } }),
+    { role: "assistant" as const, content: "Done" },
+    user("cancel the milk reminder"),
+    called("call_3", "schedule_list", {}),
+    result("call_3", { ok: true, schedules }),
+  ];
+  assert.deepEqual(calls(await complete(earlier, V2)), [
+    { id: "call_4", name: "schedule_delete", args: { id: "sch_2" } },
+  ]);
+}); // deno-fmt-ignore
+
+Deno.test("complete() never acts on a stopped or superseded message", async () => {
+  const stopped = await complete([
+    user(`${STOPPED_NOTE}\nremind me in 3 hours to buy milk`),
+    user("what time is it"),
+  ], V2);
+  assert.deepEqual(stopped.toolCalls, []);
+  assert.match(stopped.text, /^It's 09:15 on 2026-11-29/);
+  const superseded = await complete([user(`${SUPERSEDED_NOTE}\nremind me in 3 hours to buy milk`)], V2);
+  assert.deepEqual(superseded.toolCalls, []);
+}); // deno-fmt-ignore
+
+Deno.test("complete() reconciles an edit: update the reminder the original created", async () => {
+  const edit = markText({
+    stopped: false,
+    superseded: false,
+    edit: {
+      original: "remind me at 3pm to call Bob",
+      actions: [{ name: "schedule_create", args: { prompt: "call Bob" }, result: { ok: true, id: "sch_7" } }],
+    },
+    text: "remind me at 4pm to call Bob",
+  });
+  assert.deepEqual(calls(await complete([user(edit)], V2)), [{
+    id: "call_1",
+    name: "schedule_update",
+    args: { id: "sch_7", prompt: "call Bob", at: { date: "2026-11-29", time: "16:00" } },
+  }]);
+  // Without schedule_update (v1 tools): delete, then create.
+  assert.deepEqual(calls(await complete([user(edit)])).map((c) => [c.name, c.args]), [
+    ["schedule_delete", { id: "sch_7" }],
+    ["schedule_create", { prompt: "call Bob", at: { date: "2026-11-29", time: "16:00" } }],
+  ]);
+  // An original whose create failed left nothing: the edit simply creates.
+  const failed = markText({
+    stopped: false,
+    superseded: false,
+    edit: { original: "x", actions: [{ name: "schedule_create", args: {}, result: { ok: false, error: { code: "not_in_future" } } }] },
+    text: "remind me at 4pm to call Bob",
+  });
+  assert.deepEqual(calls(await complete([user(failed)], V2)).map((c) => c.name), ["schedule_create"]);
+});
+
+Deno.test("complete() reconciles the reminder the edited request named when its step had others", async () => {
+  const edit = markText({
+    stopped: false,
+    superseded: false,
+    edit: {
+      original: "remind me at 7pm to call mom",
+      actions: [
+        {
+          name: "schedule_create",
+          args: { prompt: "water the plants" },
+          result: { ok: true, id: "sch_1" },
+        },
+        {
+          name: "schedule_create",
+          args: { prompt: "call mom" },
+          result: { ok: true, id: "sch_2" },
+        },
+        { name: "schedule_create", args: { prompt: "stretch" }, result: { ok: true, id: "sch_3" } },
+      ],
+    },
+    text: "remind me at 8pm to call dad",
+  });
+  assert.deepEqual(calls(await complete([user(edit)], V2)).map((c) => c.args.id), ["sch_2"]);
+}); // deno-fmt-ignore

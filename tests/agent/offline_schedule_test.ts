@@ -1,0 +1,104 @@
+// The keyless offline model through the real agent loop with the real schedule and
+// time-context plugins (issue 13: cancel twice, Stop, Edit). The schedule in this branch is
+// protocol v1 (no schedule_update): an edit reconciles with delete + create.
+import assert from "node:assert/strict";
+import { Loader } from "@chime/agent";
+import { foldSession, schedulePlugin } from "@chime/schedule";
+import { timeContextPlugin } from "@chime/timecontext";
+import { gatedOffline } from "../../agent/testing/gated_offline.ts";
+import { harness, ofType, web } from "../../agent/testing/harness.ts";
+
+async function offlineWorld(timeZone: string, options: { gated?: boolean } = {}) {
+  const { model, hold, entered } = gatedOffline(options.gated);
+  const loader = new Loader();
+  const plugins = [
+    await loader.load(timeContextPlugin()),
+    await loader.load(schedulePlugin({ logger: { warn() {}, error() {} } })),
+  ];
+  const h = await harness(model, { timeZone });
+  await loader.publish(h.agent);
+  const say = async (text: string) => {
+    const event = h.agent.submit({ text, source: web(timeZone) });
+    await h.agent.whenIdle();
+    return event.data.messageId;
+  };
+  const active = () =>
+    [...foldSession(h.session.header, h.session.events()).active.values()].map((r) => ({
+      prompt: r.prompt,
+      scheduledAt: r.scheduledAt,
+    }));
+  return {
+    h,
+    say,
+    active,
+    hold,
+    entered,
+    async [Symbol.asyncDispose]() {
+      await h[Symbol.asyncDispose]();
+      for (const p of plugins) await p[Symbol.asyncDispose]();
+      await loader[Symbol.asyncDispose]();
+    },
+  };
+}
+
+for (
+  const [lang, zone, lines] of [
+    ["English", "Europe/Berlin", [
+      "remind me in 1 hour to water the plants",
+      "remind me in 3 hours to buy milk",
+      "cancel the plants reminder",
+      "cancel the milk reminder",
+    ]],
+    ["Chinese", "Asia/Shanghai", [
+      "1小时后提醒我浇花",
+      "3小时后提醒我买牛奶",
+      "取消浇花的提醒",
+      "取消买牛奶的提醒",
+    ]],
+  ] as const
+) {
+  Deno.test(`cancel twice by words leaves no active reminder (${lang}, real schedule)`, async () => {
+    await using w = await offlineWorld(zone);
+    await w.say(lines[0]);
+    await w.say(lines[1]);
+    assert.equal(w.active().length, 2);
+    await w.say(lines[2]);
+    assert.equal(w.active().length, 1);
+    await w.say(lines[3]);
+    assert.deepEqual(w.active(), []);
+  });
+}
+
+Deno.test("Stop with a queued request: neither is carried out, not even by the next turn (real schedule)", async () => {
+  await using w = await offlineWorld("Europe/Berlin", { gated: true });
+  w.h.agent.submit({
+    text: "remind me in 1 hour to water the plants",
+    source: web("Europe/Berlin"),
+  });
+  await w.entered.promise;
+  w.h.agent.submit({ text: "remind me in 3 hours to buy milk", source: web("Europe/Berlin") });
+  assert.equal(w.h.agent.cancel().stoppedMessageIds.length, 2);
+  w.hold.resolve();
+  await w.h.agent.whenIdle();
+  await w.say("what time is it");
+  await w.say("hello");
+  assert.deepEqual(w.active(), []);
+  assert.equal(ofType(w.h.session, "tool/call").length, 0);
+}); // deno-fmt-ignore
+
+Deno.test("an edit leaves one active call-Bob reminder at the edited time (real schedule, v1 tools)", async () => {
+  await using w = await offlineWorld("Europe/Berlin");
+  const original = await w.say("remind me at 3pm to call Bob");
+  assert.deepEqual(w.active(), [{ prompt: "call Bob", scheduledAt: "2026-01-15T14:00:00.000Z" }]);
+  w.h.agent.edit(original, "remind me at 4pm to call Bob");
+  await w.h.agent.whenIdle();
+  assert.deepEqual(w.active(), [{ prompt: "call Bob", scheduledAt: "2026-01-15T15:00:00.000Z" }]);
+}); // deno-fmt-ignore
+
+Deno.test("every day at 9 with v1 schedule tools: an answer, never a silent one-shot", async () => {
+  await using w = await offlineWorld("Europe/Berlin");
+  await w.say("every day at 9 remind me to take my vitamins");
+  assert.deepEqual(w.active(), []);
+  const reply = ofType<{ text: string }>(w.h.session, "assistant/message").at(-1)!.data.text;
+  assert.match(reply, /Repeating reminders isn't available/);
+});
