@@ -55,6 +55,11 @@ export interface TurnEndData {
   readonly outcome: "completed" | "error" | "cancelled";
   /** A human-readable error for `outcome: 'error'`. */
   readonly error?: string;
+  /**
+   * For `outcome: 'cancelled'`: the `user-rpc` message ids the Stop ended, the turn's own first,
+   * then those queued behind it at that moment (docs/events.md). The model sees them as stopped.
+   */
+  readonly stoppedMessageIds?: readonly string[];
 }
 
 /**
