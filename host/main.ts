@@ -88,6 +88,9 @@ async function main(args: string[]): Promise<number> {
     : `${config.model.model} at ${config.model.baseURL} (${config.model.reason})`;
   const storage = config.storage.kind === "libsql" ? config.storage.url : config.storage.dir;
   console.log(`chime listening on ${server.url}`);
+  if (server.signInUrl !== undefined) {
+    console.log(`  access token required; open (sets a cookie): ${server.signInUrl}`);
+  }
   console.log(`  storage: ${storage}`);
   console.log(`  model: ${model}`);
   console.log(`  plugins: ${config.plugins.join(", ") || "(none)"}`);

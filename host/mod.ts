@@ -59,8 +59,22 @@ export {
   STATUS_BY_CODE,
 } from "./app.ts";
 export { defaultAssets } from "./assets.ts";
+export { loginPage, tokenAuth, type TokenAuthOptions } from "./auth.ts";
+export {
+  CONTENT_SECURITY_POLICY,
+  hostGuard,
+  hostName,
+  isLoopbackName,
+  isUnsafeMethod,
+  originGuard,
+  type OriginOptions,
+  requestHost,
+  SECURITY_HEADERS,
+  securityHeaders,
+} from "./security.ts";
 export {
   type HostConfig,
+  type HttpTimeouts,
   loadConfig,
   type LoadConfigOptions,
   type ModelSettings,
