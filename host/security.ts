@@ -154,9 +154,10 @@ function sameOrigin(origin: string, host: string, allowed: ReadonlySet<string>):
 
 /**
  * Refuses unsafe methods from another origin (`403 forbidden_origin`): an `Origin` whose host
- * is neither the request's `Host` nor an allowed name (`null` included), or a `Sec-Fetch-Site`
- * other than `same-origin` or `none` (another port of the same machine is `same-site`, and
- * refused). Requests without either header (curl, scripts) pass.
+ * is neither the request's `Host` nor an allowed name (`null` included, unless `Sec-Fetch-Site`
+ * says `same-origin`), or a `Sec-Fetch-Site` other than `same-origin` or `none` (another port of
+ * the same machine is `same-site`, and refused). The scheme is not compared (a TLS proxy
+ * changes it). Requests without either header (curl, scripts) pass.
  *
  * @param options the allow-list
  * @returns the middleware
@@ -167,9 +168,12 @@ export function originGuard(options: OriginOptions = {}): MiddlewareHandler {
     if (isUnsafeMethod(c.req.method)) {
       const site = c.req.header("sec-fetch-site");
       const origin = c.req.header("origin");
+      // With `Referrer-Policy: no-referrer` a browser sends `Origin: null` for the page's own
+      // form posts (the login form); its `Sec-Fetch-Site`, which no page can forge, vouches.
+      const vouched = origin === "null" && site === "same-origin";
       if (
         (site !== undefined && site !== "same-origin" && site !== "none") ||
-        (origin !== undefined && !sameOrigin(origin, requestHost(c), allowed))
+        (origin !== undefined && !vouched && !sameOrigin(origin, requestHost(c), allowed))
       ) {
         throw new HostError(
           "forbidden_origin",

@@ -97,6 +97,7 @@ Deno.test("unsafe methods from another origin answer 403 forbidden_origin", asyn
   const foreign = [
     { origin: "http://evil.example" },
     { origin: "null" },
+    { origin: "null", "sec-fetch-site": "cross-site" }, // a sandboxed frame elsewhere
     { origin: "http://localhost:3000", host: "localhost:8787" }, // another local origin
     { origin: "file://" },
     { "sec-fetch-site": "cross-site" },
@@ -114,6 +115,7 @@ Deno.test("unsafe methods from another origin answer 403 forbidden_origin", asyn
     { origin: "http://127.0.0.1", host: "127.0.0.1:80" },
     { origin: "https://chime.example.com", host: "127.0.0.1:8787" }, // behind a proxy
     { "sec-fetch-site": "none" },
+    { origin: "null", "sec-fetch-site": "same-origin" }, // a form post under no-referrer
     {}, // curl and scripts send neither
   ];
   for (const headers of own) {
