@@ -59,18 +59,12 @@ export {
   STATUS_BY_CODE,
 } from "./app.ts";
 export { defaultAssets } from "./assets.ts";
-export { loginPage, tokenAuth, type TokenAuthOptions } from "./auth.ts";
+export { loginPage } from "./auth.ts";
 export {
   CONTENT_SECURITY_POLICY,
-  hostGuard,
-  hostName,
   isLoopbackName,
-  isUnsafeMethod,
-  originGuard,
   type OriginOptions,
-  requestHost,
   SECURITY_HEADERS,
-  securityHeaders,
 } from "./security.ts";
 export {
   type HostConfig,

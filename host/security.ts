@@ -10,7 +10,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { HostError } from "./errors.ts";
 
 /** The page's Content Security Policy: its own scripts, styles and connections only. */
-export const CONTENT_SECURITY_POLICY =
+export const CONTENT_SECURITY_POLICY: string =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
   "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
