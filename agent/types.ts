@@ -250,4 +250,12 @@ export interface Plugin {
   readonly name: string;
   /** Sets up the scope; may register tools, hooks, and an owner. */
   setup(scope: AgentScope): void | Promise<void>;
+  /**
+   * Whether this plugin's pending work needs `agent`'s session to stay live (the schedule
+   * plugin: an active reminder, delivered only while its session is live, seed "用户可见边界").
+   * A host that releases idle sessions asks every plugin and keeps the session live when any
+   * answers `true`; the answer may be cached until the session's log grows. A throw counts as
+   * `true`. @default absent: the plugin never keeps a session live
+   */
+  keepsLive?(agent: AgentHandle): boolean;
 }

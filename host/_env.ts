@@ -8,7 +8,7 @@
 import { type ModelConfig, modelFromEnv } from "@chime/agent";
 import type { HostConfig } from "./config.ts";
 import { ConfigError } from "./errors.ts";
-import { checkPort, libsqlUrl } from "./_validate.ts";
+import { checkHosts, checkPort, checkToken, libsqlUrl } from "./_validate.ts";
 
 /**
  * The `model` entry as the host reads it: `@chime/agent`'s {@linkcode ModelConfig} or
@@ -64,7 +64,8 @@ function chooseModel(configured: HostModelConfig, env: Env): ModelSettings {
 }
 
 /**
- * Applies `CHIME_PORT`, `CHIME_DB` (a libSQL URL or a path, relative to `cwd`) and the model
+ * Applies `CHIME_PORT`, `CHIME_DB` (a libSQL URL or a path, relative to `cwd`), `CHIME_TOKEN`,
+ * `CHIME_ALLOWED_HOSTS` (comma-separated names; replaces `allowedHosts`) and the model
  * variables. No key anywhere ⇒ the offline model; a configured `{ kind: 'none' }` ignores the
  * model variables.
  *
@@ -83,8 +84,14 @@ export function applyEnv(
 ): HostConfig {
   const port = nonEmpty(env, "CHIME_PORT");
   const db = nonEmpty(env, "CHIME_DB");
+  const token = nonEmpty(env, "CHIME_TOKEN");
+  const hosts = nonEmpty(env, "CHIME_ALLOWED_HOSTS");
   return {
     ...config,
+    ...(token === undefined ? {} : { token: checkToken(token, "CHIME_TOKEN") }),
+    ...(hosts === undefined
+      ? {}
+      : { allowedHosts: checkHosts(hosts.split(","), "CHIME_ALLOWED_HOSTS") }),
     ...(port === undefined ? {} : {
       port: checkPort(/^\d+$/.test(port) ? Number(port) : Number.NaN, "CHIME_PORT"),
     }),

@@ -5,7 +5,7 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { HostConfig, StorageSettings } from "./config.ts";
+import type { HostConfig, HttpTimeouts, StorageSettings } from "./config.ts";
 import { ConfigError } from "./errors.ts";
 import type { HostModelConfig } from "./_env.ts";
 
@@ -20,6 +20,10 @@ const TOP_KEYS = [
   "plugins",
   "renderers",
   "cwd",
+  "allowedHosts",
+  "token",
+  "idleReleaseMinutes",
+  "timeouts",
   "$schema",
 ];
 
@@ -104,6 +108,95 @@ function model(file: string, raw: unknown): HostModelConfig {
   fail(file, `model.kind must be "offline", "openai-compatible" or "none"`);
 }
 
+/** A `Host` name: a DNS name or an IP literal (IPv6 in brackets), lowercase, no port. */
+const HOST_NAME =
+  /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*|\[[0-9a-f:.]{2,45}\])$/;
+
+/**
+ * Validates a list of host names (`allowedHosts`, `CHIME_ALLOWED_HOSTS`): lowercased, a
+ * trailing dot dropped.
+ *
+ * @param value the configured list
+ * @param where the key or variable, for messages
+ * @returns the names
+ * @throws {ConfigError} `config_invalid` for anything but names without ports
+ */
+export function checkHosts(value: unknown, where: string): string[] {
+  if (!Array.isArray(value)) {
+    throw new ConfigError(
+      "config_invalid",
+      `Cannot load config: ${where} must be an array of names`,
+    );
+  }
+  return value.map((entry) => {
+    const name = typeof entry === "string" ? entry.trim().toLowerCase().replace(/\.$/, "") : "";
+    if (name.length > 253 || !HOST_NAME.test(name)) {
+      throw new ConfigError(
+        "config_invalid",
+        `Cannot load config: ${where}: ${
+          JSON.stringify(entry)
+        } is not a host name (no port, no scheme)`,
+      );
+    }
+    return name;
+  });
+}
+
+/**
+ * Validates an access token (`token`, `CHIME_TOKEN`).
+ *
+ * @param value the configured token
+ * @param where the key or variable, for messages
+ * @returns the token
+ * @throws {ConfigError} `config_invalid` when shorter than 16 characters or with whitespace
+ */
+export function checkToken(value: unknown, where: string): string {
+  if (
+    typeof value !== "string" || value.length < 16 || value.length > 512 ||
+    /[\s\p{Cc}]/u.test(value)
+  ) {
+    throw new ConfigError(
+      "config_invalid",
+      `Cannot load config: ${where} must be 16..512 characters without whitespace`,
+    );
+  }
+  return value;
+}
+
+function wholeNumber(
+  file: string,
+  where: string,
+  value: unknown,
+  min: number,
+  max: number,
+): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
+    fail(file, `${where} must be an integer ${min}..${max}`);
+  }
+  return value;
+}
+
+function timeouts(file: string, raw: unknown): HttpTimeouts {
+  if (raw === undefined) return { bodySeconds: 30, idleSeconds: 120 };
+  if (!isObject(raw)) fail(file, `timeouts must be an object`);
+  onlyKeys(file, "timeouts.", raw, ["bodySeconds", "idleSeconds"]);
+  const idleSeconds = raw.idleSeconds === undefined
+    ? 120
+    : wholeNumber(file, "timeouts.idleSeconds", raw.idleSeconds, 0, 86_400);
+  if (idleSeconds !== 0 && idleSeconds < 20) {
+    fail(
+      file,
+      `timeouts.idleSeconds must be 0 (off) or at least 20 (streams send a comment every 15 s)`,
+    );
+  }
+  return {
+    bodySeconds: raw.bodySeconds === undefined
+      ? 30
+      : wholeNumber(file, "timeouts.bodySeconds", raw.bodySeconds, 1, 3600),
+    idleSeconds,
+  };
+}
+
 /**
  * Validates a merged configuration object.
  *
@@ -129,5 +222,13 @@ export function validateConfig(
     plugins: names(file, "plugins", raw.plugins),
     renderers: names(file, "renderers", raw.renderers),
     cwd: raw.cwd === undefined ? "/" : text(file, "cwd", raw.cwd),
+    allowedHosts: raw.allowedHosts === undefined
+      ? []
+      : checkHosts(raw.allowedHosts, `${file}: allowedHosts`),
+    ...(raw.token === undefined ? {} : { token: checkToken(raw.token, `${file}: token`) }),
+    idleReleaseMinutes: raw.idleReleaseMinutes === undefined
+      ? 30
+      : wholeNumber(file, "idleReleaseMinutes", raw.idleReleaseMinutes, 0, 525_600),
+    timeouts: timeouts(file, raw.timeouts),
   };
 }

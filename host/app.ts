@@ -6,12 +6,13 @@
  * @module
  */
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
-import { HostError } from "./errors.ts";
+import { jsonBodies } from "./_body.ts";
+import { tokenAuth } from "./auth.ts";
 import { messageRoutes } from "./routes_messages.ts";
 import type { HostRuntime } from "./runtime.ts";
 import { sessionRoutes } from "./routes_sessions.ts";
+import { hostGuard, originGuard, type OriginOptions, securityHeaders } from "./security.ts";
 import type { StreamOptions } from "./sse.ts";
 
 /** One static file served by the host (the embedded UI island). */
@@ -42,9 +43,18 @@ export interface HostApp {
 }
 
 /** Options of {@linkcode createApp}. */
-export interface AppOptions extends StreamOptions {
+export interface AppOptions extends StreamOptions, OriginOptions {
   /** Largest accepted request body, bytes. @default 65536 */
   readonly bodyLimitBytes?: number;
+  /** A request body must arrive whole within this time, ms (else `408`). @default 30000 */
+  readonly bodyTimeoutMs?: number;
+  /**
+   * The access token every client must present (README "Security"); `startServer` requires
+   * one for a non-loopback bind. @default none (no token asked)
+   */
+  readonly token?: string;
+  /** Name of the sign-in cookie (cookies ignore ports: one name per port). @default "chime_auth" */
+  readonly cookieName?: string;
   /** Static files by URL path (`/`, `/app.js`, `/style.css`). @default none */
   readonly assets?: Readonly<Record<string, StaticAsset>>;
   /** Where unexpected errors go. @default globalThis.reportError */
@@ -52,8 +62,16 @@ export interface AppOptions extends StreamOptions {
 }
 
 /** HTTP status of every error code the host answers with. */
-export const STATUS_BY_CODE: Readonly<Record<string, 400 | 404 | 409 | 413 | 503>> = {
+export const STATUS_BY_CODE: Readonly<
+  Record<string, 400 | 401 | 403 | 404 | 408 | 409 | 413 | 415 | 503>
+> = {
   invalid_json: 400,
+  body_incomplete: 400,
+  unauthorized: 401,
+  forbidden_origin: 403,
+  forbidden_host: 403,
+  body_timeout: 408,
+  unsupported_media_type: 415,
   invalid_request: 400,
   invalid_arguments: 400,
   invalid_query: 400,
@@ -100,21 +118,23 @@ function codeOf(error: unknown): string | undefined {
 export function createApp(runtime: HostRuntime, options: AppOptions = {}): HostApp {
   const report = options.reportError ?? ((e: unknown) => globalThis.reportError(e));
   const app = new Hono();
-  app.use(
-    "/api/*",
-    bodyLimit({
-      maxSize: options.bodyLimitBytes ?? 64 * 1024,
-      onError: () => {
-        throw new HostError("payload_too_large", "Cannot read body: it is too large", {
-          limit: options.bodyLimitBytes ?? 64 * 1024,
-        });
-      },
-    }),
-  );
-  app.use("*", async (c, next) => {
-    await next();
-    c.header("X-Content-Type-Options", "nosniff");
-  });
+  const timeoutMs = options.bodyTimeoutMs ?? 30_000;
+  // Order matters: headers wrap every answer; names and origins are checked before the token,
+  // and the token before any body is read.
+  app.use("*", securityHeaders());
+  app.use("*", hostGuard(options));
+  app.use("*", originGuard(options));
+  if (options.token !== undefined) {
+    app.use(
+      "*",
+      tokenAuth({
+        token: options.token,
+        bodyTimeoutMs: timeoutMs,
+        ...(options.cookieName === undefined ? {} : { cookieName: options.cookieName }),
+      }),
+    );
+  }
+  app.use("/api/*", jsonBodies({ maxBytes: options.bodyLimitBytes ?? 64 * 1024, timeoutMs }));
   app.get("/healthz", (c) => c.json({ ok: true }));
   app.get("/api/client-config", (c) => c.json({ renderers: runtime.renderers }));
   app.route("/api/sessions", sessionRoutes(runtime, options));

@@ -38,8 +38,38 @@ export interface HostConfig {
   readonly renderers: readonly string[];
   /** `cwd` recorded in headers of sessions created over HTTP. @default "/" */
   readonly cwd: string;
+  /**
+   * Extra names clients may use in the `Host` header besides loopback names and the bound
+   * name (README "Security": DNS rebinding). Lowercase, without ports. @default []
+   */
+  readonly allowedHosts: readonly string[];
+  /**
+   * The access token every client must present (`Authorization: Bearer`, or the cookie set by
+   * `/login` or `/?token=`); required when the bound name is not loopback. At least 16
+   * characters, no whitespace. `CHIME_TOKEN` overrides it. @default none
+   */
+  readonly token?: string;
+  /**
+   * Minutes after which a live session with no running turn, no open stream and no pending
+   * reminder is released (made cold); `0` never releases. @default 30
+   */
+  readonly idleReleaseMinutes: number;
+  /** HTTP timeouts. */
+  readonly timeouts: HttpTimeouts;
   /** The config files read, base first. */
   readonly files: readonly string[];
+}
+
+/** HTTP timeouts of the server, seconds. */
+export interface HttpTimeouts {
+  /** A request body must arrive whole within this time (else `408 body_timeout`). @default 30 */
+  readonly bodySeconds: number;
+  /**
+   * A connection with no byte in either direction for this long is closed (open streams send
+   * a comment every 15 s, so they stay open); `0` turns the idle check off. At least 20.
+   * @default 120
+   */
+  readonly idleSeconds: number;
 }
 
 /** Options of {@linkcode loadConfig}. */
@@ -148,7 +178,7 @@ async function readLayer(
 /**
  * Loads a configuration file with its `extends` chain, validates it and applies environment
  * overrides (`CHIME_PORT`, `CHIME_DB`, `CHIME_MODEL_BASE_URL`, `CHIME_MODEL`,
- * `CHIME_MODEL_API_KEY`, `DEEPSEEK_API_KEY`).
+ * `CHIME_MODEL_API_KEY`, `DEEPSEEK_API_KEY`, `CHIME_TOKEN`, `CHIME_ALLOWED_HOSTS`).
  *
  * Relative `dataDir` values resolve against the declaring file's directory; relative storage
  * paths against `dataDir` when set, else against the declaring file's directory. CLI and env

@@ -20,7 +20,13 @@ export type HostErrorCode =
   | "message_not_found"
   | "no_running_turn"
   | "session_cold"
-  | "shutting_down";
+  | "shutting_down"
+  | "unsupported_media_type"
+  | "forbidden_origin"
+  | "forbidden_host"
+  | "unauthorized"
+  | "body_incomplete"
+  | "body_timeout";
 
 /**
  * A request the host refuses. Messages read `Cannot <action>: <reason>`; clients branch on

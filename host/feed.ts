@@ -32,6 +32,8 @@ export interface FeedsOptions {
   readonly views: Views;
   /** Per-client queue bounds. */
   readonly limits?: FeedLimits;
+  /** Called when a client of `session` detaches (activity, for idle release). */
+  readonly onDetach?: (session: Session) => void;
 }
 
 /**
@@ -60,6 +62,7 @@ export class Feeds {
   readonly #watermark: Watermark;
   readonly #views: Views;
   readonly #limits: FeedLimits;
+  readonly #onDetach: ((session: Session) => void) | undefined;
   readonly #feeds = new Map<Session, Feed>();
 
   /**
@@ -71,6 +74,17 @@ export class Feeds {
     this.#watermark = options.watermark;
     this.#views = options.views;
     this.#limits = options.limits ?? {};
+    this.#onDetach = options.onDetach;
+  }
+
+  /**
+   * Whether a session has an open stream client.
+   *
+   * @param session the exact live object
+   * @returns `true` while at least one client is attached
+   */
+  hasClients(session: Session): boolean {
+    return (this.#feeds.get(session)?.clients.size ?? 0) > 0;
   }
 
   /** Number of attached clients, over all sessions. */
@@ -199,6 +213,7 @@ export class Feeds {
     const feed = this.#feeds.get(session);
     if (feed === undefined) return;
     feed.clients.delete(client);
+    this.#onDetach?.(session);
     if (feed.clients.size === 0) {
       feed.subscription[Symbol.dispose]();
       this.#feeds.delete(session);

@@ -4,7 +4,8 @@
  *
  * Flags: `--config PATH` (default: `config/default.jsonc` beside the sources, or built-in
  * defaults with data next to a compiled binary or a built module), `--port N`, `--host NAME` (binds loopback
- * unless told otherwise), `--data-dir DIR`. SIGINT and SIGTERM shut down cleanly: streams end,
+ * unless told otherwise; a non-loopback name needs `CHIME_TOKEN`, and the one-time sign-in URL is
+ * printed), `--data-dir DIR`. SIGINT and SIGTERM shut down cleanly: streams end,
  * agents and their owners are disposed, the store is flushed and closed.
  *
  * @module
@@ -88,6 +89,9 @@ async function main(args: string[]): Promise<number> {
     : `${config.model.model} at ${config.model.baseURL} (${config.model.reason})`;
   const storage = config.storage.kind === "libsql" ? config.storage.url : config.storage.dir;
   console.log(`chime listening on ${server.url}`);
+  if (server.signInUrl !== undefined) {
+    console.log(`  access token required; open (sets a cookie): ${server.signInUrl}`);
+  }
   console.log(`  storage: ${storage}`);
   console.log(`  model: ${model}`);
   console.log(`  plugins: ${config.plugins.join(", ") || "(none)"}`);

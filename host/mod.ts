@@ -59,8 +59,16 @@ export {
   STATUS_BY_CODE,
 } from "./app.ts";
 export { defaultAssets } from "./assets.ts";
+export { loginPage } from "./auth.ts";
+export {
+  CONTENT_SECURITY_POLICY,
+  isLoopbackName,
+  type OriginOptions,
+  SECURITY_HEADERS,
+} from "./security.ts";
 export {
   type HostConfig,
+  type HttpTimeouts,
   loadConfig,
   type LoadConfigOptions,
   type ModelSettings,

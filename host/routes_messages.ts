@@ -55,6 +55,7 @@ export function messageRoutes(runtime: HostRuntime): Hono {
     .post("/:id/messages/:messageId/retry", async (c) => {
       const id = sessionIdParam(c);
       const messageId = messageIdParam(c);
+      await runtime.requireMessage(id, messageId, "retry");
       const agent = await runtime.agentFor(await runtime.resume(id));
       agent.retry(messageId);
       return c.json({ messageId }, 202);
@@ -63,6 +64,7 @@ export function messageRoutes(runtime: HostRuntime): Hono {
       const id = sessionIdParam(c);
       const messageId = messageIdParam(c);
       const text = textField(await readJsonObject(c), "text");
+      await runtime.requireMessage(id, messageId, "edit");
       const agent = await runtime.agentFor(await runtime.resume(id));
       const event = agent.edit(messageId, text);
       return c.json({ messageId: event.data.messageId, seq: event.seq, edits: messageId }, 202);

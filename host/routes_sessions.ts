@@ -123,7 +123,7 @@ export function sessionRoutes(runtime: HostRuntime, options: StreamOptions = {})
       const id = sessionIdParam(c);
       // A read-only observer never activates a session (no overdue delivery, no model turn):
       // the page resumes it first (`POST /resume`).
-      const session = runtime.store.live(id);
+      const session = runtime.liveSession(id);
       if (session === undefined) {
         if (!(await runtime.exists(id))) throw notFound(id);
         throw new HostError(

@@ -9,9 +9,12 @@ import {
   type Clock,
   type PersistenceBackend,
   type Session,
+  SessionError,
   SessionStore,
   systemClock,
+  type TimerHandle,
 } from "@chime/session";
+import { storedMessageExists } from "./_find_message.ts";
 import { createModel, type HostAgent, openBackend } from "./adapters.ts";
 import type { HostConfig } from "./config.ts";
 import { HostError } from "./errors.ts";
@@ -39,6 +42,12 @@ export interface RuntimeOptions {
   readonly feedLimits?: FeedLimits;
   /** Where failures with no caller go. @default globalThis.reportError */
   readonly reportError?: (error: unknown) => void;
+  /**
+   * Release (make cold) a live session after this long with no running turn, no open stream,
+   * no pending plugin work (`Plugin.keepsLive`) and no activity, ms; `0` never releases.
+   * `startServer` passes the config's `idleReleaseMinutes` (default 30). @default 0
+   */
+  readonly idleReleaseMs?: number;
 }
 
 /**
@@ -78,6 +87,13 @@ export class HostRuntime implements AsyncDisposable {
   readonly #flushed: Disposable;
   readonly #live: Disposable;
   readonly #reportError: (error: unknown) => void;
+  readonly #plugins: Plugin[] = [];
+  readonly #idleMs: number;
+  readonly #touched = new Map<string, number>();
+  readonly #releasing = new Map<string, Promise<void>>();
+  readonly #keep = new WeakMap<Session, { readonly length: number; readonly keep: boolean }>();
+  #sweepTimer: TimerHandle | undefined;
+  #sweeping: Promise<void> = Promise.resolve();
   #closing: Promise<void> | undefined;
 
   private constructor(options: RuntimeOptions, store: SessionStore, views: Views) {
@@ -87,6 +103,7 @@ export class HostRuntime implements AsyncDisposable {
     this.feeds = new Feeds({
       watermark: this.watermark,
       views,
+      onDetach: (session) => this.#touch(session.id),
       ...(options.feedLimits === undefined ? {} : { limits: options.feedLimits }),
     });
     this.renderers = options.config.renderers;
@@ -94,6 +111,7 @@ export class HostRuntime implements AsyncDisposable {
     this.#clock = options.clock ?? systemClock;
     this.#model = options.model ?? createModel(options.config.model, this.#clock);
     this.#reportError = options.reportError ?? ((e) => globalThis.reportError(e));
+    this.#idleMs = options.idleReleaseMs ?? 0;
     this.#flushed = store.onFlushed((session, through) => this.feeds.onFlushed(session, through));
     // A prefix read back from storage is durable by construction. Seeding here, synchronously as
     // the session goes live (resume, or create of a stored id), uses exactly the loaded length,
@@ -126,7 +144,9 @@ export class HostRuntime implements AsyncDisposable {
     try {
       for (const plugin of options.plugins ?? entries.map((e) => e.create())) {
         await runtime.#loader.load(plugin);
+        runtime.#plugins.push(plugin);
       }
+      runtime.#armSweep();
     } catch (error) {
       await runtime[Symbol.asyncDispose]();
       throw error;
@@ -153,6 +173,12 @@ export class HostRuntime implements AsyncDisposable {
    */
   agentFor(session: Session): Promise<HostAgent> {
     this.#open("start an agent");
+    if (this.#releasing.has(session.id) || session.closed) {
+      return Promise.reject(
+        new HostError("session_cold", `Cannot start an agent: session ${session.id} was released`),
+      );
+    }
+    this.#touch(session.id);
     let agent = this.#agents.get(session);
     if (agent === undefined) {
       agent = this.#startAgent(session);
@@ -201,6 +227,7 @@ export class HostRuntime implements AsyncDisposable {
     options: { readonly timeZone: string; readonly cwd?: string; readonly id?: string },
   ): Promise<{ session: Session; created: boolean }> {
     this.#open("create a session");
+    if (options.id !== undefined) await this.#releasing.get(options.id);
     const known = options.id !== undefined &&
       (this.store.live(options.id) !== undefined ||
         await this.store.backend.cursor(options.id) !== undefined);
@@ -224,6 +251,8 @@ export class HostRuntime implements AsyncDisposable {
    */
   async resume(id: string): Promise<Session> {
     this.#open("resume a session");
+    this.#touch(id);
+    await this.#releasing.get(id);
     const session = await this.store.resume(id);
     await this.agentFor(session);
     return session;
@@ -260,6 +289,107 @@ export class HostRuntime implements AsyncDisposable {
   }
 
   /**
+   * The live session for `id`, unless it is being released; never activates one.
+   *
+   * @param id a session id
+   * @returns the live session, or `undefined` when cold (or becoming cold)
+   */
+  liveSession(id: string): Session | undefined {
+    return this.#releasing.has(id) ? undefined : this.store.live(id);
+  }
+
+  /**
+   * Checks that a message exists before an action on it resumes its session: a cold session
+   * is looked up in storage and stays cold when the message is missing (issue 14: a 404 retry
+   * never activates a session, so its overdue reminder does not fire).
+   *
+   * @param id the session id
+   * @param messageId the `user-rpc` message id
+   * @param action what is attempted, for the message
+   * @throws {SessionError} `session_not_found`
+   * @throws {HostError} `message_not_found`
+   */
+  async requireMessage(id: string, messageId: string, action: string): Promise<void> {
+    if (this.liveSession(id) !== undefined) return; // the live agent checks it
+    const found = await storedMessageExists(this.store, id, messageId);
+    if (found === undefined) {
+      throw new SessionError("session_not_found", `Cannot ${action}: no session ${id}`);
+    }
+    if (!found) {
+      throw new HostError("message_not_found", `Cannot ${action}: no message ${messageId}`);
+    }
+  }
+
+  #touch(id: string): void {
+    if (this.#idleMs > 0) this.#touched.set(id, this.#clock.now());
+  }
+
+  #armSweep(): void {
+    if (this.#idleMs <= 0 || this.closing) return;
+    this.#sweepTimer = this.#clock.setTimer(() => {
+      this.#sweeping = this.#sweep().catch(this.#reportError).finally(() => this.#armSweep());
+    }, Math.max(1, Math.min(this.#idleMs, 60_000)));
+  }
+
+  /** Whether a live session has been idle long enough, with no stream and no release under way. */
+  #idle(session: Session): boolean {
+    if (this.#releasing.has(session.id) || this.feeds.hasClients(session)) return false;
+    const last = session.length > 0 ? Date.parse(session.event(session.length - 1)!.at) : 0;
+    const since = Math.max(last, this.#touched.get(session.id) ?? 0);
+    return this.#clock.now() - since >= this.#idleMs;
+  }
+
+  #keepsLive(session: Session, agent: Agent): boolean {
+    const cached = this.#keep.get(session);
+    if (cached?.length === session.length) return cached.keep;
+    let keep = false;
+    for (const plugin of this.#plugins) {
+      try {
+        keep = plugin.keepsLive?.(agent) === true;
+      } catch (error) {
+        this.#reportError(error);
+        keep = true;
+      }
+      if (keep) break;
+    }
+    this.#keep.set(session, { length: session.length, keep });
+    return keep;
+  }
+
+  async #sweep(): Promise<void> {
+    for (const session of this.store.liveSessions()) {
+      if (this.closing || !this.#idle(session)) continue;
+      const agent = await this.#agents.get(session)?.catch(() => undefined);
+      // Re-checked after the await: a request may have touched the session meanwhile.
+      if (this.closing || !this.#idle(session) || this.store.live(session.id) !== session) continue;
+      if (agent !== undefined && (agent.phase !== "idle" || this.#keepsLive(session, agent))) {
+        continue;
+      }
+      await this.#release(session);
+    }
+  }
+
+  /** Makes a live session cold: its agent (and the plugins' owners) first, then the store. */
+  #release(session: Session): Promise<void> {
+    const id = session.id;
+    const done = (async () => {
+      const agent = this.#agents.get(session);
+      this.#agents.delete(session);
+      try {
+        await (await agent)?.[Symbol.asyncDispose]();
+      } catch (error) {
+        this.#reportError(error);
+      }
+      await this.store.close(session);
+    })().catch(this.#reportError).finally(() => {
+      this.#releasing.delete(id);
+      this.#touched.delete(id);
+    });
+    this.#releasing.set(id, done);
+    return done;
+  }
+
+  /**
    * Shuts down: closes stream clients, disposes every agent (their owners first), unloads the
    * plugins, then flushes and closes the store, so no appended event is lost. Idempotent.
    */
@@ -269,6 +399,8 @@ export class HostRuntime implements AsyncDisposable {
   }
 
   async #close(): Promise<void> {
+    this.#sweepTimer?.cancel();
+    await this.#sweeping;
     this.feeds.closeAll();
     const errors: unknown[] = [];
     const agents = await Promise.allSettled([...this.#agents.values()]);

@@ -4,10 +4,13 @@
  *
  * @module
  */
-import { type AppOptions, createApp } from "./app.ts";
+import { TcpFront } from "./_front.ts";
+import { type AppOptions, createApp, type HostApp } from "./app.ts";
 import { defaultAssets } from "./assets.ts";
 import type { HostConfig } from "./config.ts";
+import { ConfigError } from "./errors.ts";
 import { HostRuntime, type RuntimeOptions } from "./runtime.ts";
+import { isLoopbackName } from "./security.ts";
 
 /**
  * Options of {@linkcode startServer}: the runtime's overrides (backend, model, plugins, views,
@@ -26,6 +29,20 @@ export interface StartServerOptions
   readonly assets?: AppOptions["assets"];
 }
 
+/**
+ * Refuses a non-loopback bind without a token (README "Security").
+ *
+ * @throws {ConfigError} `config_invalid`, one line naming both ways to set one
+ */
+function checkExposure(hostname: string, token: string | undefined): void {
+  if (token !== undefined || isLoopbackName(hostname)) return;
+  throw new ConfigError(
+    "config_invalid",
+    `Cannot start: binding ${hostname} (not loopback) needs an access token; set CHIME_TOKEN ` +
+      `or "token" in chime.jsonc (16+ characters, e.g. \`openssl rand -hex 24\`)`,
+  );
+}
+
 /** A running host. Dispose it (or call `shutdown`) to stop cleanly. */
 export interface RunningServer extends AsyncDisposable {
   /** Base URL, e.g. `http://127.0.0.1:8787/`. */
@@ -36,6 +53,11 @@ export interface RunningServer extends AsyncDisposable {
   readonly hostname: string;
   /** The runtime (store, loader, agents, feeds). */
   readonly runtime: HostRuntime;
+  /**
+   * With a token: the one-time sign-in URL (`/?token=…`; it sets the cookie and redirects to
+   * `/` without the token), as Jupyter prints it. A wildcard bind uses `127.0.0.1`.
+   */
+  readonly signInUrl?: string;
   /**
    * Stops accepting requests, ends streams, disposes agents (owners first), unloads plugins and
    * flushes and closes the store. Idempotent.
@@ -62,7 +84,10 @@ export interface RunningServer extends AsyncDisposable {
  */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const { config } = options;
+  const hostname = options.hostname ?? config.hostname;
+  checkExposure(hostname, config.token);
   const runtime = await HostRuntime.open({
+    idleReleaseMs: config.idleReleaseMinutes * 60_000,
     config,
     ...pick(options, [
       "backend",
@@ -74,42 +99,67 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       "reportError",
     ]),
   });
-  const appOptions: AppOptions = {
-    assets: options.assets ?? defaultAssets(),
-    ...pick(options, ["heartbeatMs", "bodyLimitBytes", "reportError"]),
-  };
-  const app = createApp(runtime, appOptions);
-  const hostname = options.hostname ?? config.hostname;
-  const listening = Promise.withResolvers<Deno.NetAddr>();
-  let server: Deno.HttpServer<Deno.NetAddr>;
+  const idleMs = config.timeouts.idleSeconds * 1000;
+  // The app is built once the public port is known (it names the sign-in cookie).
+  const app = Promise.withResolvers<HostApp>();
+  const handler = async (request: Request) => (await app.promise).fetch(request);
+  let front: TcpFront | undefined;
+  let server: Deno.HttpServer<Deno.NetAddr> | undefined;
+  let addr: Deno.NetAddr;
   try {
+    const port = options.port ?? config.port;
+    const listening = Promise.withResolvers<Deno.NetAddr>();
+    // With an idle timeout the HTTP server listens on a private loopback port behind the front.
     server = Deno.serve({
-      hostname,
-      port: options.port ?? config.port,
-      onListen: (addr) => listening.resolve(addr),
-    }, app.fetch);
+      hostname: idleMs > 0 ? "127.0.0.1" : hostname,
+      port: idleMs > 0 ? 0 : port,
+      onListen: (a) => listening.resolve(a),
+    }, handler);
+    const inner = await listening.promise;
+    front = idleMs > 0
+      ? TcpFront.listen({ hostname, port, idleTimeoutMs: idleMs, upstream: inner })
+      : undefined;
+    addr = front?.addr ?? inner;
   } catch (error) {
+    await server?.shutdown();
     await runtime[Symbol.asyncDispose]();
     throw error;
   }
-  const addr = await listening.promise;
+  const http = server;
+  app.resolve(createApp(runtime, {
+    assets: options.assets ?? defaultAssets(),
+    boundHostname: hostname,
+    allowedHosts: config.allowedHosts,
+    bodyTimeoutMs: config.timeouts.bodySeconds * 1000,
+    cookieName: `chime_auth_${addr.port}`,
+    ...(config.token === undefined ? {} : { token: config.token }),
+    ...pick(options, ["heartbeatMs", "bodyLimitBytes", "reportError"]),
+  }));
   let stopping: Promise<void> | undefined;
   const shutdown = () => {
     stopping ??= (async () => {
+      front?.stopListening();
       // Streams first: a graceful shutdown waits for every open response.
       runtime.feeds.closeAll();
-      const closed = server.shutdown();
+      const closed = http.shutdown();
       await runtime[Symbol.asyncDispose]();
+      await front?.close();
       await closed;
     })();
     return stopping;
   };
   const host = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;
+  const url = `http://${host}:${addr.port}/`;
+  const wildcard = addr.hostname === "0.0.0.0" || addr.hostname === "::";
+  const signIn = wildcard ? `http://127.0.0.1:${addr.port}/` : url;
   return {
-    url: `http://${host}:${addr.port}/`,
+    url,
     port: addr.port,
     hostname: addr.hostname,
     runtime,
+    ...(config.token === undefined
+      ? {}
+      : { signInUrl: `${signIn}?token=${encodeURIComponent(config.token)}` }),
     shutdown,
     [Symbol.asyncDispose]: shutdown,
   };

@@ -9,6 +9,7 @@
 import type { AgentScope, Plugin } from "@chime/agent";
 import type { Clock } from "@chime/session";
 import { ScheduleFifo } from "./fifo.ts";
+import { foldSession } from "./fold.ts";
 import { type ScheduleLogger, ScheduleOwner } from "./owner.ts";
 import type { RandomBytes } from "./protocol.ts";
 import { scheduleTools } from "./tools.ts";
@@ -66,7 +67,8 @@ function install(scope: AgentScope, options: SchedulePluginOptions): void {
  * `schedule_list` and `schedule_delete`, and owns one {@linkcode ScheduleOwner}; ending the scope
  * (agent or plugin dispose) revokes the three tools and disposes the owner, which cancels its
  * timer and awaits its in-flight work. A registration failure rolls back the tools registered so
- * far. No durable record is ever deleted by teardown.
+ * far. No durable record is ever deleted by teardown. `keepsLive(agent)` answers whether the
+ * session's fold has an active record (a host keeps such a session live).
  *
  * @param options clock, logger and id randomness @default `{}`
  * @returns the plugin, named `@chime/schedule`
@@ -83,5 +85,7 @@ export function schedulePlugin(options: SchedulePluginOptions = {}): Plugin {
   return {
     name: SCHEDULE_PLUGIN_NAME,
     setup: (scope) => install(scope, options),
+    // An active record is delivered only while its session is live (seed "用户可见边界").
+    keepsLive: (agent) => foldSession(agent.session.header, agent.session.events()).active.size > 0,
   };
 }

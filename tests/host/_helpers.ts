@@ -6,7 +6,7 @@
 import type { ModelAdapter, Plugin } from "@chime/agent";
 import { ScriptedModel } from "@chime/agent";
 import { type FeedLimits, HostRuntime, type ModelSettings, scheduleViews } from "@chime/host";
-import type { Session } from "@chime/session";
+import type { Clock, Session } from "@chime/session";
 import { MemoryBackend } from "@chime/session/testing";
 
 /** A valid schedule id for tests. */
@@ -112,6 +112,12 @@ export interface TestRuntimeOptions {
   readonly plugins?: readonly Plugin[];
   /** Stream client queue bounds. */
   readonly feedLimits?: FeedLimits;
+  /** Wall clock and timers. @default the system clock */
+  readonly clock?: Clock;
+  /** Idle release time, ms. @default 0 (never) */
+  readonly idleReleaseMs?: number;
+  /** Where failures with no caller go. @default globalThis.reportError */
+  readonly reportError?: (error: unknown) => void;
 }
 
 /** A hermetic runtime: memory backend, scripted model, schedule views, no plugins. */
@@ -131,6 +137,9 @@ export async function testRuntime(options: TestRuntimeOptions = {}): Promise<Hos
     plugins: options.plugins ?? [],
     views: [scheduleViews],
     ...(options.feedLimits === undefined ? {} : { feedLimits: options.feedLimits }),
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+    ...(options.idleReleaseMs === undefined ? {} : { idleReleaseMs: options.idleReleaseMs }),
+    ...(options.reportError === undefined ? {} : { reportError: options.reportError }),
   });
 }
 

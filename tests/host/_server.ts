@@ -31,6 +31,10 @@ export interface SpawnOptions {
   readonly entry?: string;
   /** Working directory of the process. @default the repository root */
   readonly cwd?: string;
+  /** Extra command-line arguments (e.g. `--host 0.0.0.0`). @default none */
+  readonly args?: readonly string[];
+  /** Extra environment variables (e.g. `CHIME_TOKEN`). @default none */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -48,10 +52,21 @@ export async function spawnServer(
 ): Promise<ServerProcess> {
   const entry = options.entry ?? "host/main.ts";
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", entry, "--config", config, "--port", "0", "--data-dir", dataDir],
+    args: [
+      "run",
+      "-A",
+      entry,
+      "--config",
+      config,
+      "--port",
+      "0",
+      "--data-dir",
+      dataDir,
+      ...(options.args ?? []),
+    ],
     cwd: options.cwd ?? ROOT,
     clearEnv: true,
-    env: childEnv(),
+    env: childEnv(options.env),
     stdout: "piped",
     stderr: "piped",
   }).spawn();

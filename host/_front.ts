@@ -1,0 +1,151 @@
+/**
+ * A TCP front with an idle timeout (private to `server.ts`). `Deno.serve` has no connection
+ * timeouts: a client that opens a connection and sends nothing, stops mid-body or keeps an idle
+ * keep-alive connection holds it forever. The front accepts the public connections, relays the
+ * bytes to the HTTP server listening on a private loopback port, and closes a connection that
+ * moved no byte in either direction for the idle time (open streams send a comment every 15 s,
+ * so they stay open).
+ *
+ * @module
+ */
+
+interface Relay {
+  readonly client: Deno.Conn;
+  upstream: Deno.Conn | undefined;
+  last: number;
+}
+
+/** Options of {@linkcode TcpFront.listen}. */
+export interface FrontOptions {
+  /** Public interface. */
+  readonly hostname: string;
+  /** Public port (`0` picks one). */
+  readonly port: number;
+  /** The private server's address. */
+  readonly upstream: Deno.NetAddr;
+  /** Close a connection after this long without a byte either way, ms. */
+  readonly idleTimeoutMs: number;
+}
+
+function closeQuietly(conn: Deno.Conn | undefined): void {
+  try {
+    conn?.close();
+  } catch {
+    // already closed
+  }
+}
+
+/** The public listener; dispose to close it and every relayed connection. */
+export class TcpFront {
+  readonly #listener: Deno.TcpListener;
+  readonly #options: FrontOptions;
+  readonly #relays = new Set<Relay>();
+  readonly #sweep: ReturnType<typeof setInterval>;
+  readonly #accepting: Promise<void>;
+  #closed = false;
+
+  private constructor(listener: Deno.TcpListener, options: FrontOptions) {
+    this.#listener = listener;
+    this.#options = options;
+    this.#sweep = setInterval(
+      () => this.#closeIdle(),
+      Math.max(50, Math.min(options.idleTimeoutMs / 4, 5000)),
+    );
+    this.#accepting = this.#accept();
+  }
+
+  /**
+   * Starts listening.
+   *
+   * @param options where to listen and relay, and the idle time
+   * @returns the front
+   * @throws {Deno.errors.AddrInUse} and the other errors of `Deno.listen`
+   */
+  static listen(options: FrontOptions): TcpFront {
+    const listener = Deno.listen({ hostname: options.hostname, port: options.port });
+    return new TcpFront(listener, options);
+  }
+
+  /** The public address. */
+  get addr(): Deno.NetAddr {
+    return this.#listener.addr;
+  }
+
+  /** Stops accepting new connections (relayed ones continue). */
+  stopListening(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    try {
+      this.#listener.close();
+    } catch {
+      // already closed
+    }
+  }
+
+  /** Stops listening and closes every relayed connection. */
+  async close(): Promise<void> {
+    this.stopListening();
+    clearInterval(this.#sweep);
+    for (const relay of this.#relays) this.#drop(relay);
+    await this.#accepting;
+  }
+
+  async #accept(): Promise<void> {
+    try {
+      for await (const client of this.#listener) void this.#relay(client);
+    } catch {
+      // the listener was closed
+    }
+  }
+
+  async #relay(client: Deno.Conn): Promise<void> {
+    const relay: Relay = { client, upstream: undefined, last: Date.now() };
+    this.#relays.add(relay);
+    try {
+      const upstream = await Deno.connect({
+        hostname: this.#options.upstream.hostname,
+        port: this.#options.upstream.port,
+      });
+      relay.upstream = upstream;
+      if (!this.#relays.has(relay)) return; // dropped while connecting
+      await Promise.all([this.#pump(relay, client, upstream), this.#pump(relay, upstream, client)]);
+    } catch {
+      // a reset or a refused upstream: the connection ends
+    } finally {
+      this.#drop(relay);
+      closeQuietly(relay.upstream);
+    }
+  }
+
+  async #pump(relay: Relay, from: Deno.Conn, to: Deno.Conn): Promise<void> {
+    const buffer = new Uint8Array(64 * 1024);
+    try {
+      for (;;) {
+        const n = await from.read(buffer);
+        relay.last = Date.now();
+        if (n === null) break;
+        for (let offset = 0; offset < n;) {
+          offset += await to.write(buffer.subarray(offset, n));
+          relay.last = Date.now();
+        }
+      }
+      await to.closeWrite();
+    } catch {
+      // One side failed: end both.
+      this.#drop(relay);
+    }
+  }
+
+  #closeIdle(): void {
+    const now = Date.now();
+    for (const relay of this.#relays) {
+      if (now - relay.last >= this.#options.idleTimeoutMs) this.#drop(relay);
+    }
+  }
+
+  #drop(relay: Relay): void {
+    if (!this.#relays.delete(relay)) return;
+    closeQuietly(relay.client);
+    closeQuietly(relay.upstream);
+  }
+}

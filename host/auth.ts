@@ -1,0 +1,135 @@
+/**
+ * The access token (README "Security"): with a token configured, every client presents it,
+ * loopback included (a reverse proxy connects from loopback). `Authorization: Bearer <token>`,
+ * or the HttpOnly, SameSite=Strict cookie set by the one-time URL `/?token=…` or by the plain
+ * login form at `/login`, as Jupyter does.
+ *
+ * @module
+ */
+import type { Context, MiddlewareHandler } from "hono";
+import { getCookie, setCookie } from "hono/cookie";
+import { readBody } from "./_body.ts";
+import { HostError } from "./errors.ts";
+
+/** Options of {@linkcode tokenAuth}. */
+export interface TokenAuthOptions {
+  /** The token clients must present. */
+  readonly token: string;
+  /** The cookie's name (one per port: cookies ignore ports). @default "chime_auth" */
+  readonly cookieName?: string;
+  /** Time allowed for the login form's body, ms. @default 30000 */
+  readonly bodyTimeoutMs?: number;
+}
+
+/** Paths answered without the token. */
+const OPEN_PATHS = new Set(["/healthz", "/login"]);
+
+const encoder = new TextEncoder();
+
+async function digest(text: string): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(text)));
+}
+
+/** Equal digests, compared in constant time (the candidate's length leaks nothing). */
+function sameDigest(a: Uint8Array, b: Uint8Array): boolean {
+  let diff = a.length ^ b.length;
+  for (let i = 0; i < a.length && i < b.length; i++) diff |= a[i]! ^ b[i]!;
+  return diff === 0;
+}
+
+function hex(bytes: Uint8Array): string {
+  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The login page: plain HTML, no script, no inline style (it passes the page's CSP). */
+export function loginPage(failed: boolean): string {
+  return `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>chime: sign in</title>
+  </head>
+  <body>
+    <main>
+      <h1>chime</h1>
+      <p>This host asks for its access token (printed at startup, or <code>CHIME_TOKEN</code>).</p>
+      ${failed ? '<p role="alert"><strong>That token is not right.</strong></p>' : ""}
+      <form method="post" action="/login">
+        <label>Token <input name="token" type="password" autocomplete="current-password" required autofocus></label>
+        <button type="submit">Sign in</button>
+      </form>
+    </main>
+  </body>
+</html>
+`;
+}
+
+/**
+ * Asks every request for the token, except `/healthz` and `/login`. API calls without it
+ * answer `401 unauthorized`; page requests are redirected to `/login`. A page request with a
+ * right `?token=` gets the cookie and is redirected to the same URL without the token.
+ *
+ * @param options the token and cookie name
+ * @returns the middleware
+ *
+ * @example Protect an app
+ * ```ts
+ * import { Hono } from "hono";
+ * import { tokenAuth } from "./auth.ts";
+ * const app = new Hono().use(tokenAuth({ token: "a-long-enough-token" })).get("/", (c) => c.text("hi"));
+ * const response = await app.request("/");
+ * console.assert(response.status === 303);
+ * ```
+ */
+export function tokenAuth(options: TokenAuthOptions): MiddlewareHandler {
+  const name = options.cookieName ?? "chime_auth";
+  const timeoutMs = options.bodyTimeoutMs ?? 30_000;
+  const expected = digest(options.token);
+  // The cookie holds a value derived from the token, never the token itself.
+  const cookieValue = expected.then((d) => digest(`chime-cookie:${hex(d)}`)).then(hex);
+  const matches = async (candidate: string | undefined) =>
+    candidate !== undefined && sameDigest(await digest(candidate), await expected);
+  const signIn = async (c: Context, location: string) => {
+    setCookie(c, name, await cookieValue, { path: "/", httpOnly: true, sameSite: "Strict" });
+    c.header("Cache-Control", "no-store");
+    return c.redirect(location, 303);
+  };
+  const authorized = async (c: Context) => {
+    const bearer = c.req.header("authorization")?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
+    if (bearer !== undefined) return await matches(bearer);
+    const cookie = getCookie(c, name);
+    return cookie !== undefined &&
+      sameDigest(encoder.encode(cookie), encoder.encode(await cookieValue));
+  };
+  return async (c, next) => {
+    const path = c.req.path;
+    const page = !path.startsWith("/api/") && (c.req.method === "GET" || c.req.method === "HEAD");
+    if (path === "/login") return await login(c);
+    const query = page ? c.req.query("token") : undefined;
+    if (query !== undefined && await matches(query)) {
+      const url = new URL(c.req.url);
+      url.searchParams.delete("token");
+      return await signIn(c, `${url.pathname}${url.search}`);
+    }
+    if (OPEN_PATHS.has(path) || await authorized(c)) return await next();
+    if (page) return c.redirect("/login", 303);
+    c.header("WWW-Authenticate", 'Bearer realm="chime"');
+    throw new HostError(
+      "unauthorized",
+      "Cannot answer: this host needs its token (Authorization: Bearer, or sign in at /login)",
+    );
+  };
+
+  async function login(c: Context): Promise<Response> {
+    c.header("Cache-Control", "no-store");
+    if (c.req.method === "POST") {
+      const bytes = await readBody(c.req.raw, { maxBytes: 4096, timeoutMs });
+      const token = new URLSearchParams(new TextDecoder().decode(bytes)).get("token") ?? undefined;
+      if (await matches(token)) return await signIn(c, "/");
+      return c.html(loginPage(true), 401);
+    }
+    if (await authorized(c)) return c.redirect("/", 303);
+    return c.html(loginPage(false));
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * The access token through `app.request()` (issue 14, README "Security"): API calls without it
+ * answer 401, pages redirect to `/login`; a bearer header, the one-time URL and the login form
+ * each grant access, the last two by an HttpOnly, SameSite=Strict cookie.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { createApp, loginPage } from "@chime/host";
+import { postJson, testRuntime } from "./_helpers.ts";
+
+const TOKEN = "a-token-of-24-characters";
+const ASSETS = {
+  "/": { body: "<!doctype html>page", contentType: "text/html; charset=utf-8" },
+  "/app.js": { body: "export {}", contentType: "text/javascript; charset=utf-8" },
+};
+
+function cookieOf(response: Response): string {
+  const header = response.headers.get("set-cookie") ?? "";
+  assert.match(header, /^chime_auth_1=[0-9a-f]{64}; /);
+  assert.match(header, /HttpOnly/);
+  assert.match(header, /SameSite=Strict/);
+  assert.match(header, /Path=\//);
+  assert.ok(!header.includes(TOKEN), "the cookie never holds the token itself");
+  return header.split(";", 1)[0]!;
+}
+
+Deno.test("with a token, every request but /healthz and /login needs it", async () => {
+  await using runtime = await testRuntime();
+  const app = createApp(runtime, { token: TOKEN, cookieName: "chime_auth_1", assets: ASSETS });
+  const anonymous = await app.request("/api/sessions");
+  assert.equal(anonymous.status, 401);
+  assert.equal((await anonymous.json()).error.code, "unauthorized");
+  assert.match(anonymous.headers.get("www-authenticate") ?? "", /^Bearer/);
+  const create = await app.request("/api/sessions", postJson({ timeZone: "UTC" }));
+  assert.equal(create.status, 401);
+  assert.deepEqual(await runtime.store.list(), [], "nothing written without the token");
+  for (const path of ["/", "/app.js", "/?token=wrong-token-of-some-length"]) {
+    const page = await app.request(path);
+    assert.equal(page.status, 303, path);
+    assert.equal(page.headers.get("location"), "/login");
+    assert.equal(page.headers.get("set-cookie"), null);
+  }
+  assert.equal((await app.request("/healthz")).status, 200);
+  const wrong = await app.request("/api/sessions", { headers: { authorization: "Bearer nope" } });
+  assert.equal(wrong.status, 401);
+  const bearer = { authorization: `Bearer ${TOKEN}` };
+  assert.equal((await app.request("/api/sessions", { headers: bearer })).status, 200);
+  const created = await app.request("/api/sessions", {
+    ...postJson({ timeZone: "UTC" }),
+    headers: { ...bearer, "content-type": "application/json" },
+  });
+  assert.equal(created.status, 201);
+  // A token in an API query string is never accepted (it would end up in logs).
+  assert.equal((await app.request(`/api/sessions?token=${TOKEN}`)).status, 401);
+});
+
+Deno.test("the one-time URL sets the cookie and redirects without the token", async () => {
+  await using runtime = await testRuntime();
+  const app = createApp(runtime, { token: TOKEN, cookieName: "chime_auth_1", assets: ASSETS });
+  const first = await app.request(`/?token=${TOKEN}&lang=zh`);
+  assert.equal(first.status, 303);
+  assert.equal(first.headers.get("location"), "/?lang=zh");
+  const cookie = cookieOf(first);
+  const page = await app.request("/", { headers: { cookie } });
+  assert.equal(page.status, 200);
+  assert.equal(await page.text(), "<!doctype html>page");
+  assert.equal((await app.request("/api/sessions", { headers: { cookie } })).status, 200);
+  const forged = await app.request("/api/sessions", {
+    headers: { cookie: `chime_auth_1=${TOKEN}` },
+  });
+  assert.equal(forged.status, 401, "the token itself is not a cookie value");
+  const other = await app.request("/api/sessions", {
+    headers: { cookie: cookie.replace("chime_auth_1", "chime_auth_2") },
+  });
+  assert.equal(other.status, 401, "another port's cookie name");
+});
+
+Deno.test("the login form: plain HTML without inline script, a cookie for the right token", async () => {
+  await using runtime = await testRuntime();
+  const app = createApp(runtime, { token: TOKEN, cookieName: "chime_auth_1", assets: ASSETS });
+  const form = await app.request("/login");
+  assert.equal(form.status, 200);
+  const html = await form.text();
+  assert.match(html, /<form method="post" action="\/login">/);
+  assert.ok(!/<script|style=|\son[a-z]+=/i.test(html), "CSP-compatible: no inline script or style");
+  assert.equal(html, loginPage(false));
+  const post = (token: string, headers: Record<string, string> = {}) =>
+    app.request("/login", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+      body: new URLSearchParams({ token }).toString(),
+    });
+  const wrong = await post("not-the-token-at-all");
+  assert.equal(wrong.status, 401);
+  assert.match(await wrong.text(), /not right/);
+  assert.equal(wrong.headers.get("set-cookie"), null);
+  const foreign = await post(TOKEN, { origin: "http://evil.example" });
+  assert.equal(foreign.status, 403, "login CSRF is refused too");
+  const right = await post(TOKEN);
+  assert.equal(right.status, 303);
+  assert.equal(right.headers.get("location"), "/");
+  const cookie = cookieOf(right);
+  const again = await app.request("/login", { headers: { cookie } });
+  assert.equal(again.status, 303, "signed in: /login goes to the page");
+  assert.equal((await app.request("/", { headers: { cookie } })).status, 200);
+});
