@@ -88,13 +88,17 @@ async function main(args: string[]): Promise<number> {
     ? `${config.model.kind} (${config.model.reason})`
     : `${config.model.model} at ${config.model.baseURL} (${config.model.reason})`;
   const storage = config.storage.kind === "libsql" ? config.storage.url : config.storage.dir;
-  console.log(`chime listening on ${server.url}`);
+  // One write, so a reader that waits for the listen line sees the whole banner with it.
+  const banner = [`chime listening on ${server.url}`];
   if (server.signInUrl !== undefined) {
-    console.log(`  access token required; open (sets a cookie): ${server.signInUrl}`);
+    banner.push(`  access token required; open (sets a cookie): ${server.signInUrl}`);
   }
-  console.log(`  storage: ${storage}`);
-  console.log(`  model: ${model}`);
-  console.log(`  plugins: ${config.plugins.join(", ") || "(none)"}`);
+  banner.push(
+    `  storage: ${storage}`,
+    `  model: ${model}`,
+    `  plugins: ${config.plugins.join(", ") || "(none)"}`,
+  );
+  console.log(banner.join("\n"));
   const stopped = Promise.withResolvers<string>();
   const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
   const handlers = signals.map((signal) => {
