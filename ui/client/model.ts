@@ -9,7 +9,7 @@
 import { computed, createModel, effect, signal } from "@preact/signals";
 import { lang } from "../i18n.ts";
 import type { RenderContext } from "../registry.ts";
-import { reminderPresentation } from "../schedule.ts";
+import { type ReminderOutcome, reminderPresentation } from "../schedule.ts";
 import { SessionWindow } from "../window.ts";
 import type { EventSnapshot, HistoryQuery } from "../window_types.ts";
 import type {
@@ -72,14 +72,7 @@ export interface PageDeps {
 }
 
 /** What happened to a snooze or stop click, by the key of the card or panel row. */
-export interface CardOutcome {
-  /** `pending` while the request runs. */
-  readonly state: "pending" | "snoozed" | "stopped" | "failed";
-  /** Snoozed: the new target, UTC RFC 3339. */
-  readonly until?: string;
-  /** Failed: the host's error code. */
-  readonly code?: string;
-}
+export type CardOutcome = ReminderOutcome;
 
 /** Sessions per list page. */
 export const SESSIONS_PAGE = 30;
