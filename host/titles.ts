@@ -51,6 +51,8 @@ export class SessionTitles {
   readonly #found = new Map<string, string>();
 
   /**
+   * Creates a title reader.
+   *
    * @param store the session store (live objects first, storage otherwise)
    */
   constructor(store: SessionStore) {
