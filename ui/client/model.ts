@@ -151,6 +151,9 @@ export const PageModel = createModel((deps: PageDeps) => {
   let tracked: SessionWindow | null = null;
   let cardsSeen = new Set<number>();
   let lastSeq = -1;
+  let untitledAsked = false;
+  const titleOfCurrent = () =>
+    sessions.peek().find((s) => s.header.id === current.peek())?.title ?? null;
   effect(() => {
     const w = win.value;
     if (!w || w.status.value !== "ready") return;
@@ -159,6 +162,7 @@ export const PageModel = createModel((deps: PageDeps) => {
     const tail = events.at(-1)?.seq ?? -1;
     if (w !== tracked) {
       tracked = w;
+      untitledAsked = false;
       cardsSeen = new Set(views.keys());
       lastSeq = tail;
       return;
@@ -177,6 +181,11 @@ export const PageModel = createModel((deps: PageDeps) => {
       const said = (e.data as { text?: unknown }).text;
       if (e.type === "assistant/message" && typeof said === "string" && said) {
         announcement.value = said.length > 300 ? `${said.slice(0, 299)}…` : said;
+      }
+      // The first message names the session: fetch the list's new title.
+      if (e.type === "user-rpc" && !untitledAsked && !titleOfCurrent()) {
+        untitledAsked = true;
+        void refreshSessions();
       }
     }
     lastSeq = Math.max(lastSeq, tail);

@@ -21,7 +21,12 @@ function fakeHost() {
   const api: PageApi = {
     listSessions: (q) => {
       calls.push(`list ${q.limit} ${q.before ?? ""}`);
-      const all = [...logs.keys()].map((id) => ({ header: header(id), live: true, title: id }));
+      const all = [...logs.entries()].map(([id, log]) => ({
+        header: header(id),
+        live: true,
+        title: (log.events.find((e) => e.type === "user-rpc")?.data as { text?: string })?.text ??
+          null,
+      }));
       const start = q.before ? all.findIndex((s) => s.header.id === q.before) + 1 : 0;
       const page = all.slice(start, start + q.limit);
       const more = start + q.limit < all.length;
@@ -143,6 +148,22 @@ Deno.test("openSession() resumes, loads the tail, connects, and asks the transcr
   ok(model.follow.value > before, "a session opens at its latest message");
   equal(model.drawer.value, false, "opening a session closes the phone drawer");
   ok(host.calls.includes("resume a"));
+  model[Symbol.dispose]();
+});
+
+Deno.test("the first user message of an untitled session refreshes the list for its title", async () => {
+  const { host, model } = page();
+  host.logs.set("a", { events: [], views: {} });
+  await model.refreshSessions();
+  await model.openSession("a");
+  equal(model.sessions.value[0]?.title, null);
+  const lists = () => host.calls.filter((c) => c.startsWith("list")).length;
+  const before = lists();
+  host.logs.get("a")!.events.push(ev(0, "user-rpc", { text: "water the plants" }));
+  model.win.value!.receive({ event: ev(0, "user-rpc", { text: "water the plants" }) });
+  equal(lists(), before + 1);
+  await model.refreshSessions();
+  equal(model.sessions.value[0]?.title, "water the plants");
   model[Symbol.dispose]();
 });
 
