@@ -182,7 +182,7 @@ export function reminderActions(
   key: string,
   recurring: boolean,
   ctx: RenderContext,
-): VNode | null {
+): Rendered {
   const s = servicesOf(ctx);
   if (!s) return null;
   const t = TEXT[ctx.lang];
