@@ -146,6 +146,21 @@ export const PageModel = createModel((deps: PageDeps) => {
     }
   };
 
+  /** Creates a session (new or fork), refreshes the list and routes to it. */
+  const goTo = async (make: () => Promise<WireHeader>): Promise<void> => {
+    busy.value = true;
+    try {
+      const h = await make();
+      banner.value = null;
+      await refreshSessions();
+      deps.navigate(h.id);
+    } catch (err) {
+      fail(err);
+    } finally {
+      busy.value = false;
+    }
+  };
+
   // New durable cards and assistant messages after a window's first load: announce them (one
   // polite live region, not the whole chat) and alert while the tab is hidden.
   let tracked: SessionWindow | null = null;
@@ -276,34 +291,14 @@ export const PageModel = createModel((deps: PageDeps) => {
     },
 
     /** Creates a session in the browser's zone and routes to it. */
-    async newSession(): Promise<void> {
-      busy.value = true;
-      try {
-        const h = await api.createSession();
-        await refreshSessions();
-        deps.navigate(h.id);
-      } catch (err) {
-        fail(err);
-      } finally {
-        busy.value = false;
-      }
+    newSession(): Promise<void> {
+      return goTo(() => api.createSession());
     },
 
     /** Forks the open session at its end and routes to the child. */
-    async fork(): Promise<void> {
+    fork(): Promise<void> {
       const id = current.peek();
-      if (!id) return;
-      busy.value = true;
-      try {
-        const child = await api.forkSession(id);
-        banner.value = null;
-        await refreshSessions();
-        deps.navigate(child.id);
-      } catch (err) {
-        fail(err);
-      } finally {
-        busy.value = false;
-      }
+      return id ? goTo(() => api.forkSession(id)) : Promise.resolve();
     },
 
     /** Sends a prompt; the transcript follows the new turn. */
