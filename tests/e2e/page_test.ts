@@ -409,7 +409,7 @@ e2e(
       0,
       "no stop once the series ended",
     );
-    // A failed click says so on the card.
+    // The other card snoozes its own occurrence; the Chinese card words the rule.
     await cards.nth(0).getByTestId("snooze-3600").click();
     await cards.nth(0).locator("[data-testid=reminder-outcome][data-state=snoozed]").waitFor();
     await page.getByRole("button", { name: "中文" }).click();
