@@ -1,5 +1,6 @@
 /**
- * Session routes: create, list, get, resume, fork, history, reminders and stream (ARCHITECTURE.md §6).
+ * Session routes: create, list (titles, paging), get, resume, fork, history, reminders and stream
+ * (ARCHITECTURE.md §6).
  *
  * @module
  */
@@ -8,6 +9,7 @@ import { SessionError } from "@chime/session";
 import { HostError } from "./errors.ts";
 import { attachedHistory, detachedHistory } from "./history.ts";
 import { sessionReminders } from "./reminders.ts";
+import { SessionTitles } from "./titles.ts";
 import type { HostRuntime } from "./runtime.ts";
 import { type StreamOptions, streamSession } from "./sse.ts";
 import {
@@ -30,6 +32,7 @@ function notFound(id: string): SessionError {
  * @returns a Hono app to mount with `app.route("/api/sessions", …)`
  */
 export function sessionRoutes(runtime: HostRuntime, options: StreamOptions = {}): Hono {
+  const titles = new SessionTitles(runtime.store);
   return new Hono()
     .post("/", async (c) => {
       const body = await readJsonObject(c);
@@ -52,12 +55,24 @@ export function sessionRoutes(runtime: HostRuntime, options: StreamOptions = {})
       return c.json({ header: session.header, live: true }, created ? 201 : 200);
     })
     .get("/", async (c) => {
-      const headers = await runtime.store.list();
-      const sessions = headers.map((header) => ({
-        header,
-        live: runtime.store.live(header.id) !== undefined,
-      }));
-      return c.json({ sessions });
+      // Newest first; `before` is the id of the last row of the previous page. Without
+      // `limit` every session is listed (the original answer, now with titles).
+      const limit = intValue(c.req.query("limit"), "limit", 1, 500);
+      const before = c.req.query("before");
+      let headers = await runtime.store.list();
+      if (before !== undefined) {
+        const at = headers.findIndex((h) => h.id === before);
+        if (at < 0) {
+          throw new HostError("invalid_query", `Cannot list sessions: unknown before ${before}`, {
+            field: "before",
+          });
+        }
+        headers = headers.slice(at + 1);
+      }
+      const page = limit === undefined ? headers : headers.slice(0, limit);
+      const more = page.length < headers.length;
+      const sessions = await titles.rows(page);
+      return c.json({ sessions, nextBefore: more ? page.at(-1)!.id : null });
     })
     .get("/:id", async (c) => {
       const id = sessionIdParam(c);

@@ -7,7 +7,10 @@
 import { type ComponentChild, h, type VNode } from "preact";
 
 /** Attributes of an intrinsic element. */
-export type Attrs = Record<string, string | number | boolean | undefined | ((e: Event) => void)>;
+export type Attrs = Record<
+  string,
+  string | number | boolean | undefined | ((e: Event) => void) | { readonly __html: string }
+>;
 
 /**
  * Creates an intrinsic element vnode.

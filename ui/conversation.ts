@@ -1,5 +1,6 @@
 /**
- * The conversation renderers of `conversation.chat.eventview`: messages, compact tool rows,
+ * The conversation renderers of `conversation.chat.eventview`: messages (assistant Markdown),
+ * one human line per tool action,
  * turn errors, follow-ups and fork dividers. Bookkeeping events render nothing.
  *
  * @module
@@ -7,6 +8,8 @@
 import type { VNode } from "preact";
 import { el } from "./_el.ts";
 import { type Lang, localeOf } from "./i18n.ts";
+import { icon } from "./icons.ts";
+import { renderMarkdown } from "./markdown.ts";
 import type { EventRenderer, EventViewRegistry, RenderContext } from "./registry.ts";
 import { summarizeToolResult } from "./tool_summary.ts";
 
@@ -18,6 +21,8 @@ const TEXT: Readonly<Record<Lang, Readonly<Record<string, string>>>> = {
     seed: "Forked here — messages above are inherited",
     edited: "edited",
     yourTime: "Your time",
+    you: "You",
+    agent: "Assistant",
   },
   zh: {
     failed: "模型未能完成本轮回复",
@@ -26,6 +31,8 @@ const TEXT: Readonly<Record<Lang, Readonly<Record<string, string>>>> = {
     seed: "从此处分叉 —— 上方消息为继承内容",
     edited: "已编辑",
     yourTime: "你的时间",
+    you: "你",
+    agent: "助手",
   },
 };
 
@@ -43,11 +50,6 @@ function clock(at: string, ctx: RenderContext): string {
   }
 }
 
-function short(value: unknown, max = 80): string {
-  const s = typeof value === "string" ? value : JSON.stringify(value) ?? "";
-  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
-}
-
 function details(summary: VNode | string, body: unknown, testid: string, cls: string): VNode {
   return el(
     "details",
@@ -55,6 +57,11 @@ function details(summary: VNode | string, body: unknown, testid: string, cls: st
     el("summary", null, summary),
     el("pre", null, JSON.stringify(body, null, 2)),
   );
+}
+
+/** A visually hidden speaker label, read before the message by screen readers. */
+function speaker(name: string): VNode {
+  return el("span", { class: "sr-only" }, `${name}: `);
 }
 
 const userRpc: EventRenderer = (node, ctx) => {
@@ -77,6 +84,7 @@ const userRpc: EventRenderer = (node, ctx) => {
       "data-message-id": d.messageId,
       "data-edits": d.edits,
     },
+    speaker(TEXT[ctx.lang].you ?? ""),
     el("div", { class: "bubble" }, d.text ?? ""),
     el(
       "div",
@@ -91,28 +99,31 @@ const userRpc: EventRenderer = (node, ctx) => {
 const assistant: EventRenderer = (node, ctx) => {
   const d = node.data as { text?: string };
   if (!d.text) return null;
+  // Markdown through markdown-it with raw HTML off and safe links only (`markdown.ts`).
   return el(
     "div",
     { class: "msg assistant", "data-testid": "message-assistant" },
-    el("div", { class: "bubble" }, d.text),
+    speaker(TEXT[ctx.lang].agent ?? ""),
+    el("div", {
+      class: "bubble md",
+      dangerouslySetInnerHTML: { __html: renderMarkdown(d.text) },
+    }),
     el("div", { class: "meta" }, clock(node.at, ctx)),
   );
 };
 
-const toolCall: EventRenderer = (node) => {
-  const d = node.data as { name?: string; args?: unknown };
-  const summary = el(
-    "span",
-    null,
-    "🔧 ",
-    el("code", null, d.name ?? "tool"),
-    el("span", { class: "args" }, ` ${short(d.args)}`),
-  );
-  return details(summary, d.args, "tool-call", "tool");
-};
+/**
+ * A successful tool result whose effect a durable row already shows (a reminder created,
+ * changed, snoozed or cancelled has its `schedule/change` row): one human line per action.
+ */
+function shownElsewhere(result: unknown): boolean {
+  const r = (result ?? {}) as Record<string, unknown>;
+  return r.ok === true && (typeof r.id === "string" || r.deleted !== undefined);
+}
 
 const toolResult: EventRenderer = (node, ctx) => {
-  const d = node.data as { result?: unknown };
+  const d = node.data as { result?: unknown; name?: unknown };
+  if (shownElsewhere(d.result)) return null;
   const summary = summarizeToolResult(d.result, ctx);
   return el(
     "details",
@@ -121,7 +132,13 @@ const toolResult: EventRenderer = (node, ctx) => {
       "data-testid": "tool-result",
       "data-code": summary.code,
     },
-    el("summary", null, "↳ ", el("span", { class: "tool-summary" }, summary.text)),
+    el(
+      "summary",
+      null,
+      icon(summary.failed ? "alert" : "tool"),
+      " ",
+      el("span", { class: "tool-summary" }, summary.text),
+    ),
     el("pre", null, JSON.stringify(d.result, null, 2)),
   );
 };
@@ -137,14 +154,19 @@ const turnEnd: EventRenderer = (node, ctx) => {
     );
   }
   if (d.outcome === "cancelled") {
-    return el("div", { class: "system-row" }, TEXT[ctx.lang].cancelled ?? "");
+    return el(
+      "div",
+      { class: "system-row", "data-testid": "turn-cancelled" },
+      icon("stop"),
+      ` ${TEXT[ctx.lang].cancelled ?? ""}`,
+    );
   }
   return null;
 };
 
 const followup: EventRenderer = (node, ctx) =>
   details(
-    `↪ ${TEXT[ctx.lang].followup}`,
+    el("span", null, icon("steer"), ` ${TEXT[ctx.lang].followup}`),
     (node.data as { frame?: unknown }).frame,
     "followup",
     "system",
@@ -159,7 +181,8 @@ const hidden: EventRenderer = () => null;
 export const CONVERSATION_RENDERERS: Readonly<Record<string, EventRenderer>> = {
   "user-rpc": userRpc,
   "assistant/message": assistant,
-  "tool/call": toolCall,
+  // One line per tool action: the result's line (its raw value behind the details).
+  "tool/call": hidden,
   "tool/result": toolResult,
   "turn/end": turnEnd,
   "followup": followup,

@@ -48,12 +48,21 @@ Deno.test("tool results read as bilingual sentences, with the raw JSON in detail
     status: "scheduled",
     deliveryMode: "session-local",
   };
-  const node = render(e(1, "tool/result", { callId: "c", result: created }), en);
+  equal(
+    render(e(1, "tool/result", { callId: "c", result: created }), en),
+    null,
+    "a created reminder's line is its schedule/change row",
+  );
+  const listed = { ok: true, schedules: [created], deliveryMode: "session-local" };
+  const node = render(e(1, "tool/result", { callId: "c", result: listed }), en);
   const text = vnodeText(node);
-  match(text, /^↳ Reminder set for Jan 1, 2030, 5:00 PM \(Asia\/Shanghai\) · session-local/);
+  match(text, /^ 1 active reminder/);
   ok(text.includes('"ok": true'), "raw JSON behind the details");
-  ok(!text.startsWith('↳ {"ok"'));
-  match(vnodeText(render(e(1, "tool/result", { result: created }), zh)), /已设置提醒/);
+  match(vnodeText(render(e(1, "tool/result", { result: listed }), zh)), /1 个活动提醒/);
+  match(
+    summarizeToolResult(created, en).text,
+    /^Reminder set for Jan 1, 2030, 5:00 PM \(Asia\/Shanghai\) · session-local/,
+  );
   equal(
     summarizeToolResult({ ok: true, schedules: [created, created] }, en).text,
     "2 active reminders",
@@ -93,4 +102,19 @@ Deno.test("every tool error code has a translated sentence", () => {
   const failed = render(e(2, "tool/result", { result: { ok: false, error: { code: "x" } } }), en);
   equal(byTestId(failed, "tool-result")?.class, "compact tool failed");
   match(vnodeText(failed), /Failed: x/);
+});
+
+Deno.test("assistant text renders as safe Markdown with a speaker label", () => {
+  const node = render(
+    e(3, "assistant/message", { text: "**Done** [x](javascript:alert(1)) <b>hi</b>" }),
+    en,
+  );
+  const bubble = byTestId(node, "message-assistant");
+  ok(bubble);
+  match(vnodeText(node), /^Assistant: /);
+  const html = JSON.stringify(node, (_k, v) => (typeof v === "function" ? undefined : v));
+  match(html, /<strong>Done<\/strong>/);
+  ok(!html.includes('href=\\"javascript'), "javascript: is refused");
+  match(html, /&lt;b&gt;hi&lt;\/b&gt;/);
+  match(vnodeText(render(e(0, "user-rpc", { messageId: "m", text: "hi" }), zh)), /^你: hi/);
 });

@@ -14,6 +14,11 @@ export interface RenderContext {
   readonly lang: Lang;
   /** The viewer's IANA zone (`Intl.DateTimeFormat().resolvedOptions().timeZone`). */
   readonly timeZone: string;
+  /**
+   * What the page lends renderers by name (actions, state), e.g. the schedule renderer's
+   * `ScheduleServices` under `"schedule"`. Absent in static rendering: no buttons then.
+   */
+  readonly services?: Readonly<Record<string, unknown>>;
 }
 
 /** What a renderer returns: a Preact child (a vnode is an `object`); `null` renders nothing. */

@@ -1,8 +1,11 @@
 /**
  * `@chime/ui/schedule`: the independent bilingual renderer of `schedule/change` events
- * (seed "Commit-aware Web 回执": the client renderer adds the fixed session-local label).
- * A dispatch with a committed view renders as a reminder card; create and delete render as
- * compact rows; a dispatch without a view is never shown as a receipt.
+ * (seed "Commit-aware Web 回执": the client renderer adds the fixed session-local label) for
+ * protocol versions 1 and 2 (docs/recurring.md). A dispatch with a committed view renders as a
+ * reminder card, with "repeats … · next …" for a recurring reminder and the Snooze 10 min,
+ * Snooze 1 h and Stop repeating buttons when the page lends {@linkcode ScheduleServices};
+ * every other change is one human line with its record behind `<details>`; a dispatch without a
+ * view is never shown as a receipt.
  *
  * @example Register the renderer
  * ```ts
@@ -17,84 +20,107 @@
  */
 import type { VNode } from "preact";
 import { el } from "./_el.ts";
-import { type Lang, localeOf } from "./i18n.ts";
+import { icon, type IconName } from "./icons.ts";
 import {
   type EventViewRegistry,
   jsonFallback,
   type RenderContext,
   type Rendered,
 } from "./registry.ts";
+import { formatOccurrence, repeatLine, SESSION_LOCAL_LABEL } from "./schedule_text.ts";
 import type { PresentedEventNode } from "./transcript.ts";
 import type { ReminderPresentation, ScheduleRecordWire, WireEvent } from "./wire.ts";
 
-/** The fixed session-local label, per language. */
-export const SESSION_LOCAL_LABEL: Readonly<Record<Lang, string>> = {
-  en: "Session-local reminder — fires only while this session is open",
-  zh: "仅限本会话的提醒 —— 仅在本会话打开时触发",
-};
+export {
+  describeRule,
+  formatOccurrence,
+  type FormattedOccurrence,
+  type RepeatInfo,
+  repeatLine,
+  SESSION_LOCAL_LABEL,
+} from "./schedule_text.ts";
 
 const TEXT = {
   en: {
     reminder: "Reminder",
+    snoozedReminder: "Snoozed reminder",
     set: "Reminder set",
+    setRepeating: "Repeating reminder set",
+    snoozed: "Snoozed",
+    changed: "Reminder changed",
     cancelled: "Reminder cancelled",
+    stopped: "Stopped repeating",
+    skipped: "Skipped a missed occurrence (outside its catch-up window)",
     due: "Reminder due — waiting for it to be saved",
-    your: "your time",
+    first: "first",
+    until: "until",
+    missed: (n: number) =>
+      n === 1 ? "1 earlier occurrence was missed" : `${n} earlier occurrences were missed`,
+    snooze10: "Snooze 10 min",
+    snooze60: "Snooze 1 h",
+    stop: "Stop repeating",
+    pending: "Saving…",
+    snoozedUntil: (when: string) => `Snoozed until ${when}`,
+    stoppedDone: "Stopped repeating",
+    failed: "Could not change the reminder",
   },
   zh: {
     reminder: "提醒",
+    snoozedReminder: "稍后提醒",
     set: "已设置提醒",
+    setRepeating: "已设置重复提醒",
+    snoozed: "已推迟",
+    changed: "已修改提醒",
     cancelled: "已取消提醒",
+    stopped: "已停止重复",
+    skipped: "已跳过一次错过的提醒（超出补发时间窗）",
     due: "提醒已到期 —— 等待保存",
-    your: "本地时间",
+    first: "首次",
+    until: "至",
+    missed: (n: number) => `之前错过了 ${n} 次`,
+    snooze10: "10 分钟后再提醒",
+    snooze60: "1 小时后再提醒",
+    stop: "停止重复",
+    pending: "保存中…",
+    snoozedUntil: (when: string) => `已推迟至 ${when}`,
+    stoppedDone: "已停止重复",
+    failed: "无法修改该提醒",
   },
 } as const;
 
-/** An occurrence formatted for the viewer. */
-export interface FormattedOccurrence {
-  /** In the viewer's zone, e.g. `Jan 1, 2030, 9:20 AM`. */
-  readonly local: string;
-  /** The viewer's zone used (falls back to `UTC` when the given zone is not accepted). */
-  readonly zone: string;
-  /** In UTC, e.g. `2030-01-01 08:20 UTC`. */
-  readonly utc: string;
+/** What a snooze or stop click led to. */
+export interface ReminderOutcome {
+  /** `pending` while the request runs. */
+  readonly state: "pending" | "snoozed" | "stopped" | "failed";
+  /** Snoozed: the new target, UTC RFC 3339. */
+  readonly until?: string;
+  /** Failed: the host's error code. */
+  readonly code?: string;
 }
 
 /**
- * Formats a UTC instant in the viewer's zone and in UTC.
- *
- * @param iso a UTC RFC 3339 instant (`occurrenceAt` / `scheduledAt`)
- * @param ctx the viewer's language and IANA zone
- * @returns both renderings
- * @example Format in Berlin
- * ```ts
- * import { formatOccurrence } from "@chime/ui/schedule";
- * const f = formatOccurrence("2030-01-01T08:20:00.000Z", { lang: "en", timeZone: "Europe/Berlin" });
- * console.assert(f.utc === "2030-01-01 08:20 UTC");
- * ```
+ * What a page lends the renderer through `RenderContext.services[SCHEDULE_SERVICES]`: the
+ * snooze and stop actions (docs/recurring.md "Host and page"), their outcomes, which recurring
+ * reminders are still active, and the prompts of records the window holds.
  */
-export function formatOccurrence(iso: string, ctx: RenderContext): FormattedOccurrence {
-  const date = new Date(iso);
-  let zone = ctx.timeZone;
-  let fmt: Intl.DateTimeFormat;
-  try {
-    fmt = new Intl.DateTimeFormat(localeOf(ctx.lang), {
-      dateStyle: "medium",
-      timeStyle: "short",
-      timeZone: zone,
-    });
-  } catch {
-    zone = "UTC";
-    fmt = new Intl.DateTimeFormat(localeOf(ctx.lang), {
-      dateStyle: "medium",
-      timeStyle: "short",
-      timeZone: zone,
-    });
-  }
-  const utc = Number.isNaN(date.getTime())
-    ? iso
-    : `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
-  return { local: Number.isNaN(date.getTime()) ? iso : fmt.format(date), zone, utc };
+export interface ScheduleServices {
+  /** Ids of active recurring reminders (the host's fold, `GET /reminders`). */
+  readonly activeRecurring: ReadonlySet<string>;
+  /** The prompt of a record created or changed in the window, by id. */
+  promptOf(scheduleId: string): string | undefined;
+  /** The outcome shown by the card or row `key`. */
+  outcome(key: string): ReminderOutcome | undefined;
+  /** Snoozes a reminder by `seconds` (60 ≤ seconds ≤ 7 days). */
+  snooze(scheduleId: string, seconds: number, key: string): void;
+  /** Stops a recurring reminder. */
+  stop(scheduleId: string, key: string): void;
+}
+
+/** The key of {@linkcode ScheduleServices} in `RenderContext.services`. */
+export const SCHEDULE_SERVICES = "schedule";
+
+function servicesOf(ctx: RenderContext): ScheduleServices | undefined {
+  return ctx.services?.[SCHEDULE_SERVICES] as ScheduleServices | undefined;
 }
 
 /**
@@ -107,10 +133,19 @@ export function reminderPresentation(view: unknown): ReminderPresentation | unde
   const v = view as { type?: unknown; presentation?: Record<string, unknown> } | undefined;
   const p = v?.presentation;
   if (v?.type !== "schedule/change" || !p) return undefined;
-  const { scheduleId, prompt, occurrenceAt } = p;
+  const { scheduleId, prompt, occurrenceAt, recurring, missed, snoozeOf } = p;
   if (typeof scheduleId !== "string" || typeof prompt !== "string") return undefined;
   if (typeof occurrenceAt !== "string") return undefined;
-  return { scheduleId, prompt, occurrenceAt };
+  const r = recurring as ReminderPresentation["recurring"] | undefined;
+  const s = snoozeOf as ReminderPresentation["snoozeOf"] | undefined;
+  return {
+    scheduleId,
+    prompt,
+    occurrenceAt,
+    ...(r && typeof r.rrule === "string" && typeof r.timeZone === "string" ? { recurring: r } : {}),
+    ...(typeof missed === "number" && missed > 0 ? { missed } : {}),
+    ...(s && typeof s.id === "string" ? { snoozeOf: s } : {}),
+  };
 }
 
 function when(iso: string, ctx: RenderContext): VNode {
@@ -124,68 +159,214 @@ function when(iso: string, ctx: RenderContext): VNode {
   );
 }
 
+function outcomeText(o: ReminderOutcome, ctx: RenderContext): string {
+  const t = TEXT[ctx.lang];
+  if (o.state === "pending") return t.pending;
+  if (o.state === "stopped") return t.stoppedDone;
+  if (o.state === "snoozed" && o.until) return t.snoozedUntil(formatOccurrence(o.until, ctx).local);
+  return `${t.failed} (${o.code ?? "failed"})`;
+}
+
+/**
+ * The Snooze 10 min, Snooze 1 h and (recurring, still active) Stop repeating buttons with the
+ * outcome of the last click, for a card or a panel row.
+ *
+ * @param scheduleId the reminder
+ * @param key the card or row that shows the outcome
+ * @param recurring whether the reminder repeats
+ * @param ctx language, zone and the page's services (no services ⇒ nothing)
+ * @returns the button row, or `null`
+ */
+export function reminderActions(
+  scheduleId: string,
+  key: string,
+  recurring: boolean,
+  ctx: RenderContext,
+): Rendered {
+  const s = servicesOf(ctx);
+  if (!s) return null;
+  const t = TEXT[ctx.lang];
+  const o = s.outcome(key);
+  const pending = o?.state === "pending";
+  const button = (label: string, name: IconName, testid: string, run: () => void) =>
+    el(
+      "button",
+      {
+        type: "button",
+        class: "chip-button",
+        "data-testid": testid,
+        disabled: pending,
+        onClick: run,
+      },
+      icon(name),
+      ` ${label}`,
+    );
+  const canStop = recurring && s.activeRecurring.has(scheduleId) && o?.state !== "stopped";
+  return el(
+    "div",
+    { class: "reminder-actions" },
+    el(
+      "div",
+      { class: "buttons" },
+      button(t.snooze10, "snooze", "snooze-600", () => s.snooze(scheduleId, 600, key)),
+      button(t.snooze60, "snooze", "snooze-3600", () => s.snooze(scheduleId, 3600, key)),
+      canStop ? button(t.stop, "stop", "stop-repeating", () => s.stop(scheduleId, key)) : null,
+    ),
+    el(
+      "p",
+      {
+        class: `outcome ${o?.state ?? ""}`,
+        role: "status",
+        "data-testid": "reminder-outcome",
+        "data-state": o?.state,
+      },
+      o ? outcomeText(o, ctx) : "",
+    ),
+  );
+}
+
 /**
  * The reminder card of a committed dispatch. The prompt is a text child, never HTML.
  *
  * @param presentation what the host's view carries
- * @param ctx language and viewer zone
+ * @param ctx language, viewer zone and (optionally) the page's services for the buttons
+ * @param seq the dispatch seq (the key of the card's outcome)
  * @returns the card element (`data-testid="reminder-card"`)
  */
-export function reminderCard(presentation: ReminderPresentation, ctx: RenderContext): Rendered {
+export function reminderCard(
+  presentation: ReminderPresentation,
+  ctx: RenderContext,
+  seq = -1,
+): Rendered {
   const t = TEXT[ctx.lang];
+  const r = presentation.recurring;
   return el(
     "article",
     {
-      class: "reminder-card",
+      class: `reminder-card${r ? " recurring" : ""}`,
       "data-testid": "reminder-card",
       "data-schedule-id": presentation.scheduleId,
+      "data-recurring": r ? "true" : undefined,
+      "aria-label": `${t.reminder}: ${presentation.prompt}`,
     },
-    el("header", null, el("span", { class: "bell", "aria-hidden": "true" }, "⏰"), t.reminder),
+    el(
+      "header",
+      null,
+      icon(presentation.snoozeOf ? "snooze" : "bell"),
+      presentation.snoozeOf ? t.snoozedReminder : t.reminder,
+    ),
     el("p", { class: "prompt", "data-testid": "reminder-prompt" }, presentation.prompt),
     el("p", { class: "occurrence" }, when(presentation.occurrenceAt, ctx)),
+    r
+      ? el(
+        "p",
+        { class: "repeat", "data-testid": "reminder-repeat" },
+        icon("repeat"),
+        ` ${repeatLine(r, r.nextAt, ctx)}`,
+      )
+      : null,
+    presentation.missed ? el("p", { class: "missed" }, t.missed(presentation.missed)) : null,
     el(
       "p",
       { class: "session-local", "data-testid": "session-local-label" },
       SESSION_LOCAL_LABEL[ctx.lang],
     ),
+    reminderActions(presentation.scheduleId, `card:${seq}`, r !== undefined, ctx),
   );
 }
 
-function row(kind: string, ...children: (VNode | string)[]): VNode {
+function row(kind: string, glyph: IconName, line: (VNode | string | null)[], body: unknown): VNode {
   return el(
-    "div",
+    "details",
     { class: `schedule-row ${kind}`, "data-testid": `schedule-${kind}` },
-    ...children,
+    el("summary", null, icon(glyph), " ", ...line),
+    el("pre", null, JSON.stringify(body, null, 2)),
   );
+}
+
+function quoted(prompt: string | undefined): (VNode | string)[] {
+  return prompt === undefined ? [] : [": ", el("q", null, prompt)];
+}
+
+function recordLine(record: ScheduleRecordWire, ctx: RenderContext): (VNode | string)[] {
+  const t = TEXT[ctx.lang];
+  if (record.kind === "recurring" && record.rrule && record.timeZone) {
+    const repeat = { rrule: record.rrule, timeZone: record.timeZone };
+    return [
+      " · ",
+      repeatLine(repeat, undefined, ctx),
+      ` · ${t.first} `,
+      when(record.scheduledAt, ctx),
+    ];
+  }
+  return [record.snoozeOf ? ` ${t.until} ` : " ", when(record.scheduledAt, ctx)];
 }
 
 /**
- * Renders a `schedule/change` node: a card for a dispatch with a view, compact rows otherwise,
- * the JSON fallback for shapes it does not know.
+ * Renders a `schedule/change` node (versions 1 and 2): a card for a dispatch with a view, one
+ * line with details otherwise, the JSON fallback for shapes it does not know.
  *
  * @param node the presented node
- * @param ctx language and viewer zone
+ * @param ctx language, viewer zone and the page's services
  * @returns the element
  */
 export function renderScheduleChange(node: PresentedEventNode, ctx: RenderContext): Rendered {
   const t = TEXT[ctx.lang];
-  const data = node.data as { op?: unknown; record?: ScheduleRecordWire; id?: unknown };
-  if (data?.op === "dispatch") {
-    const presentation = reminderPresentation(node.view);
-    if (presentation) return reminderCard(presentation, ctx);
-    return row("dispatch-pending", `⏰ ${t.due}`);
-  }
-  if (data?.op === "create" && data.record && typeof data.record.prompt === "string") {
-    return row(
-      "create",
-      `⏰ ${t.set}: `,
-      el("q", null, data.record.prompt),
-      " ",
-      when(data.record.scheduledAt, ctx),
-    );
-  }
-  if (data?.op === "delete" && typeof data.id === "string") {
-    return row("delete", `✕ ${t.cancelled} `, el("code", null, data.id));
+  const data = node.data as {
+    op?: unknown;
+    record?: ScheduleRecordWire;
+    id?: unknown;
+    reason?: unknown;
+  };
+  const record = data.record && typeof data.record.prompt === "string" ? data.record : undefined;
+  const promptOf = (id: unknown) =>
+    typeof id === "string" ? servicesOf(ctx)?.promptOf(id) : undefined;
+  switch (data?.op) {
+    case "dispatch": {
+      const presentation = reminderPresentation(node.view);
+      if (presentation) return reminderCard(presentation, ctx, node.seq);
+      return el(
+        "div",
+        { class: "schedule-row dispatch-pending", "data-testid": "schedule-dispatch-pending" },
+        icon("clock"),
+        ` ${t.due}`,
+      );
+    }
+    case "create":
+      if (!record) break;
+      if (record.snoozeOf) {
+        return row("create", "snooze", [
+          t.snoozed,
+          ...quoted(record.prompt),
+          ...recordLine(record, ctx),
+        ], record);
+      }
+      return row(
+        "create",
+        record.kind === "recurring" ? "repeat" : "bell",
+        [
+          record.kind === "recurring" ? t.setRepeating : t.set,
+          ...quoted(record.prompt),
+          ...recordLine(record, ctx),
+        ],
+        record,
+      );
+    case "update":
+      if (!record) break;
+      return row("update", "edit", [
+        t.changed,
+        ...quoted(record.prompt),
+        ...recordLine(record, ctx),
+      ], record);
+    case "delete":
+      if (typeof data.id !== "string") break;
+      return row("delete", "close", [t.cancelled, ...quoted(promptOf(data.id))], data);
+    case "stop":
+      if (typeof data.id !== "string") break;
+      return row("stop", "stop", [t.stopped, ...quoted(promptOf(data.id))], data);
+    case "skip":
+      if (typeof data.id !== "string") break;
+      return row("skip", "skip", [t.skipped, ...quoted(promptOf(data.id))], data);
   }
   return jsonFallback(node);
 }
@@ -198,6 +379,23 @@ export function renderScheduleChange(node: PresentedEventNode, ctx: RenderContex
  */
 export function registerScheduleView(registry: EventViewRegistry): () => void {
   return registry.register("schedule/change", renderScheduleChange);
+}
+
+/**
+ * The prompts of every record a window's `create` and `update` events carry, by id (latest
+ * wins), so delete, stop and skip rows can name their reminder.
+ *
+ * @param events the window's events
+ * @returns prompts by schedule id
+ */
+export function promptsById(events: readonly WireEvent[]): Map<string, string> {
+  const prompts = new Map<string, string>();
+  for (const e of events) {
+    if (e.type !== "schedule/change") continue;
+    const r = (e.data as { record?: ScheduleRecordWire }).record;
+    if (r && typeof r.id === "string" && typeof r.prompt === "string") prompts.set(r.id, r.prompt);
+  }
+  return prompts;
 }
 
 /**
@@ -215,9 +413,16 @@ export function activeReminders(
   const active = new Map<string, ScheduleRecordWire>();
   for (const e of events) {
     if (e.type !== "schedule/change" || e.seq < (options.seedLength ?? 0)) continue;
-    const d = e.data as { op?: string; record?: ScheduleRecordWire; id?: string };
-    if (d.op === "create" && d.record) active.set(d.record.id, d.record);
-    else if ((d.op === "delete" || d.op === "dispatch") && d.id) active.delete(d.id);
+    const d = e.data as { op?: string; record?: ScheduleRecordWire; id?: string; nextAt?: unknown };
+    if ((d.op === "create" || d.op === "update") && d.record) active.set(d.record.id, d.record);
+    else if (d.op === "delete" || d.op === "stop") active.delete(d.id ?? "");
+    else if (d.op === "dispatch" || d.op === "skip") {
+      const r = active.get(d.id ?? "");
+      // A recurring dispatch is terminal only when the series is exhausted (`nextAt: null`).
+      if (r?.kind === "recurring" && typeof d.nextAt === "string") {
+        active.set(r.id, { ...r, scheduledAt: d.nextAt });
+      } else active.delete(d.id ?? "");
+    }
   }
   return [...active.values()].sort((a, b) => a.scheduledAt.localeCompare(b.scheduledAt));
 }

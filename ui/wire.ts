@@ -43,7 +43,33 @@ export interface ReminderPresentation {
   readonly scheduleId: string;
   /** The trimmed user prompt; plain text, never HTML. */
   readonly prompt: string;
-  /** The create record's `scheduledAt`, UTC RFC 3339. */
+  /** The occurrence delivered, UTC RFC 3339 (a one-shot: the create record's `scheduledAt`). */
+  readonly occurrenceAt: string;
+  /** A recurring reminder's rule and next target (docs/recurring.md "Host and page"). */
+  readonly recurring?: RecurringPresentation;
+  /** Occurrences before this one that were coalesced into it (catch-up, budget). */
+  readonly missed?: number;
+  /** The reminder and occurrence a snooze record snoozes. */
+  readonly snoozeOf?: SnoozeOfWire;
+}
+
+/** How a recurring reminder repeats, as the host presents it (docs/recurring.md). */
+export interface RecurringPresentation {
+  /** RFC 5545 RRULE value, e.g. `FREQ=DAILY;BYHOUR=9;BYMINUTE=0`. */
+  readonly rrule: string;
+  /** IANA zone the rule is expanded in. */
+  readonly timeZone: string;
+  /** The rule in words, per language (e.g. `daily at 09:00`). */
+  readonly text: { readonly en: string; readonly zh: string };
+  /** The next target, UTC RFC 3339, or `null` once the series is exhausted. */
+  readonly nextAt: string | null;
+}
+
+/** `snoozeOf` of a snooze record: the reminder and the occurrence (UTC) it snoozes. */
+export interface SnoozeOfWire {
+  /** The snoozed reminder's id. */
+  readonly id: string;
+  /** The snoozed occurrence, UTC RFC 3339. */
   readonly occurrenceAt: string;
 }
 
@@ -105,6 +131,18 @@ export interface SessionSummary {
   readonly header: WireHeader;
   /** Whether the session is live in the host. */
   readonly live: boolean;
+  /** The first user message, shortened; `null` before any (absent from older hosts). */
+  readonly title?: string | null;
+  /** For a fork: the parent's id and title. */
+  readonly forkOf?: { readonly id: string; readonly title: string | null };
+}
+
+/** The answer of `GET /api/sessions?limit&before`. */
+export interface SessionsPage {
+  /** Sessions, newest first. */
+  readonly sessions: readonly SessionSummary[];
+  /** The `before` cursor of the next page, or `null` when this page is the last. */
+  readonly nextBefore: string | null;
 }
 
 /** The error body every failing route returns. */
@@ -118,39 +156,93 @@ export interface WireError {
   };
 }
 
-/** Data of a `schedule/change` event (version 1 protocol), as far as the UI reads it. */
+/**
+ * Data of a `schedule/change` event as far as the UI reads it: version 1, and version 2 of
+ * docs/recurring.md (update, recurring dispatch, skip, stop).
+ */
 export type ScheduleChangeData =
-  | { readonly version: 1; readonly op: "create"; readonly record: ScheduleRecordWire }
-  | { readonly version: 1; readonly op: "delete" | "dispatch"; readonly id: string };
+  | {
+    readonly version: 1 | 2;
+    readonly op: "create";
+    readonly record: ScheduleRecordWire;
+  }
+  | {
+    readonly version: 2;
+    readonly op: "update";
+    readonly id: string;
+    readonly record: ScheduleRecordWire;
+  }
+  | { readonly version: 1 | 2; readonly op: "delete" | "stop"; readonly id: string }
+  | {
+    readonly version: 1 | 2;
+    readonly op: "dispatch" | "skip";
+    readonly id: string;
+    /** Recurring only: the delivered (or skipped) occurrence, UTC. */
+    readonly occurrenceAt?: string;
+    /** Recurring only: coalesced occurrences before it. */
+    readonly missed?: number;
+    /** Recurring only: the next target (UTC), `null` = exhausted. */
+    readonly nextAt?: string | null;
+    /** `skip` only, e.g. `catch-up-window`. */
+    readonly reason?: string;
+  };
 
-/** A schedule record as carried by a `create` (`after` or `at` kind). */
+/** A schedule record as carried by a `create` or `update`. */
 export interface ScheduleRecordWire {
   /** Stable schedule id. */
   readonly id: string;
-  /** `after` (relative delay) or `at` (absolute instant). */
-  readonly kind: "after" | "at";
+  /** `after` (relative delay), `at` (absolute instant) or `recurring` (v2). */
+  readonly kind: "after" | "at" | "recurring";
   /** The trimmed prompt. */
   readonly prompt: string;
   /** Delay in seconds for `after` records. */
   readonly afterSeconds?: number;
-  /** The UTC target instant, RFC 3339. */
+  /** The UTC target instant (recurring: the first occurrence), RFC 3339. */
   readonly scheduledAt: string;
+  /** Recurring: RFC 5545 RRULE value. */
+  readonly rrule?: string;
+  /** Recurring: local DTSTART without offset. */
+  readonly dtstart?: string;
+  /** Recurring: IANA zone. */
+  readonly timeZone?: string;
+  /** Recurring: catch-up window in seconds. */
+  readonly catchUpSeconds?: number;
+  /** A snooze record: what it snoozes. */
+  readonly snoozeOf?: SnoozeOfWire;
+}
+
+/** `repeat` of a recurring reminder in `GET /reminders` (docs/recurring.md "Tools"). */
+export interface RepeatWire {
+  /** RFC 5545 RRULE value. */
+  readonly rrule: string;
+  /** IANA zone. */
+  readonly timeZone: string;
+  /** Local DTSTART. */
+  readonly dtstart: string;
+  /** The rule in words. */
+  readonly text: { readonly en: string; readonly zh: string };
+  /** Catch-up window in seconds. */
+  readonly catchUpSeconds?: number;
 }
 
 /** One active reminder of `GET /api/sessions/:id/reminders`. */
 export interface ActiveReminderWire {
   /** Stable schedule id. */
   readonly id: string;
-  /** `after` or `at`. */
-  readonly kind: "after" | "at";
+  /** `after`, `at` or `recurring`. */
+  readonly kind: "after" | "at" | "recurring";
   /** The prompt. */
   readonly prompt: string;
-  /** Target instant, UTC RFC 3339. */
+  /** Target instant (recurring: the next occurrence), UTC RFC 3339. */
   readonly scheduledAt: string;
   /** `overdue` once due (at the host's clock when it answered). */
   readonly status: "scheduled" | "overdue";
   /** Always `session-local`. */
   readonly deliveryMode: "session-local";
+  /** How a recurring reminder repeats. */
+  readonly repeat?: RepeatWire;
+  /** A snooze record: what it snoozes. */
+  readonly snoozeOf?: SnoozeOfWire;
 }
 
 /** The answer of `GET /api/sessions/:id/reminders`: folded over the durable log only. */

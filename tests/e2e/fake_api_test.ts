@@ -6,6 +6,13 @@ import { equal, match, ok } from "node:assert/strict";
 import { chromium } from "playwright-core";
 import { startFakeApi } from "../../ui/testing/fake_api.ts";
 import { CHROMIUM, HAS_CHROMIUM as hasChromium, SHOTS, skipNote } from "./_browser.ts";
+import { waitAtBottom } from "./_page.ts";
+
+/** Resolves after two animation frames: layout effects and scroll restoration have run. */
+const frames = (page: import("playwright-core").Page) =>
+  page.evaluate(() =>
+    new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r())))
+  );
 
 skipNote("tests/e2e/fake_api_test.ts");
 
@@ -115,7 +122,7 @@ Deno.test({
     await page.locator(".node[data-seq='259']").waitFor();
     const box = page.getByTestId("transcript");
     const gap = () => box.evaluate((c) => c.scrollHeight - c.scrollTop - c.clientHeight);
-    ok(await gap() <= 2, "opens at the bottom");
+    await waitAtBottom(page); // opens at the bottom
     // Older page: the first visible message stays where it was.
     await box.evaluate((c) => (c.scrollTop = 0));
     const firstSeq = await page.locator(".node").first().getAttribute("data-seq");
@@ -126,7 +133,9 @@ Deno.test({
     const before = await topOf(firstSeq!);
     await page.getByTestId("load-older").click();
     await page.locator(".node[data-seq='0']").waitFor({ state: "attached" });
-    await page.waitForTimeout(100);
+    // Keyed on state, not time: the page is in and its spinner is gone, then two frames.
+    await page.getByTestId("older-loading").waitFor({ state: "detached" });
+    await frames(page);
     ok(Math.abs(await topOf(firstSeq!) - before) <= 2, "anchored to the first visible message");
     ok(await gap() > 500, "not scrolled to the bottom");
     // Back at the bottom: a dispatch row growing into a card (count unchanged) stays visible.
@@ -136,11 +145,10 @@ Deno.test({
     await page.getByTestId("active-reminder").waitFor();
     api.dispatchRaw(id);
     await page.getByTestId("schedule-dispatch-pending").waitFor();
-    await page.waitForTimeout(100);
-    ok(await gap() <= 2, "follows the new row");
+    await waitAtBottom(page); // follows the new row
     api.attachView(id);
     await page.getByTestId("reminder-card").waitFor();
-    await page.waitForTimeout(100);
+    await waitAtBottom(page); // follows the card that replaced the row
     ok(await gap() <= 2, `follows the card that replaced the row (gap ${await gap()})`);
     await page.getByTestId("active-reminder").waitFor({ state: "detached" });
     // Language persists across a reload; no request 404s (the favicon is inline).

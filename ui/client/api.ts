@@ -4,7 +4,14 @@
  * @module
  */
 import type { EventSnapshot, HistoryQuery, OlderPage } from "../window_types.ts";
-import type { HistoryPage, RemindersPage, SessionSummary, WireError, WireHeader } from "../wire.ts";
+import type {
+  ActiveReminderWire,
+  HistoryPage,
+  RemindersPage,
+  SessionsPage,
+  WireError,
+  WireHeader,
+} from "../wire.ts";
 
 /** A failed API call: the host's error code (or `network`) and message. */
 export class ApiError extends Error {
@@ -46,9 +53,19 @@ export function browserTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone;
 }
 
-/** Lists sessions. */
-export async function listSessions(): Promise<SessionSummary[]> {
-  return (await call<{ sessions: SessionSummary[] }>("/api/sessions")).sessions;
+/**
+ * Lists sessions, newest first, one page at a time (`GET /api/sessions?limit&before`).
+ *
+ * @param query page size and the `nextBefore` cursor of the previous page
+ * @returns the page; `nextBefore` is `null` on the last page (and from hosts without paging)
+ */
+export async function listSessions(
+  query: { readonly limit: number; readonly before?: string | null },
+): Promise<SessionsPage> {
+  const params = new URLSearchParams({ limit: String(query.limit) });
+  if (query.before) params.set("before", query.before);
+  const page = await call<Partial<SessionsPage>>(`/api/sessions?${params}`);
+  return { sessions: page.sessions ?? [], nextBefore: page.nextBefore ?? null };
 }
 
 /** Creates a session with the browser's zone. */
@@ -126,4 +143,26 @@ export async function editMessage(
     method: "POST",
     body,
   });
+}
+
+/**
+ * Snoozes a reminder's latest delivered occurrence (or moves an active one-shot) by `seconds`
+ * (docs/recurring.md "Host and page"); recorded in the log, no model call.
+ *
+ * @returns the new snooze record as the reminders route lists it
+ */
+export async function snoozeReminder(
+  id: string,
+  scheduleId: string,
+  seconds: number,
+): Promise<ActiveReminderWire> {
+  const body = JSON.stringify({ seconds });
+  const path = `${base(id)}/reminders/${encodeURIComponent(scheduleId)}/snooze`;
+  return (await call<{ reminder: ActiveReminderWire }>(path, { method: "POST", body })).reminder;
+}
+
+/** Stops a recurring reminder ("stop repeating"; docs/recurring.md "Host and page"). */
+export async function stopReminder(id: string, scheduleId: string): Promise<void> {
+  const path = `${base(id)}/reminders/${encodeURIComponent(scheduleId)}/stop`;
+  await call(path, { method: "POST", body: "{}" });
 }

@@ -1,12 +1,16 @@
 /**
  * A tiny in-memory stand-in for the host's §6 API, serving the embedded page, for browser
- * tests of the UI alone. A prompt runs a scripted turn that creates a reminder; `dispatch()`
- * sends the raw dispatch, then the same seq again with its commit-aware view.
+ * tests of the UI alone. A prompt runs a scripted turn (`fake_turns.ts`) that creates a one-shot
+ * or recurring reminder; `dispatch()` sends the raw dispatch, then the same seq again with its
+ * commit-aware view. It speaks the recurring contract of docs/recurring.md (v2 records, the
+ * snooze and stop routes, `repeat` in the reminders list) and the session list with titles,
+ * `forkOf` and paging.
  *
  * @module
  */
 import { uiAsset } from "../assets.ts";
 import type { EventView, WireEvent, WireHeader } from "../wire.ts";
+import { activeRecords, dispatchView, type FakeRecord, RULE_TEXT, runTurn } from "./fake_turns.ts";
 
 interface FakeSession {
   header: WireHeader;
@@ -21,11 +25,13 @@ export interface FakeApi extends AsyncDisposable {
   readonly url: string;
   /** Sessions by id. */
   readonly sessions: Map<string, FakeSession>;
-  /** Dispatches the first active reminder of a session: raw event, then the view sidecar. */
-  dispatch(id: string): void;
-  /** Sends only the raw dispatch of the first reminder (its view comes with {@linkcode attachView}). */
-  dispatchRaw(id: string): void;
-  /** Sends the view sidecar of the last dispatch sent by {@linkcode dispatchRaw}. */
+  /** `METHOD path body` of every snooze and stop request, in order. */
+  readonly requests: string[];
+  /** Dispatches an active reminder (the first, or `scheduleId`): raw event, then the view. */
+  dispatch(id: string, scheduleId?: string): void;
+  /** Sends only the raw dispatch (its view comes with {@linkcode attachView}). */
+  dispatchRaw(id: string, scheduleId?: string): void;
+  /** Sends the view sidecar of the last dispatch. */
   attachView(id: string): void;
   /** Appends `n` user messages at once (a long session). */
   seed(id: string, n: number): void;
@@ -33,6 +39,7 @@ export interface FakeApi extends AsyncDisposable {
 
 const enc = new TextEncoder();
 const json = (body: unknown, status = 200) => Response.json(body, { status });
+const error = (code: string, status: number) => json({ error: { code, message: code } }, status);
 
 /**
  * Starts the fake API on a free local port.
@@ -41,6 +48,7 @@ const json = (body: unknown, status = 200) => Response.json(body, { status });
  */
 export function startFakeApi(): FakeApi {
   const sessions = new Map<string, FakeSession>();
+  const requests: string[] = [];
   let n = 0;
   const at = () => new Date().toISOString();
   const send = (s: FakeSession, event: WireEvent, view?: EventView) => {
@@ -61,71 +69,106 @@ export function startFakeApi(): FakeApi {
     flushed(s);
     return event;
   };
-  const active = (s: FakeSession) => {
-    const map = new Map<string, { id: string; scheduledAt: string }>();
-    for (const e of s.events) {
-      if (e.type !== "schedule/change") continue;
-      const d = e.data as { op: string; id?: string; record?: { id: string; scheduledAt: string } };
-      if (d.op === "create" && d.record) map.set(d.record.id, d.record);
-      else if (d.id) map.delete(d.id);
-    }
-    return [...map.values()].map((r) => ({
-      ...r,
-      status: Date.parse(r.scheduledAt) <= Date.now() ? "overdue" : "scheduled",
-      deliveryMode: "session-local",
-    }));
-  };
-  const viewOf = (s: FakeSession, dispatch: WireEvent): EventView => {
-    const id = (dispatch.data as { id: string }).id;
-    const create = s.events.find((e) =>
-      e.type === "schedule/change" && (e.data as { record?: { id: string } }).record?.id === id
-    )!;
-    const record = (create.data as { record: { prompt: string; scheduledAt: string } }).record;
-    return {
-      type: "schedule/change",
-      presentation: { scheduleId: id, prompt: record.prompt, occurrenceAt: record.scheduledAt },
-    };
-  };
-  const turn = (s: FakeSession, text: string, tz: string) => {
-    const turnId = `t${s.events.length}`;
+  const target = (s: FakeSession) => ({
+    events: s.events,
+    append: (type: string, data: unknown) => append(s, type, data),
+  });
+  const listed = (r: FakeRecord) => ({
+    ...r,
+    status: Date.parse(r.scheduledAt) <= Date.now() ? "overdue" : "scheduled",
+    deliveryMode: "session-local",
+    ...(r.kind === "recurring"
+      ? {
+        repeat: {
+          rrule: r.rrule,
+          timeZone: r.timeZone,
+          dtstart: r.dtstart,
+          text: RULE_TEXT[r.rrule!] ?? { en: r.rrule, zh: r.rrule },
+        },
+      }
+      : {}),
+  });
+  const everCreated = (s: FakeSession, id: string) =>
+    s.events.findLast((e) =>
+      e.type === "schedule/change" && (e.data as { record?: FakeRecord }).record?.id === id
+    )?.data as { record: FakeRecord } | undefined;
+  const userMessage = (s: FakeSession, text: string, tz: string, edits?: string) => {
+    const messageId = `m${s.events.length}`;
     append(s, "user-rpc", {
-      messageId: `m${s.events.length}`,
+      messageId,
       text,
+      ...(edits ? { edits } : {}),
       source: { kind: "web", clientTimeZone: tz },
     });
-    append(s, "turn/start", { turnId });
-    append(s, "step/start", { turnId, step: 0, messageIds: [] });
-    append(s, "time-context/marker", { turnId });
-    if (/fail/i.test(text)) {
-      append(s, "turn/end", { turnId, outcome: "error", error: "model endpoint returned 503" });
-      return;
+    return messageId;
+  };
+  const titleOf = (s: FakeSession | undefined) => {
+    const e = s?.events.find((e) => e.type === "user-rpc");
+    return (e?.data as { text?: string } | undefined)?.text ?? null;
+  };
+  const listSessions = (url: URL) => {
+    const all = [...sessions.values()].reverse();
+    const before = url.searchParams.get("before");
+    const limit = Number(url.searchParams.get("limit") ?? all.length);
+    const start = before ? all.findIndex((s) => s.header.id === before) + 1 : 0;
+    const page = all.slice(start, start + limit);
+    const parentOf = (s: FakeSession) => s.header.lineage?.parentId;
+    return json({
+      sessions: page.map((s) => ({
+        header: s.header,
+        live: true,
+        title: titleOf(s),
+        ...(parentOf(s)
+          ? { forkOf: { id: parentOf(s), title: titleOf(sessions.get(parentOf(s)!)) } }
+          : {}),
+      })),
+      nextBefore: start + limit < all.length ? page.at(-1)!.header.id : null,
+    });
+  };
+  const reminderRoute = async (s: FakeSession, req: Request, scheduleId: string, op: string) => {
+    const body = await req.text();
+    requests.push(`${req.method} ${op} ${scheduleId} ${body}`);
+    const created = everCreated(s, scheduleId);
+    if (!created) return error("schedule_not_found", 404);
+    const active = activeRecords(s.events).get(scheduleId);
+    if (op === "stop") {
+      if (active?.kind !== "recurring") return error("schedule_not_active", 409);
+      append(s, "schedule/change", { version: 2, op: "stop", id: scheduleId });
+      return json({});
     }
-    const prompt = text.replace(/^remind me (in \d+ \w+ )?to /i, "");
-    const args = { prompt, after_seconds: 1200 };
-    append(s, "tool/call", { turnId, callId: "c1", name: "schedule_create", args });
-    const scheduledAt = new Date(Date.now() + 1_200_000).toISOString();
-    const id = `sch_${s.events.length}`;
-    append(s, "schedule/change", {
-      version: 1,
-      op: "create",
-      record: { id, kind: "after", prompt, afterSeconds: 1200, scheduledAt },
-    });
-    append(s, "tool/result", {
-      turnId,
-      callId: "c1",
-      result: { ok: true, id, status: "scheduled", deliveryMode: "session-local" },
-    });
-    append(s, "assistant/message", {
-      turnId,
-      text: `Done — I'll remind you to ${prompt} in 20 minutes.`,
-    });
-    append(s, "turn/end", { turnId, outcome: "completed" });
+    const seconds = (JSON.parse(body || "{}") as { seconds?: unknown }).seconds;
+    if (typeof seconds !== "number" || seconds < 60 || seconds > 604_800) {
+      return error("invalid_arguments", 400);
+    }
+    const scheduledAt = new Date(Date.now() + seconds * 1000).toISOString();
+    const delivered = s.events.findLast((e) =>
+      e.type === "schedule/change" && (e.data as { op: string; id?: string }).op === "dispatch" &&
+      (e.data as { id?: string }).id === scheduleId
+    )?.data as { occurrenceAt?: string } | undefined;
+    if (!delivered) {
+      if (!active || active.kind === "recurring") return error("schedule_not_active", 409);
+      const record = { ...active, kind: "at" as const, scheduledAt };
+      append(s, "schedule/change", { version: 2, op: "update", id: scheduleId, record });
+      return json({ reminder: listed(record) });
+    }
+    const record: FakeRecord = {
+      id: `sch_${s.events.length}`,
+      kind: "at",
+      prompt: created.record.prompt,
+      scheduledAt,
+      snoozeOf: {
+        id: scheduleId,
+        occurrenceAt: delivered.occurrenceAt ?? created.record.scheduledAt,
+      },
+    };
+    append(s, "schedule/change", { version: 2, op: "create", record });
+    return json({ reminder: listed(record) });
   };
   const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, async (req) => {
     const url = new URL(req.url);
     const asset = uiAsset(url.pathname);
     if (asset) return new Response(asset.body, { headers: { "content-type": asset.contentType } });
-    const parts = url.pathname.split("/").slice(3);
+    const parts = url.pathname.split("/").slice(3).map(decodeURIComponent);
     if (url.pathname === "/api/sessions" && req.method === "POST") {
       const { timeZone } = await req.json();
       const id = `s${++n}`;
@@ -133,21 +176,60 @@ export function startFakeApi(): FakeApi {
       sessions.set(id, { header, events: [], views: new Map(), streams: new Set() });
       return json({ header }, 201);
     }
-    if (url.pathname === "/api/sessions") {
-      return json({
-        sessions: [...sessions.values()].map((s) => ({ header: s.header, live: true })),
-      });
-    }
+    if (url.pathname === "/api/sessions") return listSessions(url);
     const s = sessions.get(parts[0] ?? "");
-    if (!s) return json({ error: { code: "session_not_found", message: "no such session" } }, 404);
+    if (!s) return error("session_not_found", 404);
+    const tz = s.header.timeZone ?? "UTC";
     if (parts[1] === "resume") return json({ header: s.header, live: true });
+    if (parts[1] === "fork" && req.method === "POST") {
+      const id = `s${++n}`;
+      const events = s.events.map((e) => ({ ...e }));
+      const seedLength = events.length + 1;
+      const header: WireHeader = {
+        id,
+        createdAt: at(),
+        origin: "fork",
+        lineage: { parentId: s.header.id, forkedThroughSeq: events.length - 1 },
+        timeZone: tz,
+        seedLength,
+      };
+      const child: FakeSession = { header, events, views: new Map(s.views), streams: new Set() };
+      child.events.push({ seq: events.length, type: "session/end-seed", at: at(), data: {} });
+      sessions.set(id, child);
+      return json({ header, live: true }, 201);
+    }
+    if (parts[1] === "reminders" && parts[2] && req.method === "POST") {
+      return await reminderRoute(s, req, parts[2], parts[3] ?? "");
+    }
     if (parts[1] === "reminders") {
-      return json({ reminders: active(s), deliveryMode: "session-local" });
+      const reminders = [...activeRecords(s.events).values()].map(listed)
+        .sort((a, b) => a.scheduledAt.localeCompare(b.scheduledAt));
+      return json({ reminders, deliveryMode: "session-local" });
+    }
+    if (parts[1] === "turns") return error("no_running_turn", 409);
+    if (parts[1] === "messages" && parts[2] && parts[3] === "retry") {
+      const m = s.events.find((e) => (e.data as { messageId?: string }).messageId === parts[2]);
+      if (!m) return error("message_not_found", 404);
+      queueMicrotask(() => runTurn(target(s), (m.data as { text: string }).text, Date.now(), tz));
+      return json({}, 202);
+    }
+    if (parts[1] === "messages" && parts[2] && parts[3] === "edit") {
+      const { text } = await req.json();
+      const seq = s.events.length;
+      queueMicrotask(() => {
+        userMessage(s, text, tz, parts[2]);
+        runTurn(target(s), text, Date.now(), tz);
+      });
+      return json({ messageId: `m${seq}`, seq }, 202);
     }
     if (parts[1] === "messages") {
       const { text, clientTimeZone } = await req.json();
-      queueMicrotask(() => turn(s, text, clientTimeZone));
-      return json({ messageId: `m${s.events.length}`, seq: s.events.length }, 202);
+      const seq = s.events.length;
+      queueMicrotask(() => {
+        userMessage(s, text, clientTimeZone);
+        runTurn(target(s), text, Date.now(), clientTimeZone);
+      });
+      return json({ messageId: `m${seq}`, seq }, 202);
     }
     if (parts[1] === "history") {
       const before = Number(url.searchParams.get("before") ?? s.events.length);
@@ -179,38 +261,48 @@ export function startFakeApi(): FakeApi {
       });
       return new Response(body, { headers: { "content-type": "text/event-stream" } });
     }
-    return json({ error: { code: "not_found", message: url.pathname } }, 404);
+    return error("not_found", 404);
   });
   return {
     url: `http://127.0.0.1:${server.addr.port}`,
     sessions,
-    dispatch(id) {
-      this.dispatchRaw(id);
+    requests,
+    dispatch(id, scheduleId) {
+      this.dispatchRaw(id, scheduleId);
       this.attachView(id);
     },
-    dispatchRaw(id) {
+    dispatchRaw(id, scheduleId) {
       const s = sessions.get(id)!;
-      const record = active(s)[0]!;
-      append(s, "schedule/change", { version: 1, op: "dispatch", id: record.id });
+      const active = [...activeRecords(s.events).values()];
+      const record = active.find((r) => r.id === scheduleId) ?? active[0]!;
+      if (record.kind !== "recurring") {
+        append(s, "schedule/change", { version: 1, op: "dispatch", id: record.id });
+        return;
+      }
+      const step = record.rrule === "FREQ=MINUTELY" ? 60_000 : 86_400_000;
+      const nextAt = new Date(Date.parse(record.scheduledAt) + step).toISOString();
+      append(s, "schedule/change", {
+        version: 2,
+        op: "dispatch",
+        id: record.id,
+        occurrenceAt: record.scheduledAt,
+        missed: 0,
+        nextAt,
+      });
     },
     attachView(id) {
       const s = sessions.get(id)!;
       const event = s.events.findLast((e) =>
         e.type === "schedule/change" && (e.data as { op: string }).op === "dispatch"
       )!;
-      const view = viewOf(s, event);
+      const d = event.data as { id: string; occurrenceAt?: string; nextAt?: string | null };
+      const view = dispatchView(everCreated(s, d.id)!.record, d);
       s.views.set(event.seq, view);
       send(s, event, view);
     },
-    seed(id, n) {
+    seed(id, count) {
       const s = sessions.get(id)!;
-      for (let i = 0; i < n; i++) {
-        append(s, "user-rpc", {
-          messageId: `m${s.events.length}`,
-          text: `message ${s.events.length}`,
-          source: { kind: "web", clientTimeZone: "Europe/Berlin" },
-        });
-      }
+      for (let i = 0; i < count; i++) userMessage(s, `message ${s.events.length}`, "Europe/Berlin");
     },
     async [Symbol.asyncDispose]() {
       for (const s of sessions.values()) for (const c of s.streams) c.close();

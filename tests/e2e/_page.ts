@@ -1,0 +1,138 @@
+/**
+ * Helpers of the page e2e lane against the fake API (`ui/testing/fake_api.ts`): a context per
+ * viewport / colour scheme / language, the chat steps, scroll and overflow probes, and axe-core
+ * injected from its npm package (`axe.source`).
+ *
+ * @module
+ */
+import axe from "axe-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+
+/** Options of {@linkcode openPage}. */
+export interface PageOptions {
+  readonly width?: number;
+  readonly height?: number;
+  readonly colorScheme?: "light" | "dark";
+  readonly locale?: string;
+  readonly timezoneId?: string;
+  readonly reducedMotion?: "reduce" | "no-preference";
+}
+
+/** Opens a page in a new context; uncaught page errors are collected in `errors`. */
+export async function openPage(
+  browser: Browser,
+  options: PageOptions = {},
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({
+    viewport: { width: options.width ?? 1280, height: options.height ?? 820 },
+    colorScheme: options.colorScheme ?? "light",
+    locale: options.locale ?? "en-US",
+    timezoneId: options.timezoneId ?? "Europe/Berlin",
+    reducedMotion: options.reducedMotion ?? "no-preference",
+  });
+  context.setDefaultTimeout(20_000);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  return { context, page, errors };
+}
+
+/** Creates a session from the page and waits until its stream is live. */
+export async function newSession(page: Page): Promise<void> {
+  const before = page.url();
+  await page.getByTestId("new-session").click();
+  await page.waitForURL((u) => u.toString() !== before && /#\/s\//.test(u.toString()));
+  await page.locator("[data-testid=connection-status][data-state=live]").waitFor();
+}
+
+/** Sends a prompt and waits for the composer to clear. */
+export async function send(page: Page, text: string): Promise<void> {
+  await page.getByTestId("composer-input").fill(text);
+  await page.getByTestId("composer-send").click();
+  await page.waitForFunction(() =>
+    (document.querySelector("[data-testid=composer-input]") as HTMLTextAreaElement).value === ""
+  );
+}
+
+/** Pixels between the transcript's bottom edge and its scrolled position. */
+export function gapToBottom(page: Page): Promise<number> {
+  return page.getByTestId("transcript").evaluate((c) =>
+    c.scrollHeight - c.scrollTop - c.clientHeight
+  );
+}
+
+/** Waits until the transcript rests at its bottom (two animation frames without a change). */
+export async function waitAtBottom(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    new Promise<boolean>((resolve) => {
+      const c = document.querySelector("[data-testid=transcript]")!;
+      requestAnimationFrame(() =>
+        requestAnimationFrame(() => resolve(c.scrollHeight - c.scrollTop - c.clientHeight <= 2))
+      );
+    })
+  );
+}
+
+/** Elements wider than the viewport, and whether the document scrolls sideways. */
+export async function overflow(page: Page): Promise<{ doc: boolean; wide: string[] }> {
+  // Drawer and sheet slide in with CSS transitions: measure once they have finished.
+  await page.waitForFunction(() =>
+    document.getAnimations().every((a) =>
+      !(a instanceof CSSTransition) || a.playState !== "running"
+    )
+  );
+  return await page.evaluate(() => {
+    const root = document.scrollingElement!;
+    const wide: string[] = [];
+    for (const el of document.querySelectorAll<HTMLElement>("body *")) {
+      if (getComputedStyle(el).visibility === "hidden") continue;
+      const r = el.getBoundingClientRect();
+      if (r.width > 0 && (r.right > innerWidth + 1 || r.left < -1)) {
+        if (!el.closest(".sidebar:not(.open), .reminders:not(.open), .sr-only")) {
+          wide.push(
+            `${el.tagName.toLowerCase()}.${el.getAttribute("class") ?? ""}@${Math.round(r.left)}..${
+              Math.round(r.right)
+            }`,
+          );
+        }
+      }
+    }
+    return { doc: root.scrollWidth > root.clientWidth, wide };
+  });
+}
+
+/** One axe violation, shortened. */
+export interface Violation {
+  readonly id: string;
+  readonly impact: string | null;
+  readonly nodes: string[];
+}
+
+/** Runs axe-core (WCAG 2.x A/AA, 2.2 AA) in the page; returns serious and critical violations. */
+export async function axeSerious(page: Page): Promise<Violation[]> {
+  // Evaluated through the DevTools protocol, so a Content-Security-Policy does not block it.
+  if (!(await page.evaluate(() => "axe" in globalThis))) {
+    await page.evaluate((axe as unknown as { source: string }).source);
+  }
+  const violations = await page.evaluate(async () => {
+    const a = (globalThis as unknown as {
+      axe: {
+        run(
+          ctx: Document,
+          opts: unknown,
+        ): Promise<
+          { violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[] }
+        >;
+      };
+    }).axe;
+    const result = await a.run(document, {
+      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] },
+    });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      nodes: v.nodes.map((n) => JSON.stringify(n.target)),
+    }));
+  });
+  return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+}

@@ -1,0 +1,86 @@
+/**
+ * The browser side of the page model: the Notification API, visibility, the WebAudio chime
+ * (a generated tone, no asset) and revealing a card when its notification is clicked.
+ *
+ * @module
+ */
+import type { AlertPermission, AlertsEnv } from "./alerts.ts";
+
+function storage(): Storage | undefined {
+  try {
+    return globalThis.localStorage ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+let audio: AudioContext | undefined;
+
+/** Plays a short two-tone chime with WebAudio (quiet, about 0.6 s). */
+export function playChime(): void {
+  const Ctor = globalThis.AudioContext;
+  if (!Ctor) return;
+  try {
+    audio ??= new Ctor();
+    void audio.resume();
+    const now = audio.currentTime;
+    for (const [i, freq] of [880, 660].entries()) {
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      osc.type = "sine";
+      osc.frequency.value = freq;
+      const start = now + i * 0.18;
+      gain.gain.setValueAtTime(0.0001, start);
+      gain.gain.exponentialRampToValueAtTime(0.15, start + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, start + 0.4);
+      osc.connect(gain).connect(audio.destination);
+      osc.start(start);
+      osc.stop(start + 0.42);
+    }
+  } catch {
+    // Audio unavailable (no device, blocked): the notification and title still tell.
+  }
+}
+
+function permission(): AlertPermission {
+  return typeof Notification === "undefined" ? "unsupported" : Notification.permission;
+}
+
+/**
+ * Focuses the tab and brings a transcript node into view, focused for keyboard users.
+ *
+ * @param seq the node's seq
+ */
+export function revealNode(seq: number): void {
+  globalThis.focus();
+  const node = document.querySelector<HTMLElement>(`.node[data-seq="${seq}"]`);
+  if (!node) return;
+  node.tabIndex = -1;
+  node.scrollIntoView({ block: "center" });
+  node.focus({ preventScroll: true });
+}
+
+/** The real {@linkcode AlertsEnv} of a browser tab. */
+export function browserAlerts(): AlertsEnv {
+  return {
+    hidden: () => document.visibilityState === "hidden",
+    permission,
+    requestPermission: async () =>
+      typeof Notification === "undefined" ? "unsupported" : await Notification.requestPermission(),
+    notify(title, body, onClick) {
+      if (typeof Notification === "undefined") return;
+      const n = new Notification(title, {
+        body,
+        tag: `chime-${body}`,
+        lang: document.documentElement.lang,
+      });
+      n.onclick = () => {
+        onClick();
+        n.close();
+      };
+    },
+    chime: playChime,
+    reveal: revealNode,
+    storage: storage(),
+  };
+}

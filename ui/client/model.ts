@@ -1,0 +1,393 @@
+/**
+ * The page's state as a model (STYLE.md "The page's state is a model"): every signal and action
+ * of the chat page in one `createModel` of `@preact/signals`, with the network, the stream, the
+ * router and the browser alerts injected, so `deno test` drives it without a DOM. Components only
+ * render it (`useModel` in `app.tsx`).
+ *
+ * @module
+ */
+import { computed, createModel, effect, signal } from "@preact/signals";
+import { lang } from "../i18n.ts";
+import type { RenderContext } from "../registry.ts";
+import { type ReminderOutcome, reminderPresentation } from "../schedule.ts";
+import { SessionWindow } from "../window.ts";
+import type { EventSnapshot, HistoryQuery } from "../window_types.ts";
+import type {
+  ActiveReminderWire,
+  HistoryPage,
+  RemindersPage,
+  SessionsPage,
+  SessionSummary,
+  WireHeader,
+} from "../wire.ts";
+import { type Alerts, type AlertsEnv, createAlerts } from "./alerts.ts";
+import { ApiError } from "./api.ts";
+import { turnOpen } from "./lifecycle.ts";
+import { text } from "./strings.ts";
+
+/** The host API the model calls (`./api.ts` implements it over `fetch`). */
+export interface PageApi {
+  /** `GET /api/sessions?limit&before`. */
+  listSessions(query: { limit: number; before?: string | null }): Promise<SessionsPage>;
+  /** `POST /api/sessions` with the browser's zone. */
+  createSession(): Promise<WireHeader>;
+  /** `POST /api/sessions/:id/resume`. */
+  resumeSession(id: string): Promise<void>;
+  /** `POST /api/sessions/:id/fork`. */
+  forkSession(id: string): Promise<WireHeader>;
+  /** `GET /api/sessions/:id/reminders`. */
+  loadReminders(id: string): Promise<RemindersPage>;
+  /** `POST /api/sessions/:id/messages`. */
+  sendMessage(id: string, text: string): Promise<unknown>;
+  /** `GET /api/sessions/:id/history`. */
+  loadHistory(id: string, query: HistoryQuery): Promise<HistoryPage>;
+  /** Every event after a seq. */
+  loadAfter(id: string, after: number): Promise<EventSnapshot>;
+  /** `POST /api/sessions/:id/turns/current/cancel`. */
+  cancelTurn(id: string): Promise<void>;
+  /** `POST …/messages/:messageId/retry`. */
+  retryMessage(id: string, messageId: string): Promise<void>;
+  /** `POST …/messages/:messageId/edit`. */
+  editMessage(id: string, messageId: string, text: string): Promise<unknown>;
+  /** `POST …/reminders/:scheduleId/snooze` (docs/recurring.md). */
+  snoozeReminder(id: string, scheduleId: string, seconds: number): Promise<ActiveReminderWire>;
+  /** `POST …/reminders/:scheduleId/stop` (docs/recurring.md). */
+  stopReminder(id: string, scheduleId: string): Promise<void>;
+}
+
+/** What the model needs from its surroundings. */
+export interface PageDeps {
+  /** The host API. */
+  readonly api: PageApi;
+  /** Subscribes a window to its session stream; `onReopen` runs before each reconnect. */
+  connect(id: string, win: SessionWindow, onReopen: () => Promise<void>): Disposable;
+  /** Routes to a session (`location.hash = #/s/<id>`; the router then calls `openSession`). */
+  navigate(id: string): void;
+  /** Browser alerts (notifications, title count, chime). */
+  readonly alerts: AlertsEnv;
+  /** The viewer's IANA zone. */
+  readonly timeZone: string;
+  /** Events per history page. @default 200 */
+  readonly pageSize?: number;
+}
+
+/** What happened to a snooze or stop click, by the key of the card or panel row. */
+export type CardOutcome = ReminderOutcome;
+
+/** Sessions per list page. */
+export const SESSIONS_PAGE = 30;
+
+/** The page model: `new PageModel(deps)`; dispose it with `[Symbol.dispose]()`. */
+export const PageModel = createModel((deps: PageDeps) => {
+  const { api } = deps;
+  const sessions = signal<readonly SessionSummary[]>([]);
+  const sessionsNext = signal<string | null>(null);
+  const current = signal<string | null>(null);
+  const header = signal<WireHeader | null>(null);
+  const win = signal<SessionWindow | null>(null);
+  const banner = signal<string | null>(null);
+  const busy = signal(false);
+  const sending = signal(false);
+  const reminders = signal<readonly ActiveReminderWire[]>([]);
+  const drawer = signal(false);
+  const sheet = signal(false);
+  const follow = signal(0);
+  const announcement = signal("");
+  const outcomes = signal<ReadonlyMap<string, CardOutcome>>(new Map());
+  const alerts: Alerts = createAlerts(deps.alerts);
+  const ctx = computed<RenderContext>(() => ({ lang: lang.value, timeZone: deps.timeZone }));
+  const running = computed(() => turnOpen(win.value?.events.value ?? []));
+  let stream: Disposable | undefined;
+  let remindersAsked = 0;
+
+  const fail = (err: unknown): void => {
+    banner.value = err instanceof ApiError && err.code === "network"
+      ? text("network")
+      : err instanceof Error
+      ? err.message
+      : String(err);
+  };
+  const setOutcome = (key: string, outcome: CardOutcome): void => {
+    outcomes.value = new Map(outcomes.peek()).set(key, outcome);
+  };
+
+  const refreshReminders = async (id: string): Promise<void> => {
+    const asked = ++remindersAsked;
+    try {
+      const page = await api.loadReminders(id);
+      if (asked === remindersAsked && current.peek() === id) reminders.value = page.reminders;
+    } catch (err) {
+      if (asked === remindersAsked && current.peek() === id) fail(err);
+    }
+  };
+
+  const refreshSessions = async (): Promise<void> => {
+    try {
+      const page = await api.listSessions({
+        limit: Math.max(SESSIONS_PAGE, sessions.peek().length),
+      });
+      sessions.value = page.sessions;
+      sessionsNext.value = page.nextBefore;
+    } catch (err) {
+      fail(err);
+    }
+  };
+
+  const act = async (run: (id: string) => Promise<unknown>): Promise<boolean> => {
+    const id = current.peek();
+    if (!id) return false;
+    try {
+      await run(id);
+      banner.value = null;
+      return true;
+    } catch (err) {
+      fail(err);
+      return false;
+    }
+  };
+
+  /** Creates a session (new or fork), refreshes the list and routes to it. */
+  const goTo = async (make: () => Promise<WireHeader>): Promise<void> => {
+    busy.value = true;
+    try {
+      const h = await make();
+      banner.value = null;
+      await refreshSessions();
+      deps.navigate(h.id);
+    } catch (err) {
+      fail(err);
+    } finally {
+      busy.value = false;
+    }
+  };
+
+  // New durable cards and assistant messages after a window's first load: announce them (one
+  // polite live region, not the whole chat) and alert while the tab is hidden.
+  let tracked: SessionWindow | null = null;
+  let cardsSeen = new Set<number>();
+  let lastSeq = -1;
+  let untitledAsked = false;
+  const titleOfCurrent = () =>
+    sessions.peek().find((s) => s.header.id === current.peek())?.title ?? null;
+  effect(() => {
+    const w = win.value;
+    if (!w || w.status.value !== "ready") return;
+    const events = w.events.value;
+    const views = w.views.value;
+    const tail = events.at(-1)?.seq ?? -1;
+    if (w !== tracked) {
+      tracked = w;
+      untitledAsked = false;
+      cardsSeen = new Set(views.keys());
+      lastSeq = tail;
+      return;
+    }
+    const first = events[0]?.seq ?? 0;
+    for (const [seq, view] of views) {
+      if (cardsSeen.has(seq)) continue;
+      cardsSeen.add(seq);
+      const p = reminderPresentation(view);
+      if (!p) continue;
+      announcement.value = `${text("reminder")}: ${p.prompt}`;
+      alerts.card({ seq, title: text("reminder"), prompt: p.prompt });
+    }
+    for (let i = Math.max(lastSeq + 1, first) - first; i < events.length; i++) {
+      const e = events[i]!;
+      const said = (e.data as { text?: unknown }).text;
+      if (e.type === "assistant/message" && typeof said === "string" && said) {
+        announcement.value = said.length > 300 ? `${said.slice(0, 299)}…` : said;
+      }
+      // The first message names the session: fetch the list's new title.
+      if (e.type === "user-rpc" && !untitledAsked && !titleOfCurrent()) {
+        untitledAsked = true;
+        void refreshSessions();
+      }
+    }
+    lastSeq = Math.max(lastSeq, tail);
+  });
+
+  return {
+    sessions,
+    sessionsNext,
+    current,
+    header,
+    win,
+    banner,
+    busy,
+    sending,
+    reminders,
+    drawer,
+    sheet,
+    follow,
+    announcement,
+    outcomes,
+    alerts,
+    ctx,
+    running,
+    refreshSessions,
+    refreshReminders,
+
+    /** Loads the next page of the session list. */
+    async moreSessions(): Promise<void> {
+      const before = sessionsNext.peek();
+      if (before === null) return;
+      try {
+        const page = await api.listSessions({ limit: SESSIONS_PAGE, before });
+        const known = new Set(sessions.peek().map((s) => s.header.id));
+        sessions.value = [
+          ...sessions.peek(),
+          ...page.sessions.filter((s) => !known.has(s.header.id)),
+        ];
+        sessionsNext.value = page.nextBefore;
+      } catch (err) {
+        fail(err);
+      }
+    },
+
+    /** Opens a session (or none): a fresh window, resumed, tail loaded, then the stream. */
+    async openSession(id: string | null): Promise<void> {
+      stream?.[Symbol.dispose]();
+      stream = undefined;
+      win.peek()?.[Symbol.dispose]();
+      win.value = null;
+      header.value = null;
+      reminders.value = [];
+      outcomes.value = new Map();
+      current.value = id;
+      drawer.value = false;
+      sheet.value = false;
+      if (!id) return;
+      const w = new SessionWindow({
+        loadHistory: async (q) => {
+          const page = await api.loadHistory(id, q);
+          if (current.peek() === id) header.value = page.header;
+          return page;
+        },
+        loadAfter: (seq) => api.loadAfter(id, seq),
+        pageSize: deps.pageSize ?? 200,
+      });
+      win.value = w;
+      follow.value = follow.peek() + 1; // every session opens at its latest message
+      try {
+        await api.resumeSession(id);
+      } catch (err) {
+        fail(err);
+      }
+      if (current.peek() !== id) return;
+      void refreshReminders(id);
+      // Tail first: the stream then opens with ?after=<tail> instead of replaying the log.
+      await w.start();
+      if (current.peek() !== id || win.peek() !== w) return;
+      // ARCHITECTURE.md §6: the page resumes a session when it opens or reconnects to it.
+      stream = deps.connect(id, w, async () => {
+        try {
+          await api.resumeSession(id);
+        } catch (err) {
+          fail(err);
+        }
+        void refreshReminders(id);
+      });
+      void refreshSessions();
+    },
+
+    /** Creates a session in the browser's zone and routes to it. */
+    newSession(): Promise<void> {
+      return goTo(() => api.createSession());
+    },
+
+    /** Forks the open session at its end and routes to the child. */
+    fork(): Promise<void> {
+      const id = current.peek();
+      return id ? goTo(() => api.forkSession(id)) : Promise.resolve();
+    },
+
+    /** Sends a prompt; the transcript follows the new turn. */
+    async send(prompt: string): Promise<boolean> {
+      sending.value = true;
+      follow.value = follow.peek() + 1;
+      try {
+        return await act((id) => api.sendMessage(id, prompt));
+      } finally {
+        sending.value = false;
+      }
+    },
+
+    /** Runs a new turn for a message; the transcript follows it. */
+    retry(messageId: string): Promise<boolean> {
+      follow.value = follow.peek() + 1;
+      return act((id) => api.retryMessage(id, messageId));
+    },
+
+    /** Appends an edit of a message; the transcript follows it. */
+    edit(messageId: string, prompt: string): Promise<boolean> {
+      follow.value = follow.peek() + 1;
+      return act((id) => api.editMessage(id, messageId, prompt));
+    },
+
+    /** Stops the running turn (one that ended meanwhile is not an error). */
+    async stop(): Promise<void> {
+      await act(async (id) => {
+        try {
+          await api.cancelTurn(id);
+        } catch (err) {
+          if (!(err instanceof ApiError && err.code === "no_running_turn")) throw err;
+        }
+      });
+    },
+
+    /** Snoozes a reminder by `seconds`; `key` names the card or row that shows the outcome. */
+    async snooze(scheduleId: string, seconds: number, key: string): Promise<void> {
+      const id = current.peek();
+      if (!id) return;
+      setOutcome(key, { state: "pending" });
+      try {
+        const r = await api.snoozeReminder(id, scheduleId, seconds);
+        setOutcome(key, { state: "snoozed", until: r.scheduledAt });
+      } catch (err) {
+        setOutcome(key, { state: "failed", code: err instanceof ApiError ? err.code : "failed" });
+      }
+      void refreshReminders(id);
+    },
+
+    /** Stops a recurring reminder; `key` names the card or row that shows the outcome. */
+    async stopRepeating(scheduleId: string, key: string): Promise<void> {
+      const id = current.peek();
+      if (!id) return;
+      setOutcome(key, { state: "pending" });
+      try {
+        await api.stopReminder(id, scheduleId);
+        setOutcome(key, { state: "stopped" });
+      } catch (err) {
+        setOutcome(key, { state: "failed", code: err instanceof ApiError ? err.code : "failed" });
+      }
+      void refreshReminders(id);
+    },
+
+    /** Clears the error banner. */
+    dismissBanner(): void {
+      banner.value = null;
+    },
+
+    /** Opens or closes the session drawer (phone). */
+    setDrawer(open: boolean): void {
+      drawer.value = open;
+      if (open) sheet.value = false;
+    },
+
+    /** Opens or closes the reminders sheet (phone). */
+    setSheet(open: boolean): void {
+      sheet.value = open;
+      if (open) drawer.value = false;
+    },
+
+    /** Closes the stream and the window. */
+    close(): void {
+      stream?.[Symbol.dispose]();
+      stream = undefined;
+      win.peek()?.[Symbol.dispose]();
+    },
+  };
+});
+
+/** An instance of {@linkcode PageModel}. */
+export type Page = InstanceType<typeof PageModel>;

@@ -1,0 +1,122 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource preact */
+/**
+ * The session list (a drawer on phones): titles from the first user message, forks naming
+ * their parent, the creation time, paging with "More sessions", and the notification settings.
+ *
+ * @module
+ */
+import type { VNode } from "preact";
+import { type Lang, lang, localeOf } from "../i18n.ts";
+import { icon } from "../icons.ts";
+import type { SessionSummary } from "../wire.ts";
+import type { Page } from "./model.ts";
+import { NotifyControl } from "./notify_control.tsx";
+import { text } from "./strings.ts";
+
+/**
+ * The creation time of a session, date and time in the viewer's language.
+ *
+ * @param createdAt UTC RFC 3339
+ * @param l the UI language
+ * @param timeZone the viewer's IANA zone
+ * @returns the formatted time (the input when it does not parse)
+ */
+export function createdLabel(createdAt: string, l: Lang, timeZone?: string): string {
+  const d = new Date(createdAt);
+  if (Number.isNaN(d.getTime())) return createdAt;
+  try {
+    return d.toLocaleString(localeOf(l), {
+      dateStyle: "medium",
+      timeStyle: "short",
+      ...(timeZone ? { timeZone } : {}),
+    });
+  } catch {
+    return d.toISOString().slice(0, 16).replace("T", " ");
+  }
+}
+
+function Row(props: { readonly s: SessionSummary; readonly current: boolean }): VNode {
+  const { s } = props;
+  const fork = s.forkOf ??
+    (s.header.lineage ? { id: s.header.lineage.parentId, title: null } : null);
+  return (
+    <li>
+      <a
+        href={`#/s/${encodeURIComponent(s.header.id)}`}
+        class={`${props.current ? "active" : ""}${fork ? " fork" : ""}`}
+        aria-current={props.current ? "page" : undefined}
+        data-testid="session-item"
+        data-session-id={s.header.id}
+      >
+        <span class="row-title" data-testid="session-title">
+          <span class={`dot ${s.live ? "on" : ""}`} aria-hidden="true" />
+          {s.title || text("untitled")}
+        </span>
+        {fork && (
+          <span class="fork-of" data-testid="session-fork-of">
+            {icon("fork")} {text("forkOf")} {fork.title || fork.id.slice(0, 8)}
+          </span>
+        )}
+        <time dateTime={s.header.createdAt}>{createdLabel(s.header.createdAt, lang.value)}</time>
+      </a>
+    </li>
+  );
+}
+
+/** The session list with the "New session" button. */
+export function SessionList(props: { readonly model: Page }): VNode {
+  const { model } = props;
+  const list = model.sessions.value;
+  const open = model.drawer.value;
+  return (
+    <nav
+      id="sessions"
+      class={`sidebar${open ? " open" : ""}`}
+      aria-label={text("sessions")}
+      data-testid="sidebar"
+    >
+      <div class="brand-row">
+        <span class="brand">
+          <span class="logo" aria-hidden="true">{icon("bell")}</span> chime
+        </span>
+        <button
+          type="button"
+          class="ghost icon-only drawer-close"
+          aria-label={text("close")}
+          data-testid="close-drawer"
+          onClick={() => model.setDrawer(false)}
+        >
+          {icon("close")}
+        </button>
+      </div>
+      <button
+        type="button"
+        class="primary"
+        data-testid="new-session"
+        disabled={model.busy.value}
+        onClick={() => void model.newSession()}
+      >
+        {icon("plus")} {text("newSession")}
+      </button>
+      <h2>{text("sessions")}</h2>
+      <ul data-testid="session-list">
+        {list.length === 0 && <li class="muted">{text("empty")}</li>}
+        {list.map((s) => (
+          <Row key={s.header.id} s={s} current={s.header.id === model.current.value} />
+        ))}
+      </ul>
+      {model.sessionsNext.value !== null && (
+        <button
+          type="button"
+          class="ghost more"
+          data-testid="more-sessions"
+          onClick={() => void model.moreSessions()}
+        >
+          {text("moreSessions")}
+        </button>
+      )}
+      <NotifyControl model={model} />
+    </nav>
+  );
+}

@@ -1,0 +1,91 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource preact */
+/**
+ * The top bar: the drawer button (phones), the page's one `<h1>` (the session title), fork
+ * parentage and zone, the reminders chip with its count (phones), fork, connection, language.
+ *
+ * @module
+ */
+import type { VNode } from "preact";
+import { icon } from "../icons.ts";
+import { ConnectionBadge } from "./connection_badge.tsx";
+import { LangToggle } from "./lang_toggle.tsx";
+import type { Page } from "./model.ts";
+import { connection } from "./stream.ts";
+import { text } from "./strings.ts";
+
+/** The top bar. */
+export function Topbar(props: { readonly model: Page }): VNode {
+  const { model } = props;
+  const w = model.win.value;
+  const h = model.header.value;
+  const id = model.current.value;
+  const summary = model.sessions.value.find((s) => s.header.id === id);
+  const title = id ? summary?.title || text("untitled") : "chime";
+  const parent = summary?.forkOf ?? (h?.lineage ? { id: h.lineage.parentId, title: null } : null);
+  const count = model.reminders.value.length;
+  return (
+    <header class="topbar">
+      <button
+        type="button"
+        class="ghost icon-only menu-button"
+        aria-label={text("menu")}
+        aria-expanded={model.drawer.value}
+        aria-controls="sessions"
+        data-testid="open-drawer"
+        onClick={() => model.setDrawer(!model.drawer.peek())}
+      >
+        {icon("menu")}
+      </button>
+      <div class="title">
+        <h1 data-testid="page-title">{title}</h1>
+        {(parent || h?.timeZone) && (
+          <p class="sub">
+            {parent && (
+              <span data-testid="header-fork-of">
+                {icon("fork")} {text("forkOf")} {parent.title || parent.id.slice(0, 8)}
+              </span>
+            )}
+            {h?.timeZone && (
+              <span class="zone-label">
+                {text("zone")}: {h.timeZone}
+              </span>
+            )}
+          </p>
+        )}
+      </div>
+      <div class="tools">
+        {w && (
+          <button
+            type="button"
+            class="chip reminders-chip"
+            aria-expanded={model.sheet.value}
+            aria-controls="reminders"
+            data-testid="reminders-chip"
+            onClick={() => model.setSheet(!model.sheet.peek())}
+          >
+            {icon("bell")}
+            <span class="sr-only">{text("remindersChip")}</span>
+            <span class="count" data-testid="reminders-count">{count}</span>
+          </button>
+        )}
+        {w && (
+          <button
+            type="button"
+            class="ghost fork-button"
+            data-testid="fork-session"
+            title={text("forkTitle")}
+            aria-label={text("fork")}
+            disabled={model.busy.value}
+            onClick={() => void model.fork()}
+          >
+            {icon("fork")}
+            <span class="label" aria-hidden="true">{text("fork")}</span>
+          </button>
+        )}
+        {w && <ConnectionBadge state={connection.value} />}
+        <LangToggle />
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,209 @@
+import { deepEqual, equal, match, ok } from "node:assert/strict";
+import type { RenderContext } from "./registry.ts";
+import {
+  activeReminders,
+  describeRule,
+  type ReminderOutcome,
+  renderScheduleChange,
+  repeatLine,
+  SCHEDULE_SERVICES,
+  type ScheduleServices,
+} from "./schedule.ts";
+import { byTestId, vnodeText } from "./testing/vnode_text.ts";
+import { presentEvent } from "./transcript.ts";
+import type { EventView, WireEvent } from "./wire.ts";
+
+const at = "2030-01-01T00:00:00.000Z";
+const e = (seq: number, data: unknown): WireEvent => ({ seq, type: "schedule/change", at, data });
+const daily: EventView = {
+  type: "schedule/change",
+  presentation: {
+    scheduleId: "sch_1",
+    prompt: "take vitamins",
+    occurrenceAt: "2030-01-01T01:00:00.000Z",
+    recurring: {
+      rrule: "FREQ=DAILY;BYHOUR=9;BYMINUTE=0",
+      timeZone: "Asia/Shanghai",
+      text: { en: "daily at 09:00", zh: "每天 09:00" },
+      nextAt: "2030-01-02T01:00:00.000Z",
+    },
+    missed: 2,
+  },
+};
+
+function services(active: string[], outcomes: Record<string, ReminderOutcome> = {}) {
+  const calls: string[] = [];
+  const s: ScheduleServices = {
+    activeRecurring: new Set(active),
+    promptOf: (id) => (id === "sch_1" ? "take vitamins" : undefined),
+    outcome: (key) => outcomes[key],
+    snooze: (id, seconds, key) => void calls.push(`snooze ${id} ${seconds} ${key}`),
+    stop: (id, key) => void calls.push(`stop ${id} ${key}`),
+  };
+  return { s, calls };
+}
+const ctx = (s?: ScheduleServices, lang: "en" | "zh" = "en"): RenderContext => ({
+  lang,
+  timeZone: "Asia/Shanghai",
+  ...(s ? { services: { [SCHEDULE_SERVICES]: s } } : {}),
+});
+
+Deno.test("a recurring card says how it repeats and when next, and its buttons call the services", () => {
+  const { s, calls } = services(["sch_1"]);
+  const card = renderScheduleChange(
+    presentEvent(e(7, { version: 2, op: "dispatch", id: "sch_1" }), daily),
+    ctx(s),
+  );
+  equal(
+    vnodeText(byTestId(card, "reminder-repeat")?.children),
+    " repeats daily at 09:00 (Asia/Shanghai) · next Jan 2, 2030, 9:00 AM",
+  );
+  match(vnodeText(card), /2 earlier occurrences were missed/);
+  (byTestId(card, "snooze-600")?.onClick as () => void)();
+  (byTestId(card, "snooze-3600")?.onClick as () => void)();
+  (byTestId(card, "stop-repeating")?.onClick as () => void)();
+  deepEqual(calls, ["snooze sch_1 600 card:7", "snooze sch_1 3600 card:7", "stop sch_1 card:7"]);
+  const zh = renderScheduleChange(
+    presentEvent(e(7, { version: 2, op: "dispatch", id: "sch_1" }), daily),
+    ctx(s, "zh"),
+  );
+  match(
+    vnodeText(byTestId(zh, "reminder-repeat")?.children),
+    /重复：每天 09:00（Asia\/Shanghai）· 下次/,
+  );
+  match(vnodeText(zh), /停止重复/);
+});
+
+Deno.test("Stop repeating shows only while the series is active; the card shows the outcome", () => {
+  const node = presentEvent(e(7, { version: 2, op: "dispatch", id: "sch_1" }), daily);
+  equal(byTestId(renderScheduleChange(node, ctx(services([]).s)), "stop-repeating"), undefined);
+  const snoozed = services(["sch_1"], {
+    "card:7": { state: "snoozed", until: "2030-01-01T01:10:00.000Z" },
+  });
+  const card = renderScheduleChange(node, ctx(snoozed.s));
+  equal(
+    vnodeText(byTestId(card, "reminder-outcome")?.children),
+    "Snoozed until Jan 1, 2030, 9:10 AM",
+  );
+  const stopped = renderScheduleChange(
+    node,
+    ctx(services(["sch_1"], { "card:7": { state: "stopped" } }).s),
+  );
+  equal(vnodeText(byTestId(stopped, "reminder-outcome")?.children), "Stopped repeating");
+  equal(byTestId(stopped, "stop-repeating"), undefined);
+  const failed = renderScheduleChange(
+    node,
+    ctx(services(["sch_1"], { "card:7": { state: "failed", code: "schedule_not_active" } }).s),
+  );
+  match(vnodeText(byTestId(failed, "reminder-outcome")?.children), /schedule_not_active/);
+  const pending = renderScheduleChange(
+    node,
+    ctx(services(["sch_1"], { "card:7": { state: "pending" } }).s),
+  );
+  equal(byTestId(pending, "snooze-600")?.disabled, true);
+  equal(
+    byTestId(renderScheduleChange(node, ctx()), "snooze-600"),
+    undefined,
+    "no services, no buttons",
+  );
+});
+
+Deno.test("v2 rows: recurring create, snooze, update, stop and skip read as one human line", () => {
+  const { s } = services([]);
+  const line = (data: unknown) => vnodeText(renderScheduleChange(presentEvent(e(1, data)), ctx(s)));
+  const recurring = {
+    id: "sch_1",
+    kind: "recurring",
+    prompt: "take vitamins",
+    rrule: "FREQ=DAILY;BYHOUR=9;BYMINUTE=0",
+    dtstart: "2030-01-01T09:00:00",
+    timeZone: "Asia/Shanghai",
+    scheduledAt: "2030-01-01T01:00:00.000Z",
+  };
+  match(
+    line({ version: 2, op: "create", record: recurring }),
+    /^ Repeating reminder set: take vitamins · repeats daily at 09:00 \(Asia\/Shanghai\) · first Jan 1, 2030, 9:00 AM/,
+  );
+  const snooze = {
+    id: "sch_2",
+    kind: "at",
+    prompt: "take vitamins",
+    scheduledAt: "2030-01-01T01:10:00.000Z",
+    snoozeOf: { id: "sch_1", occurrenceAt: "2030-01-01T01:00:00.000Z" },
+  };
+  match(line({ version: 2, op: "create", record: snooze }), /^ Snoozed: take vitamins until Jan 1/);
+  match(
+    line({ version: 2, op: "update", id: "sch_2", record: snooze }),
+    /^ Reminder changed: take vitamins/,
+  );
+  match(line({ version: 2, op: "stop", id: "sch_1" }), /^ Stopped repeating: take vitamins/);
+  match(line({ version: 2, op: "delete", id: "sch_1" }), /^ Reminder cancelled: take vitamins/);
+  match(
+    line({
+      version: 2,
+      op: "skip",
+      id: "sch_1",
+      occurrenceAt: at,
+      missed: 0,
+      nextAt: at,
+      reason: "catch-up-window",
+    }),
+    /^ Skipped a missed occurrence/,
+  );
+  ok(
+    !line({ version: 2, op: "delete", id: "sch_1" }).split("{")[0]!.includes("sch_1"),
+    "no ids on the line",
+  );
+});
+
+Deno.test("describeRule() and repeatLine() word the RRULE subset in English and Chinese", () => {
+  const cases: [string, string, string][] = [
+    ["FREQ=MINUTELY", "every minute", "每分钟"],
+    ["FREQ=HOURLY;INTERVAL=2", "every 2 hours", "每 2 小时"],
+    ["FREQ=DAILY;BYHOUR=9;BYMINUTE=0", "daily at 09:00", "每天 09:00"],
+    [
+      "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=8;BYMINUTE=30",
+      "on weekdays at 08:30",
+      "工作日 08:30",
+    ],
+    ["FREQ=WEEKLY;BYDAY=MO", "weekly on Mon", "每周一"],
+    ["FREQ=MONTHLY;BYMONTHDAY=-1", "monthly on the last day", "每月最后一天"],
+    ["FREQ=YEARLY", "FREQ=YEARLY", "FREQ=YEARLY"],
+  ];
+  for (const [rule, en, zh] of cases) {
+    equal(describeRule(rule, "en"), en, rule);
+    equal(describeRule(rule, "zh"), zh, rule);
+  }
+  const repeat = { rrule: "FREQ=MINUTELY", timeZone: "UTC" };
+  equal(repeatLine(repeat, null, ctx()), "repeats every minute (UTC) · no further occurrences");
+  equal(
+    repeatLine({ ...repeat, text: { en: "repeats each minute", zh: "" } }, undefined, ctx()),
+    "repeats each minute (UTC)",
+  );
+});
+
+Deno.test("activeReminders() keeps a recurring record past its dispatches until exhausted or stopped", () => {
+  const rec = {
+    id: "r",
+    kind: "recurring",
+    prompt: "blink",
+    rrule: "FREQ=MINUTELY",
+    timeZone: "UTC",
+    dtstart: "2030-01-01T00:00:00",
+    scheduledAt: at,
+  };
+  const next = "2030-01-01T00:01:00.000Z";
+  const events = [
+    e(0, { version: 2, op: "create", record: rec }),
+    e(1, { version: 2, op: "dispatch", id: "r", occurrenceAt: at, missed: 0, nextAt: next }),
+  ];
+  deepEqual(activeReminders(events).map((r) => r.scheduledAt), [next]);
+  equal(activeReminders([...events, e(2, { version: 2, op: "stop", id: "r" })]).length, 0);
+  equal(
+    activeReminders([
+      ...events,
+      e(2, { version: 2, op: "dispatch", id: "r", occurrenceAt: next, missed: 0, nextAt: null }),
+    ]).length,
+    0,
+  );
+});
