@@ -52,7 +52,7 @@ export interface AppOptions extends StreamOptions {
 }
 
 /** HTTP status of every error code the host answers with. */
-export const STATUS_BY_CODE: Readonly<Record<string, 400 | 404 | 409 | 413 | 503>> = {
+export const STATUS_BY_CODE: Readonly<Record<string, 400 | 404 | 409 | 413 | 500 | 503>> = {
   invalid_json: 400,
   invalid_request: 400,
   invalid_arguments: 400,
@@ -73,6 +73,8 @@ export const STATUS_BY_CODE: Readonly<Record<string, 400 | 404 | 409 | 413 | 503
   disposed: 503,
   shutting_down: 503,
   persistence_failed: 503,
+  // Damaged storage for one session: the code and `{ sessionId, seq }`, never a stack.
+  storage_corrupt: 500,
 };
 
 function codeOf(error: unknown): string | undefined {
