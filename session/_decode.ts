@@ -136,3 +136,24 @@ export function checkHeader(value: unknown, sessionId: string): SessionHeader {
   if (!ok) throw corrupt(site, "the header fields are invalid");
   return normalizeHeader(value as unknown as SessionHeader);
 }
+
+/** One damage found in storage (the doctor's report entry). */
+export interface StorageDamage {
+  /** The session it belongs to; absent for damage of the database as a whole. */
+  readonly sessionId?: string;
+  /** The event seq; absent for a damaged header (or the database). */
+  readonly seq?: number;
+  /** What is wrong, e.g. `data is not valid UTF-8`, `missing`. */
+  readonly what: string;
+}
+
+/**
+ * Turns a `storage_corrupt` error into a damage entry.
+ *
+ * @throws the error itself when it is anything else
+ */
+export function damageOf(error: unknown): StorageDamage {
+  if (!(error instanceof SessionError) || error.code !== "storage_corrupt") throw error;
+  const { sessionId, seq, what } = error.details as unknown as DamageSite & { what: string };
+  return { sessionId, ...(seq === undefined ? {} : { seq }), what };
+}

@@ -43,6 +43,12 @@ export const SELECT_CURSOR = `SELECT ${HEADER_READ},
 export const SELECT_HEADERS = `SELECT ${HEADER_READ} FROM sessions
   ORDER BY created_at DESC, id`;
 
+/** All headers of a legacy v13 database (no `time_zone` column), for the doctor. */
+export const SELECT_HEADERS_V13: string = SELECT_HEADERS.replace(
+  "CAST(time_zone AS BLOB) AS time_zone",
+  "NULL AS time_zone",
+);
+
 /** Every event of one session, ascending. */
 export const SELECT_EVENTS = `SELECT ${EVENT_READ} FROM events WHERE session_id = ? ORDER BY seq`;
 

@@ -7,12 +7,11 @@
  */
 import { type Client, createClient, type InStatement } from "@libsql/client";
 import { setImmediate } from "node:timers";
-import { fileURLToPath } from "node:url";
 import type { EventPage, PersistenceBackend, StoredCursor, StoredSession } from "./backend.ts";
 import { SessionError } from "./errors.ts";
 import type { SessionEvent } from "./event.ts";
 import { normalizeHeader, type SessionHeader } from "./header.ts";
-import { prepareSchema, rejected } from "./_libsql_open.ts";
+import { databasePath, prepareSchema, rejected } from "./_libsql_open.ts";
 import { lockDatabaseFile } from "./_writer_lock.ts";
 import { corrupt } from "./_decode.ts";
 import {
@@ -93,14 +92,13 @@ export class LibsqlBackend implements PersistenceBackend {
    */
   static async open(options: LibsqlBackendOptions): Promise<LibsqlBackend> {
     const local = options.url.startsWith("file:");
-    const bare = options.url.split("?")[0]!;
-    const path = !local ? "" : bare.startsWith("file://") ? fileURLToPath(bare) : bare.slice(5);
+    const path = databasePath(options.url);
     // One writing process per database file, locked by identity (an OS lock on the file itself,
     // whatever name reaches it); its content is not touched before its schema is accepted.
     // In-memory and remote databases need no lock.
-    const lock = local && path !== "" && path !== ":memory:"
-      ? await lockDatabaseFile(path, `database ${options.url}`)
-      : undefined;
+    const lock = path === undefined
+      ? undefined
+      : await lockDatabaseFile(path, `database ${options.url}`);
     // One connection in file mode keeps per-connection pragmas in force for every statement;
     // native calls are synchronous, so a pool would add nothing but connections.
     const client = createClient({
