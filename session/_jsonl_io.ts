@@ -155,8 +155,12 @@ export async function readFirstLine(path: string): Promise<Uint8Array> {
 /**
  * Reads and checks the header line of a log.
  *
- * @throws {SessionError} `storage_corrupt` (`{ sessionId }`)
+ * @returns the header, or `undefined` when the line is damaged
  */
-export async function readHeader(path: string, id: string): Promise<SessionHeader> {
-  return readLine(await readFirstLine(path), id, 0) as SessionHeader;
+export async function readHeader(path: string, id: string): Promise<SessionHeader | undefined> {
+  const line = await readFirstLine(path);
+  const bytes = new Uint8Array(line.length + 1);
+  bytes.set(line);
+  bytes[line.length] = NEWLINE;
+  return readLog(bytes, id).header;
 }

@@ -34,8 +34,7 @@ async function probeDirectory(dir: string, what: string): Promise<void> {
   try {
     probe = await Deno.makeTempFile({ dir, prefix: ".chime-write-probe-" });
   } catch (error) {
-    if (readOnly(error)) throw readOnlyError(what, dir, error);
-    throw error;
+    throw readOnly(error) ? readOnlyError(what, dir, error) : error;
   }
   await Deno.remove(probe);
 }
@@ -95,8 +94,7 @@ export async function lockDatabaseFile(path: string, what: string): Promise<Disp
   try {
     file = await Deno.open(path, { read: true, write: true, create: true });
   } catch (error) {
-    if (readOnly(error)) throw readOnlyError(what, path, error);
-    throw error;
+    throw readOnly(error) ? readOnlyError(what, path, error) : error;
   }
   return await holdOrClose(file, async () => {
     const real = await Deno.realPath(path);

@@ -70,9 +70,9 @@ async function checkDatabase(path: string): Promise<StorageReport> {
   try {
     const copy = join(copyDir, "copy.db");
     await Deno.copyFile(path, copy);
-    await Deno.copyFile(`${path}-wal`, `${copy}-wal`).catch((error) => {
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
-    });
+    // A WAL left by a crashed host holds committed transactions: read it too.
+    const wal = await Deno.stat(`${path}-wal`).then(() => true, () => false);
+    if (wal) await Deno.copyFile(`${path}-wal`, `${copy}-wal`);
     const damage: StorageDamage[] = [];
     let client;
     try {
@@ -90,7 +90,6 @@ async function checkDatabase(path: string): Promise<StorageReport> {
       const events = await scanEvents(client, headers, damage);
       return { target: path, sessions: headers.size, events, damage, notes: [] };
     } catch (error) {
-      if (error instanceof SessionError) throw error;
       damage.push({ what: `unreadable database: ${(error as Error).message}` });
       return { target: path, sessions: 0, events: 0, damage, notes: [] };
     } finally {

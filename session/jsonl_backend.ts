@@ -224,11 +224,8 @@ export class JsonlBackend implements PersistenceBackend {
     for await (const entry of Deno.readDir(this.#dir)) {
       const id = entry.name.endsWith(".jsonl") ? entry.name.slice(0, -6) : "";
       if (!entry.isFile || !isSessionId(id)) continue;
-      try {
-        headers.push(await readHeader(join(this.#dir, entry.name), id));
-      } catch (error) {
-        if (!(error instanceof SessionError)) throw error;
-      }
+      const header = await readHeader(join(this.#dir, entry.name), id);
+      if (header !== undefined) headers.push(header);
     }
     return headers.sort((a, b) =>
       b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id)

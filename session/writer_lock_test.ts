@@ -85,3 +85,16 @@ Deno.test("a read-only database file or directory fails `open()` with `storage_r
   }
   await (await JsonlBackend.open({ dir: dir.path }))[Symbol.asyncDispose]();
 });
+
+Deno.test("a database path that cannot exist fails with the OS error, not a lock or read-only code", async () => {
+  await using dir = await tempDir();
+  await Deno.writeTextFile(`${dir.path}/file`, "");
+  await assert.rejects(
+    LibsqlBackend.open({ url: `file:${dir.path}/file/chime.db` }),
+    Deno.errors.NotADirectory,
+  );
+  await assert.rejects(
+    LibsqlBackend.open({ url: `file:${dir.path}/missing/chime.db` }),
+    Deno.errors.NotFound,
+  );
+});
