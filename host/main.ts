@@ -5,7 +5,7 @@
  * Flags: `--config PATH` (default: `config/default.jsonc` beside the sources, or built-in
  * defaults with data next to a compiled binary or a built module), `--port N`, `--host NAME` (binds loopback
  * unless told otherwise), `--data-dir DIR`, `--check-storage` (scan the configured store with the
- * storage doctor, print its damage and exit: 0 clean, 1 damage found). SIGINT and SIGTERM shut down cleanly: streams end,
+ * storage doctor, print its damage and exit: 0 clean, 1 damage found, 2 cannot scan). SIGINT and SIGTERM shut down cleanly: streams end,
  * agents and their owners are disposed, the store is flushed and closed.
  *
  * @module
@@ -80,8 +80,13 @@ async function main(args: string[]): Promise<number> {
   }
   const config = await resolveConfig(values);
   if (values["check-storage"]) {
-    // Scan the configured store and exit: 0 clean, 1 damage found (nothing is changed).
-    const report = await checkStorage(config.storage);
+    // Scan the configured store and exit: 0 clean, 1 damage found, 2 cannot scan (a running
+    // host, no store yet). Nothing is changed.
+    const report = await checkStorage(config.storage).catch((error) => {
+      console.error(`chime: ${describe(error)}`);
+      return undefined;
+    });
+    if (report === undefined) return 2;
     for (const line of formatReport(report)) console.log(line);
     return report.damage.length === 0 ? 0 : 1;
   }
