@@ -1,19 +1,9 @@
 import assert from "node:assert/strict";
-import { createClient } from "@libsql/client";
 import { LibsqlBackend } from "./libsql_backend.ts";
 import { SessionError } from "./errors.ts";
 import { SessionStore } from "./store.ts";
 import { ev, evs, header, tempDir } from "../tests/session/_helpers.ts";
-
-/** Runs SQL on the file through a second connection, as another tool (or bit rot) would. */
-async function tamper(url: string, ...sql: string[]): Promise<void> {
-  const client = createClient({ url });
-  try {
-    for (const statement of sql) await client.execute(statement);
-  } finally {
-    client.close();
-  }
-}
+import { runSql } from "../tests/session/_damage.ts";
 
 function corrupt(sessionId: string, seq?: number) {
   return (error: unknown) =>
@@ -36,7 +26,7 @@ const BAD_JSON_TEXT = "CAST(x'7b226e223aff7d' AS TEXT)";
 Deno.test("`LibsqlBackend` reads an invalid UTF-8 byte in an event as `storage_corrupt`, not a crash", async () => {
   await using dir = await tempDir();
   const url = await twoSessions(dir.path);
-  await tamper(url, `UPDATE events SET data = ${BAD_JSON_TEXT} WHERE session_id = 'a' AND seq = 2`);
+  await runSql(url, `UPDATE events SET data = ${BAD_JSON_TEXT} WHERE session_id = 'a' AND seq = 2`);
   await using backend = await LibsqlBackend.open({ url });
   await assert.rejects(backend.load("a"), corrupt("a", 2));
   await assert.rejects(backend.readEvents("a", { before: 5, limit: 10 }), corrupt("a", 2));
@@ -48,7 +38,7 @@ Deno.test("`LibsqlBackend` reads an invalid UTF-8 byte in an event as `storage_c
 Deno.test("`LibsqlBackend` reports each damaged column of an event and JSON-level damage", async () => {
   await using dir = await tempDir();
   const url = await twoSessions(dir.path);
-  await tamper(
+  await runSql(
     url,
     "UPDATE events SET type = CAST(x'ff' AS TEXT) WHERE session_id = 'a' AND seq = 0",
     "UPDATE events SET at = CAST(x'c3' AS TEXT) WHERE session_id = 'a' AND seq = 1",
@@ -64,7 +54,7 @@ Deno.test("`LibsqlBackend` reports each damaged column of an event and JSON-leve
 Deno.test("`LibsqlBackend` reads a damaged header as `storage_corrupt` without a seq and leaves it out of the list", async () => {
   await using dir = await tempDir();
   const url = await twoSessions(dir.path);
-  await tamper(url, "UPDATE sessions SET cwd = CAST(x'2fff' AS TEXT) WHERE id = 'a'");
+  await runSql(url, "UPDATE sessions SET cwd = CAST(x'2fff' AS TEXT) WHERE id = 'a'");
   await using backend = await LibsqlBackend.open({ url });
   await assert.rejects(backend.cursor("a"), corrupt("a"));
   await assert.rejects(backend.load("a"), corrupt("a"));
@@ -82,7 +72,7 @@ Deno.test("`LibsqlBackend` reads a damaged header as `storage_corrupt` without a
 Deno.test("`LibsqlBackend` header rows with invalid fields, a damaged id or time zone are `storage_corrupt`", async () => {
   await using dir = await tempDir();
   const url = await twoSessions(dir.path);
-  await tamper(
+  await runSql(
     url,
     "UPDATE sessions SET time_zone = CAST(x'ff' AS TEXT) WHERE id = 'a'",
     "UPDATE sessions SET delegation_depth = -1 WHERE id = 'b'",
@@ -101,7 +91,7 @@ Deno.test("`LibsqlBackend` never returns history with a hole: a missing seq is `
     await using backend = await LibsqlBackend.open({ url });
     await backend.initialize(header("g"), evs(0, 10));
   }
-  await tamper(url, "DELETE FROM events WHERE session_id = 'g' AND seq IN (0, 5)");
+  await runSql(url, "DELETE FROM events WHERE session_id = 'g' AND seq IN (0, 5)");
   await using backend = await LibsqlBackend.open({ url });
   await assert.rejects(backend.load("g"), corrupt("g", 0));
   await assert.rejects(backend.readEvents("g"), corrupt("g", 0));
@@ -121,7 +111,7 @@ Deno.test("`LibsqlBackend` never returns history with a hole: a missing seq is `
 Deno.test("`SessionStore.resume()` of a damaged session fails with `storage_corrupt`; others resume", async () => {
   await using dir = await tempDir();
   const url = await twoSessions(dir.path);
-  await tamper(url, `UPDATE events SET data = ${BAD_JSON_TEXT} WHERE session_id = 'a' AND seq = 4`);
+  await runSql(url, `UPDATE events SET data = ${BAD_JSON_TEXT} WHERE session_id = 'a' AND seq = 4`);
   await using store = new SessionStore({ backend: await LibsqlBackend.open({ url }) });
   await assert.rejects(store.resume("a"), corrupt("a", 4));
   assert.equal(store.live("a"), undefined);

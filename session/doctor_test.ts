@@ -1,23 +1,13 @@
 import assert from "node:assert/strict";
-import { createClient } from "@libsql/client";
 import { CREATE_V13 } from "@chime/migrations";
 import { checkStorage, doctorMain, formatReport } from "./doctor.ts";
 import { JsonlBackend } from "./jsonl_backend.ts";
 import { LibsqlBackend } from "./libsql_backend.ts";
 import { SessionError } from "./errors.ts";
 import { evs, header, sha256, tempDir } from "../tests/session/_helpers.ts";
-import { buildDamaged } from "../tests/session/_damage.ts";
+import { buildDamaged, runSql } from "../tests/session/_damage.ts";
 
 const DOCTOR = new URL("./doctor.ts", import.meta.url);
-
-async function sql(url: string, ...statements: string[]): Promise<void> {
-  const client = createClient({ url });
-  try {
-    for (const statement of statements) await client.execute(statement);
-  } finally {
-    client.close();
-  }
-}
 
 async function hashes(dir: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
@@ -82,14 +72,14 @@ Deno.test("the doctor reads a leftover WAL without checkpointing it into the dat
 Deno.test("the doctor scans a legacy v13 database and refuses a foreign or garbage file as damage", async () => {
   await using dir = await tempDir();
   const v13 = `file:${dir.path}/v13.db`;
-  await sql(
+  await runSql(
     v13,
     ...CREATE_V13,
     "INSERT INTO sessions (id, cwd, created_at, origin) VALUES ('old', '/', '2025-01-01T00:00:00.000Z', 'web')",
   );
   const legacy = await checkStorage({ kind: "libsql", url: v13 });
   assert.deepEqual([legacy.sessions, legacy.damage], [1, []]);
-  await sql(`file:${dir.path}/foreign.db`, "CREATE TABLE t (x)");
+  await runSql(`file:${dir.path}/foreign.db`, "CREATE TABLE t (x)");
   const foreign = await checkStorage({ kind: "libsql", url: `file:${dir.path}/foreign.db` });
   assert.equal(foreign.damage.length, 1);
   await Deno.writeTextFile(`${dir.path}/garbage.db`, "x".repeat(4096));

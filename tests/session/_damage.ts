@@ -13,6 +13,22 @@ import { LibsqlBackend } from "../../session/libsql_backend.ts";
 import { evs, header } from "./_helpers.ts";
 import { JsonLineChild } from "../_child.ts";
 
+/**
+ * Runs SQL on a database through a connection of its own, as another tool (or bit rot) would.
+ * The connection closes lazily: use {@linkcode buildDamaged} when the file's bytes are compared.
+ *
+ * @param url the `file:` URL
+ * @param statements the statements, in order
+ */
+export async function runSql(url: string, ...statements: string[]): Promise<void> {
+  const client = createClient({ url });
+  try {
+    for (const statement of statements) await client.execute(statement);
+  } finally {
+    client.close();
+  }
+}
+
 /** What to build: sessions with `n` note events each, then raw SQL on a second connection. */
 export interface DamagePlan {
   /** Session id → number of events. */
@@ -54,12 +70,11 @@ if (import.meta.main) {
     await backend.initialize(header(id), evs(0, n));
   }
   await backend[Symbol.asyncDispose]();
-  const client = createClient({ url });
-  for (const statement of plan.sql) await client.execute(statement);
-  if (plan.crash) {
+  if (!plan.crash) await runSql(url, ...plan.sql);
+  else {
+    const client = createClient({ url });
+    for (const statement of plan.sql) await client.execute(statement);
     console.log(JSON.stringify({ ready: true }));
     setInterval(() => {}, 1 << 30);
-  } else {
-    client.close();
   }
 }
