@@ -63,7 +63,7 @@ export interface AppOptions extends StreamOptions, OriginOptions {
 
 /** HTTP status of every error code the host answers with. */
 export const STATUS_BY_CODE: Readonly<
-  Record<string, 400 | 401 | 403 | 404 | 408 | 409 | 413 | 415 | 503>
+  Record<string, 400 | 401 | 403 | 404 | 408 | 409 | 413 | 415 | 500 | 503>
 > = {
   invalid_json: 400,
   body_incomplete: 400,
@@ -91,6 +91,8 @@ export const STATUS_BY_CODE: Readonly<
   disposed: 503,
   shutting_down: 503,
   persistence_failed: 503,
+  // Damaged storage for one session: the code and `{ sessionId, seq }`, never a stack.
+  storage_corrupt: 500,
 };
 
 function codeOf(error: unknown): string | undefined {

@@ -5,7 +5,9 @@
  * Flags: `--config PATH` (default: `config/default.jsonc` beside the sources, or built-in
  * defaults with data next to a compiled binary or a built module), `--port N`, `--host NAME` (binds loopback
  * unless told otherwise; a non-loopback name needs `CHIME_TOKEN`, and the one-time sign-in URL is
- * printed), `--data-dir DIR`. SIGINT and SIGTERM shut down cleanly: streams end,
+ * printed), `--data-dir DIR`, `--check-storage` (scan the configured store with the storage
+ * doctor, print its damage and exit: 0 clean, 1 damage found, 2 cannot scan). SIGINT and SIGTERM
+ * shut down cleanly: streams end,
  * agents and their owners are disposed, the store is flushed and closed.
  *
  * @module
@@ -13,6 +15,7 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { checkStorage, formatReport } from "@chime/session";
 import { type HostConfig, loadConfig } from "./config.ts";
 import { ConfigError } from "./errors.ts";
 import { startServer } from "./server.ts";
@@ -66,15 +69,29 @@ async function main(args: string[]): Promise<number> {
       port: { type: "string" },
       host: { type: "string" },
       "data-dir": { type: "string" },
+      "check-storage": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
   });
   if (values.help) {
-    console.log("usage: chime [--config PATH] [--port N] [--host NAME] [--data-dir DIR]");
+    console.log(
+      "usage: chime [--config PATH] [--port N] [--host NAME] [--data-dir DIR] [--check-storage]",
+    );
     return 0;
   }
   const config = await resolveConfig(values);
+  if (values["check-storage"]) {
+    // Scan the configured store and exit: 0 clean, 1 damage found, 2 cannot scan (a running
+    // host, no store yet). Nothing is changed.
+    const report = await checkStorage(config.storage).catch((error) => {
+      console.error(`chime: ${describe(error)}`);
+      return undefined;
+    });
+    if (report === undefined) return 2;
+    for (const line of formatReport(report)) console.log(line);
+    return report.damage.length === 0 ? 0 : 1;
+  }
   const port = parsePort(values.port);
   const server = await startServer({
     config,

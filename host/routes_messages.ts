@@ -29,8 +29,10 @@ export function messageRoutes(runtime: HostRuntime): Hono {
       const body = await readJsonObject(c);
       const text = textField(body, "text");
       const clientTimeZone = timeZoneField(body, "clientTimeZone");
-      const agent = await runtime.agentFor(await runtime.resume(id));
+      const session = await runtime.resume(id);
+      const agent = await runtime.agentFor(session);
       const event = agent.submit({ text, source: { kind: "web", clientTimeZone } });
+      await runtime.store.flush(session); // acknowledged only once the user-rpc is stored
       return c.json({ messageId: event.data.messageId, seq: event.seq }, 202);
     })
     .post("/:id/turns/current/cancel", async (c) => {
@@ -56,8 +58,10 @@ export function messageRoutes(runtime: HostRuntime): Hono {
       const id = sessionIdParam(c);
       const messageId = messageIdParam(c);
       await runtime.requireMessage(id, messageId, "retry");
-      const agent = await runtime.agentFor(await runtime.resume(id));
+      const session = await runtime.resume(id);
+      const agent = await runtime.agentFor(session);
       agent.retry(messageId);
+      await runtime.store.flush(session); // the retried message is stored
       return c.json({ messageId }, 202);
     })
     .post("/:id/messages/:messageId/edit", async (c) => {
@@ -65,8 +69,10 @@ export function messageRoutes(runtime: HostRuntime): Hono {
       const messageId = messageIdParam(c);
       const text = textField(await readJsonObject(c), "text");
       await runtime.requireMessage(id, messageId, "edit");
-      const agent = await runtime.agentFor(await runtime.resume(id));
+      const session = await runtime.resume(id);
+      const agent = await runtime.agentFor(session);
       const event = agent.edit(messageId, text);
+      await runtime.store.flush(session); // acknowledged only once the edit is stored
       return c.json({ messageId: event.data.messageId, seq: event.seq, edits: messageId }, 202);
     });
 }

@@ -52,6 +52,7 @@ export function sessionRoutes(runtime: HostRuntime, options: StreamOptions = {})
         ...(cwd === undefined ? {} : { cwd }),
         ...(id === undefined ? {} : { id }),
       });
+      await runtime.store.flush(session); // acknowledged only once the header is stored
       return c.json({ header: session.header, live: true }, created ? 201 : 200);
     })
     .get("/", async (c) => {

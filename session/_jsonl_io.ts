@@ -5,9 +5,10 @@
  * @module
  */
 import { dirname } from "node:path";
-import { SessionError } from "./errors.ts";
+import type { SessionError } from "./errors.ts";
 import type { SessionEvent } from "./event.ts";
-import { normalizeHeader, type SessionHeader } from "./header.ts";
+import type { SessionHeader } from "./header.ts";
+import { checkEvent, checkHeader, corrupt, decodeText, parseJson } from "./_decode.ts";
 
 const NEWLINE = 0x0a;
 
@@ -38,20 +39,63 @@ export interface ScannedLog {
   readonly tornAt: number | undefined;
 }
 
-function corrupt(path: string, line: number, cause?: unknown): SessionError {
-  return new SessionError("persistence_failed", `Cannot read ${path}: line ${line} is corrupt`, {
-    ...(cause === undefined ? {} : { cause }),
-    details: { path, line },
-  });
+/** Everything a log's bytes say: what reads back, every damaged line, the torn tail. */
+export interface LogReport {
+  /** The header, when the first line is a valid one. */
+  readonly header: SessionHeader | undefined;
+  /** The events of the lines that read back, in file order. */
+  readonly events: SessionEvent[];
+  /** One `storage_corrupt` error per damaged complete line (`{ sessionId, seq? }`). */
+  readonly damage: SessionError[];
+  /** Byte offset where a torn tail (bytes after the last newline) starts. */
+  readonly tornAt: number | undefined;
+}
+
+function readLine(bytes: Uint8Array, id: string, index: number): SessionHeader | SessionEvent {
+  const site = index === 0 ? { sessionId: id } : { sessionId: id, seq: index - 1 };
+  const value = parseJson(decodeText(bytes, site, "line"), site, "line");
+  return index === 0 ? checkHeader(value, id) : checkEvent(value, id, index - 1);
 }
 
 /**
- * Reads a whole log. Bytes after the last newline are a torn tail (a crash mid-write); a
- * complete line that does not parse, or an event out of seq order, is corruption and throws.
+ * Reads a log's bytes line by line without stopping at damage. Bytes after the last newline are
+ * a torn tail (a crash mid-write), not damage; a complete line that is not valid UTF-8, not
+ * JSON, not a valid envelope, or whose seq is not its position, is damage.
  *
- * @returns `undefined` when the file does not exist
+ * @param bytes the whole file
+ * @param id the session id the file is named after
  */
-export async function scanLog(path: string): Promise<ScannedLog | undefined> {
+export function readLog(bytes: Uint8Array, id: string): LogReport {
+  const end = bytes.lastIndexOf(NEWLINE) + 1;
+  const damage: SessionError[] = [];
+  const events: SessionEvent[] = [];
+  let header: SessionHeader | undefined;
+  let index = 0;
+  for (let at = 0; at < end; index++) {
+    const nl = bytes.indexOf(NEWLINE, at);
+    try {
+      const line = readLine(bytes.subarray(at, nl), id, index);
+      if (index === 0) header = line as SessionHeader;
+      else events.push(line as SessionEvent);
+    } catch (error) {
+      damage.push(error as SessionError);
+    }
+    at = nl + 1;
+  }
+  // initialize() links a complete file into place, so a stored session always has its header.
+  if (index === 0) damage.push(corrupt({ sessionId: id }, "the file has no header line"));
+  return { header, events, damage, tornAt: end < bytes.length ? end : undefined };
+}
+
+/**
+ * Reads a whole log; a torn tail is reported, damage throws.
+ *
+ * @param path the file
+ * @param id the session id
+ * @returns `undefined` when the file does not exist
+ * @throws {SessionError} `storage_corrupt` for the first damaged line (`{ sessionId, seq? }`)
+ */
+export async function scanLog(path: string, id: string): Promise<ScannedLog | undefined> {
   let bytes: Uint8Array;
   try {
     bytes = await Deno.readFile(path);
@@ -59,22 +103,9 @@ export async function scanLog(path: string): Promise<ScannedLog | undefined> {
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw error;
   }
-  const end = bytes.lastIndexOf(NEWLINE) + 1;
-  const lines = new TextDecoder().decode(bytes.subarray(0, end)).split("\n").slice(0, -1);
-  const parsed = lines.map((line, i) => {
-    try {
-      return JSON.parse(line);
-    } catch (cause) {
-      throw corrupt(path, i + 1, cause);
-    }
-  });
-  // initialize() links a complete file into place, so a stored session always has its header.
-  if (parsed.length === 0) throw corrupt(path, 1);
-  const [header, ...events] = parsed as [SessionHeader, ...SessionEvent[]];
-  events.forEach((e, i) => {
-    if (e?.seq !== i) throw corrupt(path, i + 2);
-  });
-  return { header: normalizeHeader(header), events, tornAt: end < bytes.length ? end : undefined };
+  const report = readLog(bytes, id);
+  if (report.damage.length > 0) throw report.damage[0];
+  return { header: report.header!, events: report.events, tornAt: report.tornAt };
 }
 
 /**
@@ -100,7 +131,7 @@ export async function setAside(path: string, offset: number): Promise<string> {
 }
 
 /** Reads bytes up to the first newline only (what `list()` needs). */
-export async function readFirstLine(path: string): Promise<string> {
+export async function readFirstLine(path: string): Promise<Uint8Array> {
   using file = await Deno.open(path, { read: true });
   const chunks: Uint8Array[] = [];
   const buf = new Uint8Array(4096);
@@ -118,5 +149,18 @@ export async function readFirstLine(path: string): Promise<string> {
     all.set(c, at);
     at += c.length;
   }
-  return new TextDecoder().decode(all);
+  return all;
+}
+
+/**
+ * Reads and checks the header line of a log.
+ *
+ * @returns the header, or `undefined` when the line is damaged
+ */
+export async function readHeader(path: string, id: string): Promise<SessionHeader | undefined> {
+  const line = await readFirstLine(path);
+  const bytes = new Uint8Array(line.length + 1);
+  bytes.set(line);
+  bytes[line.length] = NEWLINE;
+  return readLog(bytes, id).header;
 }

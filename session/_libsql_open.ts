@@ -11,7 +11,19 @@ import {
   type SchemaEntry,
   UPGRADE_V13_TO_V14,
 } from "@chime/migrations";
+import { fileURLToPath } from "node:url";
 import { SessionError } from "./errors.ts";
+
+/**
+ * The file path of a local libSQL URL (`file:path`, `file:///abs`), or `undefined` for an
+ * in-memory or remote database.
+ */
+export function databasePath(url: string): string | undefined {
+  if (!url.startsWith("file:")) return undefined;
+  const bare = url.split("?")[0]!;
+  const path = bare.startsWith("file://") ? fileURLToPath(bare) : bare.slice(5);
+  return path === "" || path === ":memory:" ? undefined : path;
+}
 
 type State = {
   readonly applicationId: number;
@@ -19,7 +31,8 @@ type State = {
   entries: SchemaEntry[];
 };
 
-async function readState(client: Client): Promise<State> {
+/** Reads the ownership marker, version and schema entries (no write). */
+export async function readState(client: Client): Promise<State> {
   const [app, version, schema] = await client.batch([
     "PRAGMA application_id",
     "PRAGMA user_version",

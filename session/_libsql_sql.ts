@@ -6,20 +6,51 @@
 import type { InStatement, Row } from "@libsql/client";
 import type { EventPage } from "./backend.ts";
 import type { SessionEvent } from "./event.ts";
-import { normalizeHeader, type SessionHeader } from "./header.ts";
+import type { SessionHeader } from "./header.ts";
+import {
+  checkEvent,
+  checkHeader,
+  corrupt,
+  decodeNullableText,
+  decodeText,
+  parseJson,
+} from "./_decode.ts";
 
 /** Columns of `sessions` in the order {@linkcode insertHeader} binds them. */
 const HEADER_COLUMNS = "id, cwd, created_at, origin, parent_id, forked_through_seq, " +
   "delegation_depth, seed_length, time_zone";
 
+/**
+ * The same columns as read: every TEXT column as its raw bytes. libsql panics (and the process
+ * aborts) when it converts a TEXT value holding an invalid UTF-8 byte, so stored text is never
+ * read as TEXT; {@linkcode rowToHeader} decodes it strictly instead.
+ */
+const HEADER_READ = "CAST(id AS BLOB) AS id, CAST(cwd AS BLOB) AS cwd, " +
+  "CAST(created_at AS BLOB) AS created_at, CAST(origin AS BLOB) AS origin, " +
+  "CAST(parent_id AS BLOB) AS parent_id, forked_through_seq, delegation_depth, seed_length, " +
+  "CAST(time_zone AS BLOB) AS time_zone";
+
+/** The columns of an event as read (TEXT as bytes, see {@linkcode HEADER_READ}). */
+export const EVENT_READ = "seq, CAST(type AS BLOB) AS type, CAST(at AS BLOB) AS at, " +
+  "CAST(data AS BLOB) AS data";
+
 /** `max(seq)` is a seek on the (session_id, seq) primary key; `count(*)` would scan. */
-export const SELECT_CURSOR = `SELECT ${HEADER_COLUMNS},
+export const SELECT_CURSOR = `SELECT ${HEADER_READ},
   (SELECT max(seq) FROM events WHERE session_id = sessions.id) AS last_seq
   FROM sessions WHERE id = ?`;
 
 /** All headers, newest first. */
-export const SELECT_HEADERS = `SELECT ${HEADER_COLUMNS} FROM sessions
+export const SELECT_HEADERS = `SELECT ${HEADER_READ} FROM sessions
   ORDER BY created_at DESC, id`;
+
+/** All headers of a legacy v13 database (no `time_zone` column), for the doctor. */
+export const SELECT_HEADERS_V13: string = SELECT_HEADERS.replace(
+  "CAST(time_zone AS BLOB) AS time_zone",
+  "NULL AS time_zone",
+);
+
+/** Every event of one session, ascending. */
+export const SELECT_EVENTS = `SELECT ${EVENT_READ} FROM events WHERE session_id = ? ORDER BY seq`;
 
 const ROWS_PER_INSERT = 500;
 
@@ -102,36 +133,95 @@ export function selectPage(id: string, page: EventPage): { stmt: InStatement; de
     args.push(page.after);
   }
   const desc = page.before !== undefined;
-  const sql = `SELECT seq, type, at, data FROM events WHERE ${where.join(" AND ")}
+  const sql = `SELECT ${EVENT_READ} FROM events WHERE ${where.join(" AND ")}
     ORDER BY seq ${desc ? "DESC" : "ASC"} LIMIT ?`;
   return { stmt: { sql, args: [...args, limit] }, desc };
 }
 
-/** Maps an events row to the envelope. */
-export function rowToEvent(row: Row): SessionEvent {
-  return {
-    seq: Number(row.seq),
-    type: String(row.type),
-    at: String(row.at),
-    data: JSON.parse(String(row.data)),
-  };
+/**
+ * Decodes one page of rows (as {@linkcode selectPage} returned them) into ascending events and
+ * checks that they are dense: every seq from the lowest one the page can hold is present.
+ *
+ * @param rows the rows in query order
+ * @param id the session id
+ * @param page the page asked for
+ * @returns the ascending events, and the seq whose presence the caller must still prove against
+ *   `max(seq)` when the page ends below `before` (`undefined` when nothing is left to check)
+ * @throws {SessionError} `storage_corrupt` with the first missing or damaged seq
+ */
+export function pageEvents(
+  rows: readonly Row[],
+  id: string,
+  page: EventPage,
+): { events: SessionEvent[]; missingIfStored: number | undefined } {
+  const limit = page.limit ?? 500;
+  const lower = page.after === undefined ? 0 : Math.max(page.after + 1, 0);
+  const asc = page.before === undefined ? rows : rows.toReversed();
+  const full = asc.length === limit;
+  const start = page.before !== undefined && full && asc.length > 0 ? Number(asc[0]!.seq) : lower;
+  const events = asc.map((row, i) => rowToEvent(row, id, start + i));
+  // A page below `before` that stops short of `before - 1` is only whole when nothing is stored
+  // above it: the caller compares the next seq with the stored `max(seq)`.
+  const next = events.length === 0 ? lower : events.at(-1)!.seq + 1;
+  const missingIfStored = page.before !== undefined && limit > 0 && next < page.before
+    ? next
+    : undefined;
+  return { events, missingIfStored };
 }
 
-/** Maps a sessions row to the canonical header (NULL `time_zone` ⇒ no `timeZone`). */
-export function rowToHeader(row: Row): SessionHeader {
-  const tz = row.time_zone;
+/**
+ * Maps an events row to the envelope, decoding its bytes strictly.
+ *
+ * @param row a row selected with {@linkcode EVENT_READ}
+ * @param sessionId the session it belongs to
+ * @param expected the seq this row must hold (dense from the page start)
+ * @throws {SessionError} `storage_corrupt` with `{ sessionId, seq }`
+ */
+export function rowToEvent(row: Row, sessionId: string, expected: number): SessionEvent {
+  const seq = Number(row.seq);
+  if (seq !== expected) {
+    throw corrupt({ sessionId, seq: expected }, `missing (found seq ${seq})`);
+  }
+  const site = { sessionId, seq };
+  const data = parseJson(decodeText(row.data, site, "data"), site, "data");
+  return checkEvent(
+    {
+      seq,
+      type: decodeText(row.type, site, "type"),
+      at: decodeText(row.at, site, "at"),
+      data,
+    },
+    sessionId,
+    expected,
+  );
+}
+
+/**
+ * Maps a sessions row to the canonical header (NULL `time_zone` ⇒ no `timeZone`), decoding its
+ * bytes strictly.
+ *
+ * @param row a row selected with the header columns
+ * @param sessionId the id asked for, or `undefined` when listing (then the stored id is used)
+ * @throws {SessionError} `storage_corrupt` with `{ sessionId }`
+ */
+export function rowToHeader(row: Row, sessionId?: string): SessionHeader {
+  const site = { sessionId: sessionId ?? "(unreadable id)" };
+  const id = decodeText(row.id, site, "id");
+  const own = { sessionId: id };
+  const parentId = decodeNullableText(row.parent_id, own, "parent_id");
+  const timeZone = decodeNullableText(row.time_zone, own, "time_zone");
   const seedLength = row.seed_length;
-  return normalizeHeader({
+  return checkHeader({
     version: 1,
-    id: String(row.id),
-    cwd: String(row.cwd),
-    createdAt: String(row.created_at),
-    origin: String(row.origin),
-    lineage: row.parent_id === null
+    id,
+    cwd: decodeText(row.cwd, own, "cwd"),
+    createdAt: decodeText(row.created_at, own, "created_at"),
+    origin: decodeText(row.origin, own, "origin"),
+    lineage: parentId === undefined
       ? null
-      : { parentId: String(row.parent_id), forkedThroughSeq: Number(row.forked_through_seq) },
+      : { parentId, forkedThroughSeq: Number(row.forked_through_seq) },
     delegationDepth: Number(row.delegation_depth),
-    ...(tz === null ? {} : { timeZone: String(tz) }),
+    ...(timeZone === undefined ? {} : { timeZone }),
     ...(seedLength === null ? {} : { seedLength: Number(seedLength) }),
-  });
+  }, id);
 }

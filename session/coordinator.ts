@@ -17,9 +17,19 @@ import { headersIdentical } from "./header.ts";
 import type { Session } from "./session.ts";
 
 /**
+ * Called after each commit of the controller's own write path (eager, group or flush-driven)
+ * with the exclusive bound it made durable: every event with `seq < throughSeq` is stored. The
+ * bound is the session length captured when the write was issued, so events appended while it
+ * was in flight are never claimed.
+ */
+export type CommitObserver = (throughSeq: number) => void;
+
+/**
  * Writes one live session to a backend. Writes are serialized on one chain; appends schedule an
  * eager write (coalesced per microtask), and {@linkcode PersistenceController.flush} waits for a
- * write that covers everything appended so far.
+ * write that covers everything appended so far. Every commit is reported to the
+ * {@linkcode CommitObserver}, so a client learns an event is saved without anyone calling
+ * `flush` (chat included).
  */
 export class PersistenceController implements AsyncDisposable {
   readonly #session: Session;
@@ -31,6 +41,9 @@ export class PersistenceController implements AsyncDisposable {
   #eagerQueued = false;
   #subscription: Disposable;
   #disposed = false;
+  readonly #onCommit: CommitObserver;
+  /** The highest bound reported to `#onCommit`. */
+  #reported = 0;
 
   /**
    * Creates the controller for one live session and subscribes to its appends.
@@ -39,11 +52,21 @@ export class PersistenceController implements AsyncDisposable {
    * @param backend where to write
    * @param seedEnd length of the immutable prefix to (re)build on initialization: the fork
    *   seed, the loaded events of a resumed session, or `0` for a new one
+   * @param options `onCommit`, told each bound that became durable (once per advance, default
+   *   none), and `durableLength`, the prefix already known durable (a resumed session's loaded
+   *   log, default `0`)
    */
-  constructor(session: Session, backend: PersistenceBackend, seedEnd: number) {
+  constructor(
+    session: Session,
+    backend: PersistenceBackend,
+    seedEnd: number,
+    options: { readonly onCommit?: CommitObserver; readonly durableLength?: number } = {},
+  ) {
     this.#session = session;
     this.#backend = backend;
     this.#seedEnd = seedEnd;
+    this.#onCommit = options.onCommit ?? (() => {});
+    this.#reported = options.durableLength ?? 0;
     this.#subscription = session.subscribe(() => this.#scheduleEager());
   }
 
@@ -129,10 +152,18 @@ export class PersistenceController implements AsyncDisposable {
 
   async #writeUpTo(end: number): Promise<void> {
     if (this.#cursor === undefined) this.#cursor = await this.#recoverCursor();
-    if (this.#cursor >= end) return;
-    const suffix = this.#session.events(this.#cursor, end);
-    await this.#backend.append(this.#session.id, suffix);
-    this.#cursor = end;
+    if (this.#cursor < end) {
+      const suffix = this.#session.events(this.#cursor, end);
+      await this.#backend.append(this.#session.id, suffix);
+      this.#cursor = end;
+    }
+    this.#report(this.#cursor);
+  }
+
+  #report(durable: number): void {
+    if (durable <= this.#reported) return;
+    this.#reported = durable;
+    this.#onCommit(durable);
   }
 
   /** Stops eager writes and waits for the write chain to settle. */

@@ -15,7 +15,10 @@ export type SessionErrorCode =
   | "session_closed"
   | "persistence_failed"
   | "schema_rejected"
-  | "storage_in_use";
+  | "storage_in_use"
+  | "storage_read_only"
+  | "storage_corrupt"
+  | "invalid_arguments";
 
 /**
  * A session-layer failure with a machine-readable {@linkcode SessionErrorCode}.

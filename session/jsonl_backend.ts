@@ -9,8 +9,8 @@ import type { EventPage, PersistenceBackend, StoredCursor, StoredSession } from 
 import { SessionError } from "./errors.ts";
 import type { SessionEvent } from "./event.ts";
 import { isSessionId, normalizeHeader, type SessionHeader } from "./header.ts";
-import { readFirstLine, scanLog, setAside, syncDir, writeDurably } from "./_jsonl_io.ts";
-import { acquireWriterLock } from "./_writer_lock.ts";
+import { readHeader, scanLog, setAside, syncDir, writeDurably } from "./_jsonl_io.ts";
+import { lockFolder } from "./_writer_lock.ts";
 
 /** Options of {@linkcode JsonlBackend.open}. */
 export interface JsonlBackendOptions {
@@ -55,8 +55,9 @@ export class JsonlBackend implements PersistenceBackend {
    */
   static async open(options: JsonlBackendOptions): Promise<JsonlBackend> {
     await Deno.mkdir(options.dir, { recursive: true });
-    // One writing process per folder: appends check the file length they continue.
-    const lock = await acquireWriterLock(join(options.dir, ".lock"), `folder ${options.dir}`);
+    // One writing process per folder, locked by identity (an OS lock on the folder itself):
+    // appends check the file length they continue.
+    const lock = await lockFolder(options.dir, `folder ${options.dir}`);
     return new JsonlBackend(options.dir, lock);
   }
 
@@ -79,7 +80,7 @@ export class JsonlBackend implements PersistenceBackend {
   /** Scans a file, setting a torn tail aside; `undefined` when the session is not stored. */
   async #scan(id: string): Promise<StoredSession | undefined> {
     const path = this.#path(id);
-    const scanned = await scanLog(path);
+    const scanned = await scanLog(path, id);
     if (scanned === undefined) {
       this.#lengths.delete(id);
       return undefined;
@@ -98,7 +99,8 @@ export class JsonlBackend implements PersistenceBackend {
    *
    * @param id the session id
    * @returns the cursor, or `undefined` when no file exists
-   * @throws {SessionError} `invalid_session_id`; `persistence_failed` for a corrupt complete line
+   * @throws {SessionError} `invalid_session_id`; `storage_corrupt` (`{ sessionId, seq? }`) for a
+   *   damaged complete line (a torn tail is set aside, never damage)
    */
   cursor(id: string): Promise<StoredCursor | undefined> {
     return this.#locked(id, async () => {
@@ -181,7 +183,8 @@ export class JsonlBackend implements PersistenceBackend {
    *
    * @param id the session id
    * @returns the stored session, or `undefined`
-   * @throws {SessionError} `invalid_session_id`; `persistence_failed` for a corrupt complete line
+   * @throws {SessionError} `invalid_session_id`; `storage_corrupt` (`{ sessionId, seq? }`) for a
+   *   damaged complete line or a seq out of place
    */
   load(id: string): Promise<StoredSession | undefined> {
     return this.#locked(id, () => this.#scan(id));
@@ -210,17 +213,19 @@ export class JsonlBackend implements PersistenceBackend {
   }
 
   /**
-   * Lists stored headers, newest first, reading only the first line of each file.
+   * Lists stored headers, newest first, reading only the first line of each file. A damaged
+   * header line is left out (reading that session answers `storage_corrupt`; `deno task doctor`
+   * names it), so one damaged file never hides the others.
    *
-   * @returns the headers
-   * @throws {SyntaxError} when a header line is not JSON
+   * @returns the readable headers
    */
   async list(): Promise<SessionHeader[]> {
     const headers: SessionHeader[] = [];
     for await (const entry of Deno.readDir(this.#dir)) {
       const id = entry.name.endsWith(".jsonl") ? entry.name.slice(0, -6) : "";
       if (!entry.isFile || !isSessionId(id)) continue;
-      headers.push(normalizeHeader(JSON.parse(await readFirstLine(join(this.#dir, entry.name)))));
+      const header = await readHeader(join(this.#dir, entry.name), id);
+      if (header !== undefined) headers.push(header);
     }
     return headers.sort((a, b) =>
       b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id)

@@ -17,7 +17,7 @@ Deno.test("`JsonlBackend` writes a header line then one line per event", async (
   assert.deepEqual(JSON.parse(lines[3]!), ev(2));
   assert.equal(lines[4], "");
   const names = [...Deno.readDirSync(`${dir.path}/new/nested`)].map((e) => e.name);
-  assert.deepEqual(names.sort(), [".lock", "s.jsonl"]);
+  assert.deepEqual(names.sort(), ["s.jsonl"]);
 });
 
 Deno.test("`JsonlBackend` round-trips a header without timeZone and reads restarts", async () => {
@@ -62,7 +62,7 @@ Deno.test("`JsonlBackend` enforces existence and seq contiguity", async () => {
   await assert.rejects(backend.append("s", [ev(2)]), code("invalid_seq"));
   await assert.rejects(backend.append("s", [ev(1), ev(3)]), code("invalid_seq"));
   await assert.rejects(backend.append("nobody", [ev(0)]), code("session_not_found"));
-  assert.deepEqual([...Deno.readDirSync(dir.path)].map((e) => e.name).sort(), [".lock", "s.jsonl"]);
+  assert.deepEqual([...Deno.readDirSync(dir.path)].map((e) => e.name).sort(), ["s.jsonl"]);
   assert.equal(await backend.cursor("nobody"), undefined);
 });
 
@@ -88,23 +88,53 @@ Deno.test("`JsonlBackend` sets a torn last line aside without losing complete li
   assert.deepEqual(await Deno.readFile(`${path}.torn-2`), new Uint8Array([0, 0, 0]));
 });
 
-Deno.test("`JsonlBackend` reports a corrupt complete line instead of guessing", async () => {
+Deno.test("`JsonlBackend` reports a damaged complete line as `storage_corrupt` with its seq", async () => {
   await using dir = await tempDir();
-  const h = JSON.stringify(header("c"));
-  const files = {
-    c: `${h}\nnot json\n${JSON.stringify(ev(1))}\n`,
-    gap: `${h.replace('"c"', '"gap"')}\n${JSON.stringify(ev(1))}\n`,
+  const h = (id: string) => JSON.stringify(header(id));
+  const bad = new TextEncoder().encode(
+    `${h("utf8")}\n{"seq":0,"type":"note","at":"x","data":"\xff"}\n`,
+  );
+  bad[bad.lastIndexOf(0x22) - 1] = 0xff; // an invalid UTF-8 byte inside a complete line
+  const files: Record<string, string | Uint8Array> = {
+    c: `${h("c")}\nnot json\n${JSON.stringify(ev(1))}\n`,
+    gap: `${h("gap")}\n${JSON.stringify(ev(1))}\n`,
+    envelope: `${h("envelope")}\n{"seq":0}\n`,
+    utf8: bad,
     empty: "",
+    head: `{"id":"head"}\n`,
+    other: `${h("c")}\n`,
   };
-  for (const [id, text] of Object.entries(files)) {
-    await Deno.writeTextFile(`${dir.path}/${id}.jsonl`, text);
+  for (const [id, content] of Object.entries(files)) {
+    const path = `${dir.path}/${id}.jsonl`;
+    if (typeof content === "string") await Deno.writeTextFile(path, content);
+    else await Deno.writeFile(path, content);
   }
   await Deno.mkdir(`${dir.path}/dir.jsonl`);
   await using backend = await JsonlBackend.open({ dir: dir.path });
-  for (const id of Object.keys(files)) {
-    await assert.rejects(backend.load(id), code("persistence_failed"));
+  const expected: Record<string, number | undefined> = {
+    c: 0,
+    gap: 0,
+    envelope: 0,
+    utf8: 0,
+    empty: undefined,
+    head: undefined,
+    other: undefined,
+  };
+  for (const [id, seq] of Object.entries(expected)) {
+    const error = await backend.load(id).then(() => undefined, (e) => e);
+    assert.ok(error instanceof SessionError && error.code === "storage_corrupt", id);
+    assert.equal(error.details.sessionId, id);
+    assert.equal(error.details.seq, seq, id);
   }
   await assert.rejects(backend.load("dir"));
+  // The damaged files are left out of the list; nothing was rewritten.
+  assert.deepEqual((await backend.list()).map((x) => x.id).sort(), [
+    "c",
+    "envelope",
+    "gap",
+    "utf8",
+  ]);
+  assert.deepEqual(await Deno.readFile(`${dir.path}/utf8.jsonl`), bad);
 });
 
 Deno.test("`JsonlBackend.list()` reads only header lines, newest first", async () => {

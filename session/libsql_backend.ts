@@ -7,21 +7,23 @@
  */
 import { type Client, createClient, type InStatement } from "@libsql/client";
 import { setImmediate } from "node:timers";
-import { fileURLToPath } from "node:url";
 import type { EventPage, PersistenceBackend, StoredCursor, StoredSession } from "./backend.ts";
 import { SessionError } from "./errors.ts";
 import type { SessionEvent } from "./event.ts";
 import { normalizeHeader, type SessionHeader } from "./header.ts";
-import { prepareSchema, rejected } from "./_libsql_open.ts";
-import { acquireWriterLock } from "./_writer_lock.ts";
+import { databasePath, prepareSchema, rejected } from "./_libsql_open.ts";
+import { lockDatabaseFile } from "./_writer_lock.ts";
+import { corrupt } from "./_decode.ts";
 import {
   type EventRow,
   eventRows,
   insertEvents,
   insertHeader,
+  pageEvents,
   rowToEvent,
   rowToHeader,
   SELECT_CURSOR,
+  SELECT_EVENTS,
   SELECT_HEADERS,
   selectPage,
 } from "./_libsql_sql.ts";
@@ -90,13 +92,13 @@ export class LibsqlBackend implements PersistenceBackend {
    */
   static async open(options: LibsqlBackendOptions): Promise<LibsqlBackend> {
     const local = options.url.startsWith("file:");
-    const bare = options.url.split("?")[0]!;
-    const path = !local ? "" : bare.startsWith("file://") ? fileURLToPath(bare) : bare.slice(5);
-    // One writing process per database file (the lock lives beside it; the file itself is not
-    // touched before its schema is accepted). In-memory and remote databases need no lock.
-    const lock = local && path !== "" && path !== ":memory:"
-      ? await acquireWriterLock(`${path}.lock`, `database ${options.url}`)
-      : undefined;
+    const path = databasePath(options.url);
+    // One writing process per database file, locked by identity (an OS lock on the file itself,
+    // whatever name reaches it); its content is not touched before its schema is accepted.
+    // In-memory and remote databases need no lock.
+    const lock = path === undefined
+      ? undefined
+      : await lockDatabaseFile(path, `database ${options.url}`);
     // One connection in file mode keeps per-connection pragmas in force for every statement;
     // native calls are synchronous, so a pool would add nothing but connections.
     const client = createClient({
@@ -140,12 +142,13 @@ export class LibsqlBackend implements PersistenceBackend {
    *
    * @param id the session id
    * @returns the cursor, or `undefined` when the id is not stored
+   * @throws {SessionError} `storage_corrupt` (`{ sessionId }`) for a damaged header row
    */
   async cursor(id: string): Promise<StoredCursor | undefined> {
     const row = (await this.#client.execute({ sql: SELECT_CURSOR, args: [id] })).rows[0];
     if (row === undefined) return undefined;
     return {
-      header: rowToHeader(row),
+      header: rowToHeader(row, id),
       length: row.last_seq === null ? 0 : Number(row.last_seq) + 1,
     };
   }
@@ -181,19 +184,19 @@ export class LibsqlBackend implements PersistenceBackend {
    *
    * @param id the session id
    * @returns the stored session, or `undefined`
+   * @throws {SessionError} `storage_corrupt` (`{ sessionId, seq? }`) for a damaged header or
+   *   event row, or a seq missing from the stored log
    */
   async load(id: string): Promise<StoredSession | undefined> {
     const [head, rows] = await this.#client.batch([
       { sql: SELECT_CURSOR, args: [id] },
-      {
-        sql: "SELECT seq, type, at, data FROM events WHERE session_id = ? ORDER BY seq",
-        args: [id],
-      },
+      { sql: SELECT_EVENTS, args: [id] },
     ], "read");
     const row = head!.rows[0];
-    return row === undefined
-      ? undefined
-      : { header: rowToHeader(row), events: rows!.rows.map(rowToEvent) };
+    return row === undefined ? undefined : {
+      header: rowToHeader(row, id),
+      events: rows!.rows.map((r, i) => rowToEvent(r, id, i)),
+    };
   }
 
   /**
@@ -205,20 +208,45 @@ export class LibsqlBackend implements PersistenceBackend {
    *   holds the newest events below it, otherwise the oldest above `after`
    * @returns the events, ascending
    * @throws {RangeError} when `limit` is not a non-negative integer
+   * @throws {SessionError} `storage_corrupt` (`{ sessionId, seq }`) for a damaged row or a seq
+   *   missing inside the page's range: a page never shows history with a hole
    */
   async readEvents(id: string, page: EventPage = {}): Promise<SessionEvent[]> {
-    const { stmt, desc } = selectPage(id, page);
-    const events = (await this.#client.execute(stmt)).rows.map(rowToEvent);
-    return desc ? events.reverse() : events;
+    const { stmt } = selectPage(id, page);
+    const { events, missingIfStored } = pageEvents(
+      (await this.#client.execute(stmt)).rows,
+      id,
+      page,
+    );
+    if (missingIfStored !== undefined) {
+      const { rows } = await this.#client.execute({
+        sql: "SELECT max(seq) AS last FROM events WHERE session_id = ?",
+        args: [id],
+      });
+      const last = rows[0]!.last;
+      if (last !== null && Number(last) >= missingIfStored) {
+        throw corrupt({ sessionId: id, seq: missingIfStored }, "missing");
+      }
+    }
+    return events;
   }
 
   /**
-   * Lists stored headers, newest `createdAt` first.
+   * Lists stored headers, newest `createdAt` first. A damaged header row is left out (reading
+   * that session answers `storage_corrupt`; `deno task doctor` names it), so one damaged row
+   * never hides the others.
    *
-   * @returns the headers
+   * @returns the readable headers
    */
   async list(): Promise<SessionHeader[]> {
-    return (await this.#client.execute(SELECT_HEADERS)).rows.map(rowToHeader);
+    const rows = (await this.#client.execute(SELECT_HEADERS)).rows;
+    return rows.flatMap((row) => {
+      try {
+        return [rowToHeader(row)];
+      } catch {
+        return [];
+      }
+    });
   }
 
   #submit(id: string, events: readonly SessionEvent[], header?: SessionHeader): Promise<void> {
@@ -249,12 +277,15 @@ export class LibsqlBackend implements PersistenceBackend {
 
   async #commit(group: readonly Pending[], shared: boolean): Promise<void> {
     const lengths = new Map<string, number | undefined>();
+    const unreadable = new Map<string, unknown>();
     const unknown = [...new Set(group.map((p) => p.id))].filter((id) => !this.#lengths.has(id));
-    try {
-      for (const id of unknown) lengths.set(id, (await this.cursor(id))?.length);
-    } catch (error) {
-      for (const p of group) p.done.reject(error);
-      return;
+    for (const id of unknown) {
+      // One session's damaged or unreadable header fails only that session's calls.
+      try {
+        lengths.set(id, (await this.cursor(id))?.length);
+      } catch (error) {
+        unreadable.set(id, error);
+      }
     }
     const stmts: InStatement[] = [];
     const rows: EventRow[] = [];
@@ -262,6 +293,7 @@ export class LibsqlBackend implements PersistenceBackend {
     for (const p of group) {
       const stored = lengths.has(p.id) ? lengths.get(p.id) : this.#lengths.get(p.id);
       try {
+        if (unreadable.has(p.id)) throw unreadable.get(p.id);
         const error = validate(p, stored);
         if (error !== undefined) throw error;
         // JSON.stringify throws for data such as BigInt: only this call fails.

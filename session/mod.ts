@@ -2,7 +2,7 @@
  * `@chime/session` owns the session log: the immutable {@linkcode SessionHeader}, the event
  * envelope, the append-only {@linkcode Session}, the {@linkcode SessionStore} with its `flush`
  * checkpoint and `session/flushed` observation, the persistence coordinator, the libSQL and JSONL
- * backends and `inspect`.
+ * backends, `inspect` and the storage doctor ({@linkcode checkStorage}).
  *
  * @example Create a session and make an event durable
  * ```ts
@@ -50,3 +50,11 @@ export {
 export { isTimeZone, normalizeTimeZone, timeZonesEqual } from "./zone.ts";
 export { LibsqlBackend, type LibsqlBackendOptions } from "./libsql_backend.ts";
 export { JsonlBackend, type JsonlBackendOptions } from "./jsonl_backend.ts";
+export {
+  checkStorage,
+  doctorMain,
+  formatReport,
+  type StorageDamage,
+  type StorageReport,
+  type StorageTarget,
+} from "./doctor.ts";

@@ -27,7 +27,10 @@ export type FlushListener = (
 
 /**
  * Observer of the `session/flushed(session, throughSeq)` observation: everything with
- * `seq < throughSeq` is durable. Published only by acknowledged checkpoints.
+ * `seq < throughSeq` is durable. Published by acknowledged checkpoints (with the bound captured
+ * at `flush()` entry) and by every commit of the persistence coordinator (with the length
+ * captured when that write was issued), so a chat message is reported saved without a
+ * checkpoint. Bounds may repeat or arrive below an earlier one: observers keep the maximum.
  */
 export type FlushedObserver = (session: Session, throughSeq: number) => void;
 
@@ -170,7 +173,12 @@ export class SessionStore implements AsyncDisposable {
     if (!this.#persist) {
       this.#listeners.set(session, new Set());
     } else {
-      const controller = new PersistenceController(session, this.#backend, seedEnd);
+      const controller = new PersistenceController(session, this.#backend, seedEnd, {
+        durableLength,
+        // Every commit of the coordinator is observed, not only checkpoints: plain chat is
+        // acknowledged as saved too (eager and group commits).
+        onCommit: (throughSeq) => this.#publish(session, throughSeq),
+      });
       this.#controllers.set(session, controller);
       this.#listeners.set(session, new Set([(_s, through) => controller.flush(through)]));
       controller.start();
@@ -191,11 +199,20 @@ export class SessionStore implements AsyncDisposable {
    *
    * @param options cwd, optional id, zone, origin
    * @returns the live session
-   * @throws {SessionError} `invalid_time_zone`, `invalid_session_id`, `time_zone_conflict`
-   *   (same id and cwd, non-equal or missing-vs-present zone, `details.knownTimeZone`),
-   *   `session_exists` (same id, other cwd)
+   * @throws {SessionError} `invalid_arguments` for a `cwd` that is not a well-formed string (a
+   *   lone surrogate would be stored as U+FFFD, so the stored header would differ from the live
+   *   one), `invalid_time_zone`, `invalid_session_id`, `time_zone_conflict` (same id and cwd,
+   *   non-equal or missing-vs-present zone, `details.knownTimeZone`), `session_exists` (same id,
+   *   other cwd)
    */
   async create(options: CreateSessionOptions): Promise<Session> {
+    if (typeof options.cwd !== "string" || !options.cwd.isWellFormed()) {
+      throw new SessionError(
+        "invalid_arguments",
+        "Cannot create: cwd must be a well-formed string (no lone surrogate)",
+        { details: { field: "cwd" } },
+      );
+    }
     const timeZone = options.timeZone === undefined
       ? undefined
       : normalizeTimeZone(options.timeZone);
@@ -382,6 +399,11 @@ export class SessionStore implements AsyncDisposable {
         );
     }
     if (!results.some((r) => r.status === "fulfilled" && r.value === true)) return false;
+    this.#publish(session, throughSeq);
+    return true;
+  }
+
+  #publish(session: Session, throughSeq: number): void {
     for (const observer of [...this.#observers]) {
       try {
         observer(session, throughSeq);
@@ -389,7 +411,6 @@ export class SessionStore implements AsyncDisposable {
         this.#reportError(error);
       }
     }
-    return true;
   }
 
   /**

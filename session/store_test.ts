@@ -28,8 +28,49 @@ Deno.test("`flush()` acknowledges with literal true and publishes session/flushe
   const session = await store.create({ cwd: "/", timeZone: "UTC" });
   store.append(session, "note", { a: 1 });
   assert.equal(await store.flush(session), true);
-  assert.deepEqual(seen, [[session, 1]]);
+  // The coordinator's own commit is observed, then the checkpoint's.
+  assert.deepEqual(seen, [[session, 1], [session, 1]]);
   assert.equal(backend.raw(session.id)?.events.length, 1);
+});
+
+Deno.test("every coordinator commit publishes session/flushed, with no flush call", async () => {
+  const { backend, store } = memoryStore();
+  await using _ = store;
+  const session = await store.create({ cwd: "/" });
+  await store.flush(session); // the header is stored
+  const seen: number[] = [];
+  let wake = () => {};
+  using _sub = store.onFlushed((_s, t) => {
+    seen.push(t);
+    wake();
+  });
+  const until = async (n: number) => {
+    while (seen.length < n) await new Promise<void>((resolve) => wake = resolve);
+  };
+  backend.hold();
+  store.append(session, "note", { n: 0 });
+  // The eager write is issued (parked in the backend) with the bound 1 …
+  for (let i = 0; i < 100 && backend.calls.append !== 1; i++) await Promise.resolve();
+  assert.equal(backend.calls.append, 1);
+  store.append(session, "note", { n: 1 }); // … so this append is not claimed by it
+  backend.release();
+  await until(2);
+  assert.deepEqual(seen, [1, 2]);
+  assert.equal(backend.raw(session.id)?.events.length, 2);
+});
+
+Deno.test("`create()` refuses a cwd with a lone surrogate and stores nothing", async () => {
+  const { backend, store } = memoryStore();
+  await using _ = store;
+  for (const cwd of ["/tmp/\uD800", "/a\uDC00b", 7 as unknown as string]) {
+    await assert.rejects(
+      store.create({ cwd, id: "s" }),
+      (e) => code("invalid_arguments")(e) && (e as SessionError).details.field === "cwd",
+    );
+  }
+  assert.equal(store.live("s"), undefined);
+  assert.deepEqual(await backend.list(), []);
+  assert.equal((await store.create({ cwd: "/tmp/\uD83D\uDE00", id: "s" })).header.cwd, "/tmp/😀");
 });
 
 Deno.test("`flush()` returns false when only observers listen", async () => {
@@ -105,7 +146,8 @@ Deno.test("`flush()` captures throughSeq at call entry while appends continue", 
   backend.release();
   assert.equal(await held, true);
   assert.deepEqual(bounds, [1]);
-  assert.deepEqual(seen, [1]);
+  // The eager commit covered all three appends; the checkpoint keeps its entry bound.
+  assert.deepEqual(seen, [3, 1]);
 });
 
 Deno.test("`flush()` reports observer exceptions without failing the checkpoint", async () => {

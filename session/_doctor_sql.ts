@@ -1,0 +1,102 @@
+/**
+ * Private: the database half of the storage doctor. Reads every header row and every event row
+ * (keyset-paged on the primary key, raw bytes for text) and records each damage instead of
+ * stopping at the first.
+ *
+ * @module
+ */
+import type { Client, Row } from "@libsql/client";
+import {
+  EVENT_READ,
+  rowToEvent,
+  rowToHeader,
+  SELECT_HEADERS,
+  SELECT_HEADERS_V13,
+} from "./_libsql_sql.ts";
+import { damageOf, type StorageDamage } from "./_decode.ts";
+
+const PAGE = 1_000;
+const LOSSY = new TextDecoder();
+
+/** A stored id as a map key (raw bytes, so damaged ids stay distinct) and as readable text. */
+function idOf(value: unknown): { key: string; text: string } {
+  const bytes = new Uint8Array(value as ArrayBuffer);
+  return { key: bytes.join(","), text: LOSSY.decode(bytes) };
+}
+
+/**
+ * Reads every header row; each damaged one is recorded.
+ *
+ * @returns the stored ids (raw-byte keys) mapped to their readable text
+ */
+export async function scanHeaders(
+  client: Client,
+  legacy: boolean,
+  damage: StorageDamage[],
+): Promise<Map<string, string>> {
+  const sql = legacy ? SELECT_HEADERS_V13 : SELECT_HEADERS;
+  const ids = new Map<string, string>();
+  for (const row of (await client.execute(sql)).rows) {
+    const { key, text } = idOf(row.id);
+    ids.set(key, text);
+    try {
+      rowToHeader(row, text);
+    } catch (error) {
+      damage.push(damageOf(error));
+    }
+  }
+  return ids;
+}
+
+function checkRow(row: Row, id: string, expected: number, damage: StorageDamage[]): number {
+  const seq = Number(row.seq);
+  if (seq !== expected) {
+    damage.push({
+      sessionId: id,
+      seq: expected,
+      what: seq - expected === 1 ? "missing" : `missing (seqs ${expected}..${seq - 1})`,
+    });
+  }
+  try {
+    rowToEvent(row, id, seq);
+  } catch (error) {
+    damage.push(damageOf(error));
+  }
+  return seq + 1;
+}
+
+/**
+ * Reads every event row in primary-key order; records damaged rows, seqs missing from a
+ * session's log, and events of a session with no header row.
+ *
+ * @returns how many event rows were read
+ */
+export async function scanEvents(
+  client: Client,
+  headers: ReadonlyMap<string, string>,
+  damage: StorageDamage[],
+): Promise<number> {
+  let count = 0;
+  let last: { sid: ArrayBuffer; seq: number } | undefined;
+  let current: { key: string; text: string; expected: number } | undefined;
+  for (;;) {
+    const { rows } = await client.execute({
+      sql: `SELECT CAST(session_id AS BLOB) AS sid, ${EVENT_READ} FROM events
+        ${last === undefined ? "" : "WHERE (session_id, seq) > (CAST(? AS TEXT), ?)"}
+        ORDER BY session_id, seq LIMIT ${PAGE}`,
+      args: last === undefined ? [] : [last.sid, last.seq],
+    });
+    for (const row of rows) {
+      const { key, text } = idOf(row.sid);
+      if (current?.key !== key) {
+        current = { key, text, expected: 0 };
+        if (!headers.has(key)) damage.push({ sessionId: text, what: "events without a header" });
+      }
+      current.expected = checkRow(row, text, current.expected, damage);
+      count++;
+    }
+    if (rows.length < PAGE) return count;
+    const tail = rows.at(-1)!;
+    last = { sid: tail.sid as ArrayBuffer, seq: Number(tail.seq) };
+  }
+}
