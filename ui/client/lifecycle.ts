@@ -8,7 +8,7 @@
 import type { WireEvent } from "../wire.ts";
 
 /** How a user message entered the agent loop, when it is not plain. */
-export type MessageState = "queued" | "steering";
+export type MessageState = "queued" | "steering" | "stopped";
 
 /** Whether a turn is open at the end of `events` (a `turn/start` not yet ended). */
 export function turnOpen(events: readonly WireEvent[]): boolean {
@@ -21,7 +21,10 @@ export function turnOpen(events: readonly WireEvent[]): boolean {
 }
 
 /**
- * Lifecycle states by the `seq` of each `user-rpc` that has one: `queued` while no
+ * Lifecycle states by the `seq` of each `user-rpc` that has one: `stopped` when a cancelled
+ * `turn/end` names it in `stoppedMessageIds` (Stop ended it, or it was queued behind the stopped
+ * turn: the model never carries it out; a retry claims it again and clears the state, see
+ * docs/events.md), `queued` while no
  * `step/start` after it has claimed its `messageId` and it still waits for the agent (a turn is
  * open, or no turn started after it); `steering` when the step that claimed it was a later step
  * (`step > 0`) of a turn that was already running. Messages claimed by a turn's first step are
@@ -44,22 +47,36 @@ export function turnOpen(events: readonly WireEvent[]): boolean {
  */
 export function messageStates(events: readonly WireEvent[]): Map<number, MessageState> {
   const waiting = new Map<string, number>();
+  const seqOf = new Map<string, number>();
   const states = new Map<number, MessageState>();
   let lastTurnStart = -1;
   for (const e of events) {
     if (e.type === "user-rpc") {
       const id = (e.data as { messageId?: unknown }).messageId;
-      if (typeof id === "string") waiting.set(id, e.seq);
+      if (typeof id === "string") {
+        waiting.set(id, e.seq);
+        seqOf.set(id, e.seq);
+      }
     } else if (e.type === "turn/start") {
       lastTurnStart = e.seq;
     } else if (e.type === "step/start") {
       const d = e.data as { step?: unknown; messageIds?: unknown };
       const ids = Array.isArray(d.messageIds) ? d.messageIds : [];
       for (const id of ids) {
+        const claimed = typeof id === "string" ? seqOf.get(id) : undefined;
+        if (claimed !== undefined && states.get(claimed) === "stopped") states.delete(claimed);
         const seq = typeof id === "string" ? waiting.get(id) : undefined;
         if (seq === undefined) continue;
         waiting.delete(id as string);
         if (typeof d.step === "number" && d.step > 0) states.set(seq, "steering");
+      }
+    } else if (e.type === "turn/end") {
+      const stopped = (e.data as { stoppedMessageIds?: unknown }).stoppedMessageIds;
+      for (const id of Array.isArray(stopped) ? stopped : []) {
+        const seq = typeof id === "string" ? seqOf.get(id) : undefined;
+        if (seq === undefined) continue;
+        waiting.delete(id as string);
+        states.set(seq, "stopped");
       }
     }
   }

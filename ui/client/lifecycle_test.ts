@@ -52,3 +52,22 @@ Deno.test("messageStates() does not keep a message queued forever after its turn
   ];
   deepEqual([...messageStates(events)], []);
 });
+
+Deno.test("messageStates() marks the messages a Stop ended as stopped until a retry claims one", () => {
+  seq = 0;
+  const stopped = [
+    ev("user-rpc", { messageId: "a", text: "remind me at 3pm to call Bob" }),
+    ev("turn/start", { turnId: "t" }),
+    ev("step/start", { turnId: "t", step: 0, messageIds: ["a"] }),
+    ev("user-rpc", { messageId: "b", text: "and buy milk" }),
+    ev("turn/end", { turnId: "t", outcome: "cancelled", stoppedMessageIds: ["a", "b"] }),
+  ];
+  deepEqual([...messageStates(stopped)], [[0, "stopped"], [3, "stopped"]]);
+  const retried = [
+    ...stopped,
+    ev("turn/start", { turnId: "u" }),
+    ev("step/start", { turnId: "u", step: 0, messageIds: ["b"] }),
+    ev("turn/end", { turnId: "u", outcome: "completed" }),
+  ];
+  deepEqual([...messageStates(retried)], [[0, "stopped"]]);
+});

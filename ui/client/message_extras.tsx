@@ -57,6 +57,11 @@ export function MessageExtras(
           {icon("queued")} {text("queued")}
         </span>
       )}
+      {props.state === "stopped" && (
+        <span class="badge stopped" data-testid="message-stopped" data-state="stopped">
+          {icon("stop")} {text("stopped")}
+        </span>
+      )}
       {props.state === "steering" && (
         <span class="badge steering" data-testid="message-steering" data-state="steering">
           {icon("steer")} {text("steering")}
