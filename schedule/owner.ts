@@ -29,9 +29,24 @@ export interface ScheduleOwnerOptions {
   readonly clock?: Clock;
   /** Failure sink. @default `console` */
   readonly logger?: ScheduleLogger;
-  /** Longest single timer, ms, `1..MAX_TIMER_MS`. @default MAX_TIMER_MS (2^31−1) */
+  /**
+   * Longest single timer, ms, `1..MAX_TIMER_MS`. Every wake re-reads the wall clock, so a
+   * reminder due while the machine slept (or the clock jumped forward) fires within one segment.
+   * @default 60_000
+   */
   readonly maxSegmentMs?: number;
+  /**
+   * At most this many dispatches (reminder turns) per session in any trailing hour; beyond it
+   * due reminders wait, and a recurring one then coalesces (docs/recurring.md "Delivery").
+   * @default 60
+   */
+  readonly maxRemindersPerHour?: number;
 }
+
+/** Default {@linkcode ScheduleOwnerOptions.maxSegmentMs}: one minute. */
+export const DEFAULT_SEGMENT_MS = 60_000;
+/** Default {@linkcode ScheduleOwnerOptions.maxRemindersPerHour}. */
+export const DEFAULT_REMINDERS_PER_HOUR = 60;
 
 /**
  * What the owner is doing: `idle` (nothing active), `armed` (a timer runs), `running` (a due
@@ -74,6 +89,9 @@ export class ScheduleOwner implements AsyncDisposable {
   readonly #clock: Clock;
   readonly #logger: ScheduleLogger;
   readonly #segment: number;
+  readonly #perHour: number;
+  /** The hourly budget is full until this instant (epoch ms): due dispatches wait for it. */
+  #budgetUntil: number | undefined;
   readonly #stop = Promise.withResolvers<void>();
   #stopped: "disposed" | "faulted" | undefined;
   #target: number | undefined;
@@ -89,16 +107,21 @@ export class ScheduleOwner implements AsyncDisposable {
    * Creates an idle owner; {@linkcode ScheduleOwner.start} arms it.
    * @param agent the live root agent
    * @param options shared FIFO, clock, logger and segment bound
-   * @throws {RangeError} when `maxSegmentMs` is not an integer in `1..MAX_TIMER_MS`
+   * @throws {RangeError} when `maxSegmentMs` is not an integer in `1..MAX_TIMER_MS`, or
+   *   `maxRemindersPerHour` is not a positive safe integer
    */
   constructor(agent: AgentHandle, options: ScheduleOwnerOptions = {}) {
     this.#agent = agent;
     this.#fifo = options.fifo ?? new ScheduleFifo();
     this.#clock = options.clock ?? agent.clock;
     this.#logger = options.logger ?? console;
-    this.#segment = options.maxSegmentMs ?? MAX_TIMER_MS;
+    this.#segment = options.maxSegmentMs ?? DEFAULT_SEGMENT_MS;
     if (!Number.isSafeInteger(this.#segment) || this.#segment < 1 || this.#segment > MAX_TIMER_MS) {
       throw new RangeError(`Cannot create owner: maxSegmentMs ${this.#segment} is out of range`);
+    }
+    this.#perHour = options.maxRemindersPerHour ?? DEFAULT_REMINDERS_PER_HOUR;
+    if (!Number.isSafeInteger(this.#perHour) || this.#perHour < 1) {
+      throw new RangeError(`Cannot create owner: maxRemindersPerHour ${this.#perHour} is invalid`);
     }
   }
 
@@ -173,6 +196,12 @@ export class ScheduleOwner implements AsyncDisposable {
         target = at;
       }
     }
+    if (this.#budgetUntil !== undefined && this.#clock.now() >= this.#budgetUntil) {
+      this.#budgetUntil = undefined;
+    }
+    if (target !== undefined && this.#budgetUntil !== undefined) {
+      target = Math.max(target, this.#budgetUntil);
+    }
     this.#target = target;
     if (target !== undefined) this.#schedule(target);
   }
@@ -216,13 +245,15 @@ export class ScheduleOwner implements AsyncDisposable {
     if (this.#stopped !== undefined) return "stopped";
     let outcome: Delivery;
     try {
+      const options = { now: () => this.#clock.now(), maxPerHour: this.#perHour };
       outcome = await this.#agent.runMaintenance(() =>
-        Promise.resolve(deliverDue(this.#agent, () => this.#clock.now()))
+        Promise.resolve(deliverDue(this.#agent, options))
       );
     } catch (error) {
       if (error instanceof AgentError && error.code === "busy") return "busy";
       return this.#stall(this.#clock.now(), "Cannot deliver: maintenance was refused", error);
     }
+    this.#budgetUntil = outcome.budgetUntil;
     if (outcome.fault !== undefined) this.#fault(outcome.fault.cause);
     else if (outcome.contained !== undefined) {
       const message = "Cannot deliver: framing or enqueue failed; the record stays active";

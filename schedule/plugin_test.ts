@@ -13,7 +13,13 @@ import { FakeClock, MemoryBackend } from "@chime/session/testing";
 import { ListLogger, settle, T0 } from "./_harness_test.ts";
 import { SCHEDULE_PLUGIN_NAME, schedulePlugin } from "./plugin.ts";
 
-const TOOLS = ["schedule_create", "schedule_list", "schedule_delete"];
+const TOOLS = [
+  "schedule_create",
+  "schedule_list",
+  "schedule_delete",
+  "schedule_update",
+  "schedule_snooze",
+];
 
 function toolNames(request: ModelRequest | undefined): string[] {
   return (request?.tools ?? []).map((t) => t.name);
