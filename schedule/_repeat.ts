@@ -77,17 +77,22 @@ export function validateRepeat(repeat: unknown): RepeatSelector | ToolFailure {
   return selector;
 }
 
-/** DTSTART text of the decision instant in `zone`, truncated to the minute. */
+/**
+ * Default DTSTART: the first whole minute strictly after the decision instant, in `zone`. It is
+ * in the future, so it is the first occurrence when the rule matches it and COUNT counts only
+ * deliverable occurrences ("every minute, 3 times" fires three times, the first within 60 s).
+ */
 function startOf(now: number, zone: string): string {
-  const local = Temporal.Instant.fromEpochMilliseconds(now).toZonedDateTimeISO(zone)
-    .toPlainDateTime().round({ smallestUnit: "minute", roundingMode: "floor" });
+  const next = Math.floor(now / 60_000) * 60_000 + 60_000;
+  const local = Temporal.Instant.fromEpochMilliseconds(next).toZonedDateTimeISO(zone)
+    .toPlainDateTime();
   return local.toString({ smallestUnit: "second" });
 }
 
 /**
  * Resolves a recurring selector at the decision instant: the zone is `time_zone` or the
- * implicit zone (as for a local `at`), DTSTART is `start` or the decision instant truncated to
- * the minute, and the first target is the first occurrence strictly after now.
+ * implicit zone (as for a local `at`), DTSTART is `start` or the first whole minute after the
+ * decision instant, and the first target is the first occurrence strictly after now.
  */
 export function resolveRepeat(
   selector: RepeatSelector,

@@ -31,7 +31,7 @@ const REPEAT = {
     },
     start: {
       type: "object",
-      description: "Local DTSTART; default: now, to the minute. Its seconds are kept.",
+      description: "Local DTSTART; default: the next whole minute. Its seconds are kept.",
       properties: {
         date: { type: "string", description: "Local calendar date, YYYY-MM-DD." },
         time: { type: "string", description: "Local 24-hour time, HH:MM or HH:MM:SS." },

@@ -292,8 +292,8 @@ function localInstant(
 /**
  * Resolves a validated request to one UTC target. `after` is `now + afterSeconds·1000`; an
  * explicit instant or a resolved local time must be strictly after `now`; a `repeat` series
- * gets its zone like a local time, DTSTART `start` or the decision instant truncated to the
- * minute, and the first occurrence strictly after `now` as its target. A local time with an
+ * gets its zone like a local time, DTSTART `start` or the first whole minute after the decision
+ * instant, and the first occurrence strictly after `now` as its target. A local time with an
  * explicit `time_zone` is validated like any zone and skips the ambiguity check; without one it
  * needs {@linkcode implicitTimeZone} to accept the request's provenance.
  *
