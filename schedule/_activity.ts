@@ -2,6 +2,7 @@
 // (page snooze/stop, catch-up skips), given once at the first step of the next turn through the
 // plugin's pre-step hook. Nothing extra is persisted: the facts are the durable schedule/change
 // events themselves.
+import type { PreStepHook } from "@chime/agent";
 import type { SessionEvent } from "@chime/session";
 import { tryDecodeScheduleChange } from "./decoder.ts";
 import { SCHEDULE_CHANGE, type ScheduleChange } from "./protocol.ts";
@@ -62,3 +63,11 @@ export function scheduleActivityNote(
   }
   return lines.length === 0 ? undefined : [ACTIVITY_HEADING, ...lines].join("\n");
 }
+
+/** The plugin's pre-step hook: the note, once, at the first step of a turn. */
+export const activityHook: PreStepHook = (batch, agent) => {
+  if (batch.step !== 0) return;
+  const { session } = agent;
+  const note = scheduleActivityNote(session.events(session.header.seedLength ?? 0), batch.turnId);
+  return note === undefined ? undefined : [note];
+};

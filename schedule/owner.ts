@@ -196,9 +196,7 @@ export class ScheduleOwner implements AsyncDisposable {
         target = at;
       }
     }
-    if (this.#budgetUntil !== undefined && this.#clock.now() >= this.#budgetUntil) {
-      this.#budgetUntil = undefined;
-    }
+    // Every delivery pass resets the budget wait, so a stale one only ever yields a past target.
     if (target !== undefined && this.#budgetUntil !== undefined) {
       target = Math.max(target, this.#budgetUntil);
     }

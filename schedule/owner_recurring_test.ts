@@ -179,3 +179,10 @@ Deno.test("a snooze of a delivered occurrence fires once and never shifts the se
     new Date(T0 + MINUTE + HOUR).toISOString(),
   );
 });
+
+Deno.test("maxRemindersPerHour must be a positive integer", async () => {
+  await using w = await world();
+  for (const bad of [0, 1.5, -1]) {
+    assert.throws(() => w.startOwner({ maxRemindersPerHour: bad }), RangeError);
+  }
+});

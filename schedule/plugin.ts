@@ -9,7 +9,7 @@
  */
 import type { AgentScope, Plugin } from "@chime/agent";
 import type { Clock } from "@chime/session";
-import { scheduleActivityNote } from "./_activity.ts";
+import { activityHook } from "./_activity.ts";
 import { bindScheduleActions, ScheduleActions } from "./actions.ts";
 import { ScheduleFifo } from "./fifo.ts";
 import { type ScheduleLogger, ScheduleOwner } from "./owner.ts";
@@ -57,15 +57,7 @@ function install(scope: AgentScope, options: SchedulePluginOptions): void {
   };
   try {
     for (const tool of tools) handles.push(scope.registerTool(tool));
-    handles.push(scope.addPreStep((batch, handle) => {
-      if (batch.step !== 0) return;
-      const { session } = handle;
-      const note = scheduleActivityNote(
-        session.events(session.header.seedLength ?? 0),
-        batch.turnId,
-      );
-      return note === undefined ? undefined : [note];
-    }));
+    handles.push(scope.addPreStep(activityHook));
     handles.push(bindScheduleActions(agent, new ScheduleActions(agent, { ...shared, random })));
   } catch (error) {
     revoke();

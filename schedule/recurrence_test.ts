@@ -462,3 +462,23 @@ Deno.test("`describeRule()` speaks English and Chinese", () => {
   const seconds = s("FREQ=DAILY", "2026-12-01T09:00:07", "UTC");
   assert.equal(describeRule(seconds, "en"), "daily at 09:00:07 (UTC)");
 });
+
+Deno.test("a rule that never matches ends at year 9999; many series stay cached", () => {
+  // The last occurrence is in a DST gap and no later candidate comes to release it.
+  const lone = s("FREQ=MONTHLY;INTERVAL=10000", "9500-03-11T02:30:00", "America/New_York");
+  assert.deepEqual(expand(lone, "9500-01-01T00:00:00Z", 2), [
+    "9500-03-11T03:30:00-04:00[America/New_York]",
+  ]);
+  const never = s("FREQ=MONTHLY;INTERVAL=12;BYMONTHDAY=30", "2026-02-01T09:00:00", "UTC");
+  assert.equal(nextOccurrence(never, Date.parse("2026-01-01T00:00:00Z")), undefined);
+  for (let minute = 0; minute < 300; minute++) {
+    const series = s(
+      "FREQ=DAILY",
+      `2026-01-01T${String(minute % 24).padStart(2, "0")}:${String(minute % 60).padStart(2, "0")}:${
+        String(Math.floor(minute / 60)).padStart(2, "0")
+      }`,
+      "UTC",
+    );
+    validateSeries(series);
+  }
+});
