@@ -19,10 +19,7 @@ import {
   type UpdateRequest,
 } from "./rules.ts";
 import { formatInstant } from "./rfc3339.ts";
-import { DELIVERY_MODE, type ScheduleValue, scheduleValue } from "./value.ts";
-
-/** A record value with `ok: true` (create, update, snooze answers). */
-export type RecordAnswer = { readonly ok: true } & ScheduleValue;
+import { DELIVERY_MODE, type RecordResult, type ScheduleValue, scheduleValue } from "./value.ts";
 
 function missing(state: ScheduleState, id: ScheduleId, action: string): ToolFailure {
   return state.seen.has(id)
@@ -36,7 +33,7 @@ export function decideCreate(
   request: CreateRequest,
   context: CreateContext,
   random: RandomBytes,
-): Decision<RecordAnswer> {
+): Decision<RecordResult> {
   const resolved = resolveCreate(request, context);
   if (!resolved.ok) return resolved;
   const record = toScheduleRecord(makeScheduleId(random, { avoid: state.seen }), resolved);
@@ -49,7 +46,7 @@ export function decideUpdate(
   state: ScheduleState,
   request: UpdateRequest,
   context: CreateContext,
-): Decision<RecordAnswer> {
+): Decision<RecordResult> {
   const current = state.active.get(request.id);
   if (current === undefined) return missing(state, request.id, "update schedule");
   const prompt = request.prompt ?? current.prompt;
@@ -115,7 +112,7 @@ export function decideSnooze(
   request: { readonly id: ScheduleId; readonly afterSeconds: number },
   now: number,
   random: RandomBytes,
-): Decision<RecordAnswer> {
+): Decision<RecordResult> {
   const { id, afterSeconds } = request;
   const scheduledAt = formatInstant(now + afterSeconds * 1000);
   const current = state.active.get(id);

@@ -11,11 +11,15 @@ import { formatInstant, MAX_INSTANT_MS } from "./rfc3339.ts";
 
 /** The validated recurring selector. */
 export interface RepeatSelector {
+  /** Selector kind. */
   readonly kind: "repeat";
   /** Canonical RRULE text. */
   readonly rrule: string;
+  /** Local DTSTART; default: the next whole minute. */
   readonly start?: LocalDateTime;
+  /** IANA zone; default: the implicit zone of the request. */
   readonly timeZone?: string;
+  /** Catch-up window, seconds (positive). */
   readonly catchUpSeconds?: number;
 }
 

@@ -9,13 +9,13 @@
  */
 import type { AgentHandle } from "@chime/agent";
 import type { Clock } from "@chime/session";
-import { decideSnooze, decideStop, type RecordAnswer } from "./_decide.ts";
+import { decideSnooze, decideStop } from "./_decide.ts";
 import { transact, type Tx } from "./_tx.ts";
 import { toolError, type ToolFailure } from "./errors.ts";
 import type { ScheduleFifo } from "./fifo.ts";
 import { isScheduleId, type RandomBytes } from "./protocol.ts";
 import { validateSnoozeArgs } from "./rules.ts";
-import type { ScheduleValue } from "./value.ts";
+import type { RecordResult, ScheduleValue } from "./value.ts";
 
 export { scheduleActivityNote } from "./_activity.ts";
 
@@ -67,7 +67,7 @@ export class ScheduleActions {
    * @returns the new (or moved) record's value, or a failure `invalid_arguments`,
    *   `schedule_not_found`, `schedule_not_active` or `persistence_uncertain`
    */
-  snooze(id: string, seconds: number): Promise<RecordAnswer | ToolFailure> {
+  snooze(id: string, seconds: number): Promise<RecordResult | ToolFailure> {
     const shape = validateSnoozeArgs({ id, after_seconds: seconds });
     if (!shape.ok) return Promise.resolve(shape);
     const names = { action: "snooze schedule", confirm: "confirm the snooze" };

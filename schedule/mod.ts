@@ -163,6 +163,7 @@ export {
 } from "./rules.ts";
 export {
   DELIVERY_MODE,
+  type RecordResult,
   type RepeatValue,
   repeatValue,
   type ScheduleValue,

@@ -19,7 +19,6 @@ import {
   decideSnooze,
   decideUpdate,
   type EndAnswer,
-  type RecordAnswer,
 } from "./_decide.ts";
 import { CREATE_SPEC, DELETE_SPEC, LIST_SPEC, SNOOZE_SPEC, UPDATE_SPEC } from "./_specs.ts";
 import { transact, type Tx } from "./_tx.ts";
@@ -34,7 +33,7 @@ import {
   validateSnoozeArgs,
   validateUpdateArgs,
 } from "./rules.ts";
-import { DELIVERY_MODE, type ScheduleValue, scheduleValue } from "./value.ts";
+import { DELIVERY_MODE, type RecordResult, type ScheduleValue, scheduleValue } from "./value.ts";
 
 /** Options of {@linkcode scheduleTools}. */
 export interface ScheduleToolsOptions {
@@ -53,7 +52,7 @@ export interface ScheduleToolsOptions {
 }
 
 /** Success value of `schedule_create`, `schedule_update` and `schedule_snooze`. */
-export type CreateResult = RecordAnswer;
+export type CreateResult = RecordResult;
 /** Success value of `schedule_list`: the active records in create order. */
 export interface ListResult {
   /** Always `true`. */

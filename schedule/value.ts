@@ -78,3 +78,6 @@ export function scheduleValue(record: ScheduleRecord, now: number): ScheduleValu
   const repeat = repeatValue(record);
   return { id, kind, prompt, scheduledAt, repeat, status, deliveryMode: DELIVERY_MODE };
 }
+
+/** A record value with `ok: true`: what create, update and snooze answer. */
+export type RecordResult = { readonly ok: true } & ScheduleValue;
