@@ -1,6 +1,7 @@
 // Private: the RRULE subset of docs/recurring.md (RFC 5545 §3.3.10) parsed into a typed rule and
 // printed back in one canonical text, so a stored `rrule` has exactly one spelling.
 import { ScheduleError } from "./errors.ts";
+import { parseStrictInstant } from "./rfc3339.ts";
 
 /** Frequencies of the subset (SECONDLY and YEARLY are refused). */
 export type Frequency = "MINUTELY" | "HOURLY" | "DAILY" | "WEEKLY" | "MONTHLY";
@@ -93,21 +94,12 @@ function byDay(text: string, freq: Frequency): ByDay[] {
 function until(text: string): number {
   const match = UNTIL.exec(text);
   if (match === null) throw unsupported(`UNTIL=${text} is not UTC YYYYMMDDTHHMMSSZ`);
-  const [y, mo, d, h, mi, s] = match.slice(1).map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  const ms = Date.UTC(y, mo - 1, d, h, mi, s);
-  const back = new Date(ms);
-  if (
-    back.getUTCFullYear() !== y || back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d ||
-    h > 23 || mi > 59 || s > 59
-  ) throw invalid(`UNTIL=${text} is not a real date-time`);
-  return ms;
+  const [y, mo, d, h, mi, s] = match.slice(1);
+  try {
+    return parseStrictInstant(`${y}-${mo}-${d}T${h}:${mi}:${s}Z`);
+  } catch {
+    throw invalid(`UNTIL=${text} is not a real date-time`);
+  }
 }
 
 /**

@@ -13,7 +13,12 @@ import { implicitTimeZone, type ZoneProvenance } from "./_provenance.ts";
 import { type RepeatSelector, resolveRepeat, validateRepeat } from "./_repeat.ts";
 import { type LocalDateTime, parseLocalDateTime, resolveLocal } from "./calendar.ts";
 import { toolError, type ToolFailure, toolFailureFrom } from "./errors.ts";
-import { isScheduleId, type ScheduleId, type ScheduleRecord } from "./protocol.ts";
+import {
+  isScheduleId,
+  type RecurringRecord,
+  type ScheduleId,
+  type ScheduleRecord,
+} from "./protocol.ts";
 import { formatInstant, MAX_INSTANT_MS, parseStrictInstant } from "./rfc3339.ts";
 
 export { implicitTimeZone, type RepeatSelector, type ZoneProvenance };
@@ -253,16 +258,7 @@ export type CreateResolution =
     readonly prompt: string;
     readonly scheduledAt: string;
   }
-  | {
-    readonly ok: true;
-    readonly kind: "recurring";
-    readonly prompt: string;
-    readonly rrule: string;
-    readonly dtstart: string;
-    readonly timeZone: string;
-    readonly scheduledAt: string;
-    readonly catchUpSeconds?: number;
-  }
+  | ({ readonly ok: true } & Omit<RecurringRecord, "id">)
   | ToolFailure;
 
 function notInFuture(epochMs: number, now: number): ToolFailure {
