@@ -67,13 +67,17 @@ type Outcome = "done" | "busy" | "stalled" | "stopped";
 
 /**
  * The Agent-scoped live owner. It derives the earliest active target from the durable fold and
- * waits for it in bounded timer segments, re-reading the wall clock at every wake (a backward
- * jump never fires early; a forward jump makes the target overdue). When due it runs one FIFO
- * transaction: `flush` preflight, claim of the idle phase through `runMaintenance()`, re-fold of
- * the exact session suffix, one decision-clock sample, then for each due record in due order the
- * fixed frame, one synchronous `followup()` and the id-only `dispatch`; after the phase is
- * released it awaits the dispatch barrier. Busy ⇒ one `whenIdle()` wait retries. Disposal never
- * deletes a record.
+ * waits for it in timer segments of at most `maxSegmentMs` (60 s by default), re-reading the
+ * wall clock at every wake (a backward jump never fires early; a forward jump or a sleeping
+ * machine makes the target overdue within one segment). When due it runs one FIFO transaction:
+ * `flush` preflight, claim of the idle phase through `runMaintenance()`, re-fold of the exact
+ * session suffix, one decision-clock sample, then for each due record in due order the fixed
+ * frame, one synchronous `followup()` and the `dispatch`; after the phase is released it awaits
+ * the dispatch barrier. A recurring record delivers only its latest missed occurrence (the
+ * others are counted as `missed`), or a `skip` outside its catch-up window; beyond
+ * `maxRemindersPerHour` dispatches in the trailing hour due records wait for the budget
+ * (docs/recurring.md "Delivery"). Busy ⇒ one `whenIdle()` wait retries. Disposal never deletes a
+ * record.
  *
  * @example Own one per live root agent
  * ```ts ignore
