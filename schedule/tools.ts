@@ -11,7 +11,7 @@
  *
  * @module
  */
-import type { AgentHandle, ToolContext, ToolDefinition } from "@chime/agent";
+import type { AgentHandle, ModelToolSpec, ToolContext, ToolDefinition } from "@chime/agent";
 import type { Clock } from "@chime/session";
 import {
   decideCreate,
@@ -21,13 +21,15 @@ import {
   type EndAnswer,
 } from "./_decide.ts";
 import { CREATE_SPEC, DELETE_SPEC, LIST_SPEC, SNOOZE_SPEC, UPDATE_SPEC } from "./_specs.ts";
-import { transact, type Tx } from "./_tx.ts";
+import { type Decision, transact, type Tx } from "./_tx.ts";
 import { turnProvenance } from "./_turn_zones.ts";
 import type { ToolFailure } from "./errors.ts";
 import type { ScheduleFifo } from "./fifo.ts";
+import type { ScheduleState } from "./fold.ts";
 import type { RandomBytes } from "./protocol.ts";
 import {
   validateCreateArgs,
+  type Validated,
   validateDeleteArgs,
   validateListArgs,
   validateSnoozeArgs,
@@ -89,93 +91,65 @@ export function scheduleTools(options: ScheduleToolsOptions): readonly ToolDefin
   const confirmed = options.onConfirmed ?? (() => {});
   const random = options.random ?? defaultRandom;
   const now = (agent: AgentHandle) => Math.floor((options.clock ?? agent.clock).now());
-  const tx = (ctx: ToolContext): Tx => ({ fifo: options.fifo, agent: ctx.agent, confirmed });
   const context = (ctx: ToolContext) => ({
     now: now(ctx.agent),
     ...turnProvenance(ctx.agent.session, ctx.turnId),
   });
+  /** A tool: shape check before the FIFO, then one transaction deciding over the fold. */
+  function tool<A, R>(
+    spec: ModelToolSpec,
+    validate: (args: unknown) => Validated<A>,
+    names: { readonly action: string; readonly confirm: string; readonly abortable: boolean },
+    decide: (state: ScheduleState, value: A, ctx: ToolContext) => Decision<R>,
+  ): ToolDefinition {
+    return {
+      ...spec,
+      execute(args: unknown, ctx: ToolContext): Promise<R | ToolFailure> {
+        const shape = validate(args);
+        if (!shape.ok) return Promise.resolve(shape);
+        const tx: Tx = { fifo: options.fifo, agent: ctx.agent, confirmed };
+        // A change never lands after its turn ended; a read (list) has nothing to hold back.
+        const signal = names.abortable ? { signal: ctx.signal } : {};
+        return transact(tx, { ...names, ...signal }, (state) => decide(state, shape.value, ctx));
+      },
+    };
+  }
+  const change = (action: string, confirm: string) => ({ action, confirm, abortable: true });
 
-  const create: ToolDefinition = {
-    ...CREATE_SPEC,
-    execute(args: unknown, ctx: ToolContext): Promise<CreateResult | ToolFailure> {
-      const shape = validateCreateArgs(args);
-      if (!shape.ok) return Promise.resolve(shape);
-      const names = {
-        action: "create schedule",
-        confirm: "confirm the new schedule",
-        signal: ctx.signal,
-      };
-      return transact(
-        tx(ctx),
-        names,
-        (state) => decideCreate(state, shape.value, context(ctx), random),
-      );
-    },
-  };
-
-  const list: ToolDefinition = {
-    ...LIST_SPEC,
-    execute(args: unknown, ctx: ToolContext): Promise<ListResult | ToolFailure> {
-      const shape = validateListArgs(args);
-      if (!shape.ok) return Promise.resolve(shape);
-      const names = { action: "list schedules", confirm: "list schedules" };
-      return transact(tx(ctx), names, (state) => {
+  return [
+    tool(
+      CREATE_SPEC,
+      validateCreateArgs,
+      change("create schedule", "confirm the new schedule"),
+      (state, request, ctx) => decideCreate(state, request, context(ctx), random),
+    ),
+    tool(
+      LIST_SPEC,
+      validateListArgs,
+      { action: "list schedules", confirm: "list schedules", abortable: false },
+      (state, _, ctx): Decision<ListResult> => {
         const decisionNow = now(ctx.agent);
         const schedules = [...state.active.values()].map((r) => scheduleValue(r, decisionNow));
         return { ok: true, answer: { ok: true, schedules, deliveryMode: DELIVERY_MODE } };
-      });
-    },
-  };
-
-  const remove: ToolDefinition = {
-    ...DELETE_SPEC,
-    execute(args: unknown, ctx: ToolContext): Promise<DeleteResult | ToolFailure> {
-      const shape = validateDeleteArgs(args);
-      if (!shape.ok) return Promise.resolve(shape);
-      const names = {
-        action: "delete schedule",
-        confirm: "confirm the deletion",
-        signal: ctx.signal,
-      };
-      return transact(
-        tx(ctx),
-        names,
-        (state) => decideDelete(state, shape.value.id, now(ctx.agent)),
-      );
-    },
-  };
-
-  const update: ToolDefinition = {
-    ...UPDATE_SPEC,
-    execute(args: unknown, ctx: ToolContext): Promise<CreateResult | ToolFailure> {
-      const shape = validateUpdateArgs(args);
-      if (!shape.ok) return Promise.resolve(shape);
-      const names = {
-        action: "update schedule",
-        confirm: "confirm the update",
-        signal: ctx.signal,
-      };
-      return transact(tx(ctx), names, (state) => decideUpdate(state, shape.value, context(ctx)));
-    },
-  };
-
-  const snooze: ToolDefinition = {
-    ...SNOOZE_SPEC,
-    execute(args: unknown, ctx: ToolContext): Promise<CreateResult | ToolFailure> {
-      const shape = validateSnoozeArgs(args);
-      if (!shape.ok) return Promise.resolve(shape);
-      const names = {
-        action: "snooze schedule",
-        confirm: "confirm the snooze",
-        signal: ctx.signal,
-      };
-      return transact(
-        tx(ctx),
-        names,
-        (state) => decideSnooze(state, shape.value, now(ctx.agent), random),
-      );
-    },
-  };
-
-  return [create, list, remove, update, snooze];
+      },
+    ),
+    tool(
+      DELETE_SPEC,
+      validateDeleteArgs,
+      change("delete schedule", "confirm the deletion"),
+      (state, { id }, ctx) => decideDelete(state, id, now(ctx.agent)),
+    ),
+    tool(
+      UPDATE_SPEC,
+      validateUpdateArgs,
+      change("update schedule", "confirm the update"),
+      (state, request, ctx) => decideUpdate(state, request, context(ctx)),
+    ),
+    tool(
+      SNOOZE_SPEC,
+      validateSnoozeArgs,
+      change("snooze schedule", "confirm the snooze"),
+      (state, request, ctx) => decideSnooze(state, request, now(ctx.agent), random),
+    ),
+  ];
 }
