@@ -10,6 +10,7 @@ import { HTTPException } from "hono/http-exception";
 import { jsonBodies } from "./_body.ts";
 import { tokenAuth } from "./auth.ts";
 import { messageRoutes } from "./routes_messages.ts";
+import { reminderRoutes } from "./routes_reminders.ts";
 import type { HostRuntime } from "./runtime.ts";
 import { sessionRoutes } from "./routes_sessions.ts";
 import { hostGuard, originGuard, type OriginOptions, securityHeaders } from "./security.ts";
@@ -141,6 +142,7 @@ export function createApp(runtime: HostRuntime, options: AppOptions = {}): HostA
   app.get("/api/client-config", (c) => c.json({ renderers: runtime.renderers }));
   app.route("/api/sessions", sessionRoutes(runtime, options));
   app.route("/api/sessions", messageRoutes(runtime));
+  app.route("/api/sessions", reminderRoutes(runtime));
   for (const [path, asset] of Object.entries(options.assets ?? {})) {
     app.get(path, (c) => {
       c.header("Content-Type", asset.contentType);

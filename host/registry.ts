@@ -28,7 +28,7 @@ export interface PluginEntry {
 }
 
 /**
- * The creates the dispatches of `gated` pair with, under the rules of
+ * The creates (and updates) the dispatches of `gated` pair with, under the rules of
  * `scheduleReminderPresentations` (schedule/presentation.ts): an own dispatch (`seq ≥
  * seedLength`) pairs with the nearest same-id create in `[seedLength, seq)`, an inherited one
  * with the nearest same-id create before it. Keeping exactly those creates (newest first) makes
@@ -48,7 +48,8 @@ function dispatchContext(header: Parameters<typeof foldStart>[0], gated: readonl
       if (event.seq < seedLength) pending = pending.filter((p) => !p.own);
       if (event.type !== SCHEDULE_CHANGE || pending.length === 0) return false;
       const change = tryDecodeScheduleChange(event.data);
-      if (change?.op !== "create") return false;
+      // An update pairs like the create it replaces (schedule/presentation.ts).
+      if (change?.op !== "create" && change?.op !== "update") return false;
       const before = pending.length;
       pending = pending.filter((p) => p.id !== change.record.id || p.seq <= event.seq);
       return pending.length < before;
@@ -60,7 +61,11 @@ function dispatchContext(header: Parameters<typeof foldStart>[0], gated: readonl
   return scan;
 }
 
-/** Views of `schedule/change` dispatches (seed §"Commit-aware Web 回执"). */
+/**
+ * Views of `schedule/change` dispatches (seed §"Commit-aware Web 回执"), one-shot and recurring
+ * (docs/recurring.md "Host and page"). Other transitions (`skip`, `stop`, `update`, …) get no
+ * view: the page shows them raw.
+ */
 export const scheduleViews: ViewSource = {
   context: dispatchContext,
   gated: (event) =>

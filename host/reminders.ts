@@ -1,11 +1,20 @@
 /**
  * `GET /api/sessions/:id/reminders`: the active reminders of a session, folded with
  * `@chime/schedule`'s {@linkcode foldSession} over the durable log only (seed "Commit-aware
- * Web 回执": the page shows nothing the log has not committed).
+ * Web 回执": the page shows nothing the log has not committed). A recurring reminder carries
+ * `repeat` and its next occurrence as `scheduledAt` (docs/recurring.md "Host and page").
  *
  * @module
  */
-import { DELIVERY_MODE, foldSession, scheduledAtMs, scheduleValue } from "@chime/schedule";
+import {
+  DELIVERY_MODE,
+  foldSession,
+  type RepeatValue,
+  scheduledAtMs,
+  type ScheduleValue,
+  scheduleValue,
+  type SnoozeOf,
+} from "@chime/schedule";
 import type { SessionEvent, SessionHeader } from "@chime/session";
 import type { HostRuntime } from "./runtime.ts";
 
@@ -13,12 +22,16 @@ import type { HostRuntime } from "./runtime.ts";
 export interface ActiveReminder {
   /** The schedule id. */
   readonly id: string;
-  /** Rule kind (`after` or `at`). */
-  readonly kind: "after" | "at";
+  /** Rule kind. */
+  readonly kind: "after" | "at" | "recurring";
   /** The reminder text. */
   readonly prompt: string;
-  /** Target instant, UTC RFC 3339. */
+  /** Target instant (a series' next occurrence), UTC RFC 3339. */
   readonly scheduledAt: string;
+  /** How a recurring reminder repeats: `{ rrule, timeZone, dtstart, text: { en, zh } }`. */
+  readonly repeat?: RepeatValue;
+  /** The reminder occurrence a snooze reminder snoozes. */
+  readonly snoozeOf?: SnoozeOf;
   /** `overdue` once `now ≥ scheduledAt`, else `scheduled`. */
   readonly status: "scheduled" | "overdue";
   /** Always `session-local`. */
@@ -40,11 +53,28 @@ function page(
 ): RemindersPage {
   const records = [...foldSession(header, events).active.values()]
     .sort((a, b) => scheduledAtMs(a) - scheduledAtMs(b));
-  const reminders = records.map((record): ActiveReminder => {
-    const { id, kind, prompt, scheduledAt, status, deliveryMode } = scheduleValue(record, now);
-    return { id, kind, prompt, scheduledAt, status, deliveryMode };
-  });
+  const reminders = records.map((record) => activeReminder(scheduleValue(record, now)));
   return { reminders, deliveryMode: DELIVERY_MODE };
+}
+
+/**
+ * A schedule tool value as the page lists it.
+ *
+ * @param value the value of an active record
+ * @returns `{ id, kind, prompt, scheduledAt, status, deliveryMode, repeat?, snoozeOf? }`
+ */
+export function activeReminder(value: ScheduleValue): ActiveReminder {
+  const { id, kind, prompt, scheduledAt, status, deliveryMode, repeat, snoozeOf } = value;
+  return {
+    id,
+    kind,
+    prompt,
+    scheduledAt,
+    status,
+    deliveryMode,
+    ...(repeat === undefined ? {} : { repeat }),
+    ...(snoozeOf === undefined ? {} : { snoozeOf }),
+  };
 }
 
 /**

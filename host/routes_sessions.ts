@@ -1,6 +1,6 @@
 /**
- * Session routes: create, list (titles, paging), get, resume, fork, history, reminders and stream
- * (ARCHITECTURE.md §6).
+ * Session routes: create, list (titles, paging), get, resume, fork, history and stream
+ * (ARCHITECTURE.md §6); the reminders routes live in routes_reminders.ts.
  *
  * @module
  */
@@ -8,7 +8,6 @@ import { Hono } from "hono";
 import { SessionError } from "@chime/session";
 import { HostError } from "./errors.ts";
 import { attachedHistory, detachedHistory } from "./history.ts";
-import { sessionReminders } from "./reminders.ts";
 import { SessionTitles } from "./titles.ts";
 import type { HostRuntime } from "./runtime.ts";
 import { type StreamOptions, streamSession } from "./sse.ts";
@@ -125,13 +124,6 @@ export function sessionRoutes(runtime: HostRuntime, options: StreamOptions = {})
       const page = live !== undefined
         ? await attachedHistory(runtime.store, runtime.views, live, query)
         : await detachedHistory(runtime.store, runtime.views, id, query);
-      if (page === undefined) throw notFound(id);
-      return c.json(page);
-    })
-    .get("/:id/reminders", async (c) => {
-      // The durable log only, and never activating a cold session.
-      const id = sessionIdParam(c);
-      const page = await sessionReminders(runtime, id);
       if (page === undefined) throw notFound(id);
       return c.json(page);
     })

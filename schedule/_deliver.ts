@@ -1,57 +1,116 @@
-// Private: the owner's maintenance task (seed §"Live 交付生命周期"), synchronous from the re-fold
-// of the exact session suffix to the last id-only dispatch append.
+// Private: the owner's maintenance task (seed §"Live 交付生命周期"; docs/recurring.md "Delivery"),
+// synchronous from the re-fold of the exact session suffix to the last append.
 import type { AgentHandle } from "@chime/agent";
+import type { SessionEvent } from "@chime/session";
 import { foldLive } from "./_tx.ts";
-import { dispatchChange } from "./decoder.ts";
+import { dispatchChange, occurrenceChange, tryDecodeScheduleChange } from "./decoder.ts";
 import { reminderFrame } from "./frame.ts";
 import {
+  type OccurrenceFacts,
   SCHEDULE_CHANGE,
   scheduledAtMs,
   type ScheduleId,
   type ScheduleRecord,
 } from "./protocol.ts";
+import { catchUp } from "./recurrence.ts";
+import { formatInstant } from "./rfc3339.ts";
+
+const HOUR_MS = 3_600_000;
 
 /** What one delivery pass did. */
 export interface Delivery {
   /** The single decision-clock sample, epoch ms (UTC). */
   readonly decisionNow: number;
-  /** Dispatches appended (each after exactly one enqueued follow-up). */
+  /** Dispatches and skips appended (each dispatch after exactly one enqueued follow-up). */
   readonly appended: number;
+  /** The hourly budget is full: due dispatches wait until this instant (epoch ms, UTC). */
+  readonly budgetUntil?: number;
   /** A contained framing or enqueue failure: that record and later ones stay active. */
   readonly contained?: { readonly id: ScheduleId; readonly cause: unknown };
-  /** The re-fold or a dispatch append failed: the owner must fault. */
+  /** The re-fold or an append failed: the owner must fault. */
   readonly fault?: { readonly cause: unknown };
+}
+
+/** Dispatch instants (epoch ms) of the own suffix within the trailing hour, oldest first. */
+function recentDispatches(events: readonly SessionEvent[], now: number): number[] {
+  const out: number[] = [];
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i]!;
+    const at = Date.parse(event.at);
+    if (at <= now - HOUR_MS) break;
+    if (event.type === SCHEDULE_CHANGE && tryDecodeScheduleChange(event.data)?.op === "dispatch") {
+      out.unshift(at);
+    }
+  }
+  return out;
+}
+
+/** The occurrence a due recurring record delivers now: the latest ≤ now; the rest are missed. */
+function occurrenceOf(
+  record: Extract<ScheduleRecord, { kind: "recurring" }>,
+  now: number,
+): OccurrenceFacts {
+  const target = scheduledAtMs(record);
+  const found = catchUp(record, target, now);
+  const latest = found.latest ?? target;
+  return {
+    occurrenceAt: formatInstant(latest),
+    missed: Math.max(0, found.count - 1),
+    nextAt: found.next === undefined ? null : formatInstant(found.next),
+  };
 }
 
 /**
  * Re-folds the live suffix (a management change that won the race is seen, so no stale
- * dispatch), samples `now()` once, then for each due record in due order builds the fixed frame,
- * enqueues one follow-up and appends `{ version: 1, op: 'dispatch', id }`.
+ * dispatch), samples `now()` once, then for each due record in due order: a recurring record
+ * outside its catch-up window gets a `skip`; otherwise, while the trailing-hour budget of
+ * `maxPerHour` dispatches allows, the fixed frame is enqueued as one follow-up and the dispatch
+ * appended (a recurring one names its occurrence, `missed` and `nextAt`).
  */
-export function deliverDue(agent: AgentHandle, now: () => number): Delivery {
+export function deliverDue(
+  agent: AgentHandle,
+  options: { readonly now: () => number; readonly maxPerHour: number },
+): Delivery {
   let active: ScheduleRecord[];
   try {
     active = [...foldLive(agent).active.values()];
   } catch (cause) {
-    return { decisionNow: now(), appended: 0, fault: { cause } };
+    return { decisionNow: options.now(), appended: 0, fault: { cause } };
   }
-  const decisionNow = now();
+  const decisionNow = options.now();
   const due = active.filter((record) => scheduledAtMs(record) <= decisionNow)
     .sort((a, b) => scheduledAtMs(a) - scheduledAtMs(b));
+  const { session } = agent;
+  const used = recentDispatches(session.events(session.header.seedLength ?? 0), decisionNow);
   let appended = 0;
+  let budgetUntil: number | undefined;
   for (const record of due) {
-    try {
-      agent.followup(reminderFrame(record, decisionNow));
-    } catch (cause) {
-      return { decisionNow, appended, contained: { id: record.id, cause } };
+    const facts = record.kind === "recurring" ? occurrenceOf(record, decisionNow) : undefined;
+    const window = record.kind === "recurring" ? record.catchUpSeconds : undefined;
+    const skip = facts !== undefined && window !== undefined &&
+      decisionNow - Date.parse(facts.occurrenceAt) > window * 1000;
+    if (!skip && used.length >= options.maxPerHour) {
+      budgetUntil = used[used.length - options.maxPerHour]! + HOUR_MS;
+      continue;
+    }
+    if (!skip) {
+      try {
+        agent.followup(reminderFrame(record, decisionNow, facts));
+      } catch (cause) {
+        return { decisionNow, appended, contained: { id: record.id, cause } };
+      }
     }
     try {
-      agent.append(SCHEDULE_CHANGE, dispatchChange(record.id));
+      const change = facts === undefined
+        ? dispatchChange(record.id)
+        : occurrenceChange(skip ? "skip" : "dispatch", record.id, facts);
+      agent.append(SCHEDULE_CHANGE, change);
     } catch (cause) {
       // The follow-up may already be queued: stop rather than risk a second delivery.
       return { decisionNow, appended, fault: { cause } };
     }
     appended++;
+    if (!skip) used.push(decisionNow);
   }
-  return { decisionNow, appended };
+  return { decisionNow, appended, ...(budgetUntil === undefined ? {} : { budgetUntil }) };
 }

@@ -1,6 +1,7 @@
 // Shared test fixtures and given/when/then helpers for schedule tests (not a test suite).
 import type { SessionEvent, SessionHeader } from "@chime/session";
 import {
+  type OneShotRecord,
   SCHEDULE_CHANGE,
   type ScheduleChange,
   type ScheduleId,
@@ -18,12 +19,12 @@ export function id(tag: string): ScheduleId {
 }
 
 /** An `at` record due `minutes` after {@linkcode T0}. */
-export function atRecord(tag: string, minutes = 5, prompt = `remind ${tag}`): ScheduleRecord {
+export function atRecord(tag: string, minutes = 5, prompt = `remind ${tag}`): OneShotRecord {
   return { id: id(tag), kind: "at", prompt, scheduledAt: formatInstant(T0 + minutes * 60_000) };
 }
 
 /** An `after` record due `seconds` after {@linkcode T0}. */
-export function afterRecord(tag: string, seconds = 60): ScheduleRecord {
+export function afterRecord(tag: string, seconds = 60): OneShotRecord {
   return {
     id: id(tag),
     kind: "after",
@@ -109,4 +110,47 @@ export function request(args: Record<string, unknown>): CreateRequest {
   const result = validateCreateArgs({ prompt: "stretch", ...args });
   if (!result.ok) throw new Error(`unexpected ${result.error.code}`);
   return result.value;
+}
+
+/** A recurring record (daily at 09:00 UTC from 2030-01-01), first target at {@linkcode T0} + 9 h. */
+export function seriesRecord(tag: string, extra: Record<string, unknown> = {}): ScheduleRecord {
+  return {
+    id: id(tag),
+    kind: "recurring",
+    prompt: `repeat ${tag}`,
+    rrule: "FREQ=DAILY;BYHOUR=9;BYMINUTE=0",
+    dtstart: "2030-01-01T09:00:00",
+    timeZone: "UTC",
+    scheduledAt: formatInstant(T0 + 9 * 3_600_000),
+    ...extra,
+  } as ScheduleRecord;
+}
+
+/** Version 2 constructors for log fixtures. */
+export const v2 = {
+  create: (record: ScheduleRecord): ScheduleChange => ({ version: 2, op: "create", record }),
+  update: (record: ScheduleRecord): ScheduleChange => ({
+    version: 2,
+    op: "update",
+    id: record.id,
+    record,
+  }),
+  remove: (tag: string): ScheduleChange => ({ version: 2, op: "delete", id: id(tag) }),
+  stop: (tag: string): ScheduleChange => ({ version: 2, op: "stop", id: id(tag) }),
+  dispatch: (tag: string): ScheduleChange => ({ version: 2, op: "dispatch", id: id(tag) }),
+  occurrence: (
+    op: "dispatch" | "skip",
+    tag: string,
+    occurrenceAt: string,
+    nextAt: string | null,
+    missed = 0,
+  ): ScheduleChange =>
+    op === "skip"
+      ? { version: 2, op, id: id(tag), occurrenceAt, missed, nextAt, reason: "catch-up-window" }
+      : { version: 2, op, id: id(tag), occurrenceAt, missed, nextAt },
+};
+
+/** Day `n` (0-based) of the fixture series, 09:00 UTC. */
+export function day(n: number): string {
+  return formatInstant(T0 + 9 * 3_600_000 + n * 86_400_000);
 }

@@ -68,7 +68,14 @@ export interface World extends AsyncDisposable {
   readonly logger: ListLogger;
   readonly fifo: ScheduleFifo;
   /** Tools by name, wired to {@linkcode World.owner} when one was made. */
-  readonly tools: Record<"schedule_create" | "schedule_list" | "schedule_delete", ToolDefinition>;
+  readonly tools: Record<
+    | "schedule_create"
+    | "schedule_list"
+    | "schedule_delete"
+    | "schedule_update"
+    | "schedule_snooze",
+    ToolDefinition
+  >;
   /** Counts `onConfirmed` calls. */
   confirmations: number;
   owner: ScheduleOwner | undefined;

@@ -1,7 +1,12 @@
-// Private helpers shared by the schedule tools and the owner: the flush barrier and the fold of
-// the live session's own suffix.
+// Private: the one transaction skeleton of every schedule management operation (seed
+// §"Session 日志权威与工具"): FIFO → preflight barrier → abort check → confirm → fold → decision →
+// appends → second barrier → confirm. Tools, page actions and the owner's start preflight use it;
+// each operation only supplies a pure decision over the folded state.
 import type { AgentHandle } from "@chime/agent";
+import { toolError, type ToolFailure } from "./errors.ts";
+import type { ScheduleFifo } from "./fifo.ts";
 import { foldSession, type ScheduleState } from "./fold.ts";
+import { SCHEDULE_CHANGE, type ScheduleChange } from "./protocol.ts";
 
 /** What a barrier needs of the agent. */
 export type BarrierAgent = Pick<AgentHandle, "store" | "session">;
@@ -29,4 +34,66 @@ export async function barrier(
 export function foldLive(agent: Pick<AgentHandle, "session">): ScheduleState {
   const { session } = agent;
   return foldSession(session.header, session.events(session.header.seedLength ?? 0));
+}
+
+/** The `persistence_uncertain` answer: never guess whether an eager write committed. */
+export function uncertain(action: string, cause: unknown): ToolFailure {
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  return toolError(
+    "persistence_uncertain",
+    `Cannot ${action}: the session log could not be confirmed durable (${reason}); ` +
+      "list the schedules before retrying",
+  );
+}
+
+/** A decision: a failure to return as is, or an answer after appending `changes` (if any). */
+export type Decision<R> =
+  | ToolFailure
+  | { readonly ok: true; readonly changes?: readonly ScheduleChange[]; readonly answer: R };
+
+/** Where a transaction runs. */
+export interface Tx {
+  /** The agent's FIFO (shared by tools, page actions and the owner). */
+  readonly fifo: ScheduleFifo;
+  /** The agent. */
+  readonly agent: Pick<AgentHandle, "store" | "session" | "append">;
+  /** Called after every successful preflight and confirmed append (the owner recomputes). */
+  readonly confirmed: () => void;
+}
+
+/** Names for the two `persistence_uncertain` answers of an operation. */
+export interface TxNames {
+  /** e.g. `create schedule`. */
+  readonly action: string;
+  /** e.g. `confirm the new schedule`. */
+  readonly confirm: string;
+  /** A tool's turn signal: a transaction whose turn ended records nothing. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Runs one management transaction alone in the FIFO: preflight, the abort check (no change may
+ * land after its turn's `turn/end`; the thrown reason becomes the unrecorded tool error), the
+ * decision over the durable fold, its appends and the second barrier.
+ */
+export function transact<R>(
+  tx: Tx,
+  names: TxNames,
+  decide: (state: ScheduleState) => Decision<R>,
+): Promise<R | ToolFailure> {
+  return tx.fifo.run(async () => {
+    const preflight = await barrier(tx.agent);
+    names.signal?.throwIfAborted();
+    if (!preflight.ok) return uncertain(names.action, preflight.cause);
+    tx.confirmed();
+    const decision = decide(foldLive(tx.agent));
+    if (!decision.ok) return decision;
+    const changes = decision.changes ?? [];
+    if (changes.length === 0) return decision.answer;
+    for (const change of changes) tx.agent.append(SCHEDULE_CHANGE, change);
+    const after = await barrier(tx.agent);
+    if (!after.ok) return uncertain(names.confirm, after.cause);
+    tx.confirmed();
+    return decision.answer;
+  });
 }

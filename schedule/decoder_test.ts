@@ -42,7 +42,7 @@ function objectsOf(change: Record<string, unknown>): Record<string, unknown>[] {
 
 /** Values each field must never accept. */
 const WRONG_VALUES: Readonly<Record<string, readonly unknown[]>> = {
-  version: [2, 0, "1", null, true],
+  version: [3, 0, "1", null, true],
   op: ["update", "", "Create", null, 1],
   record: [null, [], "x", {}, 1],
   id: ["sch_short", "sch_abc+defgh", "", null, 1, ["sch_AbCd1234"]],
@@ -110,7 +110,8 @@ Deno.test("`decodeScheduleChange()` rejects non-objects, unknown versions and op
       null,
       "x",
       [good],
-      { ...good, version: 2 },
+      { ...good, version: 3 },
+      { version: 1, op: "stop", id: id("a") },
       { ...good, version: "1" },
       { ...good, op: "update" },
       { version: 1, op: "create", record: [] },
@@ -148,10 +149,11 @@ Deno.test("`decodeScheduleChange()` rejects untrimmed, empty and non-canonical v
 
 Deno.test("`createChange()`, `deleteChange()` and `dispatchChange()` build decodable data", () => {
   const record = afterRecord("a");
-  assert.deepEqual(createChange(record), { version: 1, op: "create", record });
+  // New code writes version 2 for every transition (docs/recurring.md "Transitions").
+  assert.deepEqual(createChange(record), { version: 2, op: "create", record });
   assert.notEqual(createChange(record).record, record);
-  assert.deepEqual(deleteChange(id("a")), { version: 1, op: "delete", id: id("a") });
-  assert.deepEqual(dispatchChange(id("a")), { version: 1, op: "dispatch", id: id("a") });
+  assert.deepEqual(deleteChange(id("a")), { version: 2, op: "delete", id: id("a") });
+  assert.deepEqual(dispatchChange(id("a")), { version: 2, op: "dispatch", id: id("a") });
   throwsCode(() => createChange({ ...record, prompt: " x " }), "invalid_event");
   throwsCode(() => deleteChange("nope" as ScheduleId), "invalid_event");
   throwsCode(() => dispatchChange("nope" as ScheduleId), "invalid_event");

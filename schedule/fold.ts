@@ -17,12 +17,25 @@ import {
 
 /** The folded schedule state of one session suffix. */
 export interface ScheduleState {
-  /** Active records by id, in create order. */
+  /**
+   * Active records by id, in create order. A recurring record's `scheduledAt` is its current
+   * target (its last dispatch's or skip's `nextAt`); an `update` replaces a record in place.
+   */
   readonly active: ReadonlyMap<ScheduleId, ScheduleRecord>;
-  /** Ids ended by a `delete` or a `dispatch`. */
+  /** Ids ended by a `delete`, a terminal `dispatch` or `skip`, or a `stop`. */
   readonly terminated: ReadonlySet<ScheduleId>;
   /** Every id created in the folded suffix (active ∪ terminated); never reuse one. */
   readonly seen: ReadonlySet<ScheduleId>;
+  /** The latest delivered occurrence of each dispatched id, with the record it delivered. */
+  readonly delivered: ReadonlyMap<ScheduleId, Delivered>;
+}
+
+/** The latest delivered occurrence of a record (what a snooze snoozes). */
+export interface Delivered {
+  /** The record as it was when delivered. */
+  readonly record: ScheduleRecord;
+  /** The delivered occurrence, canonical UTC. */
+  readonly occurrenceAt: string;
 }
 
 /** Options of {@linkcode foldSchedule}. */
@@ -38,11 +51,27 @@ function invalidLog(seq: number, reason: string, cause?: unknown): ScheduleError
   });
 }
 
-function apply(
-  state: { active: Map<ScheduleId, ScheduleRecord>; terminated: Set<ScheduleId> },
-  change: ScheduleChange,
-  seq: number,
-): void {
+interface Mutable {
+  readonly active: Map<ScheduleId, ScheduleRecord>;
+  readonly terminated: Set<ScheduleId>;
+  readonly delivered: Map<ScheduleId, Delivered>;
+}
+
+function activeRecord(state: Mutable, id: ScheduleId, op: string, seq: number): ScheduleRecord {
+  const record = state.active.get(id);
+  if (record === undefined) {
+    const what = state.terminated.has(id) ? "terminated" : "unknown";
+    throw invalidLog(seq, `${op} of ${what} record ${id}`);
+  }
+  return record;
+}
+
+function end(state: Mutable, id: ScheduleId): void {
+  state.active.delete(id);
+  state.terminated.add(id);
+}
+
+function apply(state: Mutable, change: ScheduleChange, seq: number): void {
   if (change.op === "create") {
     const { id } = change.record;
     if (state.active.has(id) || state.terminated.has(id)) {
@@ -51,11 +80,34 @@ function apply(
     state.active.set(id, change.record);
     return;
   }
-  if (!state.active.delete(change.id)) {
-    const what = state.terminated.has(change.id) ? "terminated" : "unknown";
-    throw invalidLog(seq, `${change.op} of ${what} record ${change.id}`);
+  const record = activeRecord(state, change.id, change.op, seq);
+  const recurring = record.kind === "recurring";
+  switch (change.op) {
+    case "update":
+      state.active.set(change.id, change.record);
+      return;
+    case "delete":
+      return end(state, change.id);
+    case "stop":
+      if (!recurring) throw invalidLog(seq, `stop of one-shot record ${change.id}`);
+      return end(state, change.id);
+    case "dispatch":
+    case "skip": {
+      if (!("occurrenceAt" in change)) {
+        if (recurring) throw invalidLog(seq, `one-shot dispatch of recurring ${change.id}`);
+        state.delivered.set(change.id, { record, occurrenceAt: record.scheduledAt });
+        return end(state, change.id);
+      }
+      if (!recurring) throw invalidLog(seq, `${change.op} of one-shot record ${change.id}`);
+      const { occurrenceAt, nextAt } = change;
+      if (occurrenceAt < record.scheduledAt || (nextAt !== null && nextAt <= occurrenceAt)) {
+        throw invalidLog(seq, `${change.op} of ${change.id} is out of order`);
+      }
+      if (change.op === "dispatch") state.delivered.set(change.id, { record, occurrenceAt });
+      if (nextAt === null) return end(state, change.id);
+      state.active.set(change.id, { ...record, scheduledAt: nextAt });
+    }
   }
-  state.terminated.add(change.id);
 }
 
 /**
@@ -66,7 +118,9 @@ function apply(
  * @param options where the folded suffix starts
  * @returns active records (create order), terminated ids and all seen ids
  * @throws {ScheduleError} `invalid_log` (with `details.seq`) for undecodable data, a duplicate
- *   create id, or a `delete`/`dispatch` of a record that is not active
+ *   create id, a transition of a record that is not active, a one-shot dispatch of a recurring
+ *   record (or the recurring form of a one-shot), `stop` or `skip` of a one-shot, or an
+ *   occurrence before the record's current target or a `nextAt` not after it
  *
  * @example
  * ```ts
@@ -87,8 +141,7 @@ export function foldSchedule(
   options: FoldOptions = {},
 ): ScheduleState {
   const from = options.from ?? 0;
-  const active = new Map<ScheduleId, ScheduleRecord>();
-  const terminated = new Set<ScheduleId>();
+  const state: Mutable = { active: new Map(), terminated: new Set(), delivered: new Map() };
   const seen = new Set<ScheduleId>();
   for (const event of events) {
     if (event.type !== SCHEDULE_CHANGE || event.seq < from) continue;
@@ -98,10 +151,10 @@ export function foldSchedule(
     } catch (cause) {
       throw invalidLog(event.seq, "undecodable data", cause);
     }
-    apply({ active, terminated }, change, event.seq);
+    apply(state, change, event.seq);
     if (change.op === "create") seen.add(change.record.id);
   }
-  return { active, terminated, seen };
+  return { ...state, seen };
 }
 
 /**

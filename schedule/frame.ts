@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { scheduledAtMs, type ScheduleRecord } from "./protocol.ts";
+import type { OccurrenceFacts, ScheduleRecord } from "./protocol.ts";
+import { describeRule } from "./recurrence.ts";
 
 /**
  * Lateness from which a reminder is reported as `overdue` instead of `due`: 60 000 ms. Below it
@@ -31,9 +32,14 @@ export const REMINDER_INSTRUCTION: string =
  * The JSON line comes from `JSON.stringify`, so the id and prompt are escaped and cannot break
  * the line structure. `lateBySeconds` is `floor((decisionNowMs − scheduledAt) / 1000)`, at least
  * 0; `status` is `overdue` when the lateness is at least {@linkcode OVERDUE_THRESHOLD_MS}.
+ * A recurring delivery (docs/recurring.md "Delivery") adds `occurrenceAt` (also its
+ * `scheduledAt`), `missed`, `coalesced: true` when earlier occurrences were folded into this one
+ * (downtime or the hourly budget), and `recurring: { rrule, timeZone, text, nextAt }`; a snooze
+ * record adds `snoozeOf`.
  *
  * @param record the active record being dispatched
  * @param decisionNowMs the single decision-clock sample, epoch milliseconds (UTC)
+ * @param occurrence for a recurring record: the delivered occurrence, `missed` and `nextAt`
  * @returns the frame (lines joined by `\n`, no trailing newline)
  *
  * @example
@@ -47,14 +53,35 @@ export const REMINDER_INSTRUCTION: string =
  * assert(reminderFrame(record, 90_500).includes('"status":"overdue","lateBySeconds":90'));
  * ```
  */
-export function reminderFrame(record: ScheduleRecord, decisionNowMs: number): string {
-  const lateMs = Math.max(0, decisionNowMs - scheduledAtMs(record));
-  const json = JSON.stringify({
+export function reminderFrame(
+  record: ScheduleRecord,
+  decisionNowMs: number,
+  occurrence?: OccurrenceFacts,
+): string {
+  const scheduledAt = occurrence?.occurrenceAt ?? record.scheduledAt;
+  const lateMs = Math.max(0, decisionNowMs - Date.parse(scheduledAt));
+  const fields: Record<string, unknown> = {
     id: record.id,
     prompt: record.prompt,
-    scheduledAt: record.scheduledAt,
+    scheduledAt,
     status: lateMs >= OVERDUE_THRESHOLD_MS ? "overdue" : "due",
     lateBySeconds: Math.floor(lateMs / 1000),
-  });
-  return `<schedule-reminder>\n${json}\n</schedule-reminder>\n${REMINDER_INSTRUCTION}`;
+  };
+  if (occurrence !== undefined && record.kind === "recurring") {
+    fields.occurrenceAt = occurrence.occurrenceAt;
+    fields.missed = occurrence.missed;
+    if (occurrence.missed > 0) fields.coalesced = true;
+    fields.recurring = {
+      rrule: record.rrule,
+      timeZone: record.timeZone,
+      text: describeRule(record, "en"),
+      nextAt: occurrence.nextAt,
+    };
+  }
+  if (record.kind !== "recurring" && record.snoozeOf !== undefined) {
+    fields.snoozeOf = record.snoozeOf;
+  }
+  return `<schedule-reminder>\n${
+    JSON.stringify(fields)
+  }\n</schedule-reminder>\n${REMINDER_INSTRUCTION}`;
 }

@@ -1,8 +1,10 @@
 /**
- * `@chime/schedule` owns durable, session-local reminders: the version-1 `schedule/change`
- * protocol and its strict decoder, the pure fold (from `seedLength` for forks), the narrow
- * RFC 3339 profile and the Temporal calendar rules, the three agent-scoped tools
- * (`schedule_create`, `schedule_list`, `schedule_delete`), the live delivery owner and
+ * `@chime/schedule` owns durable, session-local reminders: the `schedule/change` protocol
+ * (version 1 one-shots, version 2 recurring series, update, skip, stop and snooze;
+ * docs/recurring.md) and its strict decoder, the pure fold (from `seedLength` for forks), the
+ * narrow RFC 3339 profile, the Temporal calendar rules and the RRULE recurrence engine, the five
+ * agent-scoped tools (`schedule_create`, `schedule_list`, `schedule_delete`, `schedule_update`,
+ * `schedule_snooze`), the page actions (snooze, stop), the live delivery owner and
  * {@linkcode scheduleReminderPresentation} for commit-aware receipts (seed: "Session 日志权威与工具",
  * "绝对时间规范化", "Live 交付生命周期", "Commit-aware Web 回执").
  *
@@ -72,16 +74,25 @@ export {
   type CreateChange,
   type DeleteChange,
   type DispatchChange,
+  isRecurringDispatch,
   isScheduleId,
   makeScheduleId,
   type MakeScheduleIdOptions,
+  type OccurrenceFacts,
+  type OneShotRecord,
   type RandomBytes,
+  type RecurringDispatchChange,
+  type RecurringRecord,
   SCHEDULE_CHANGE,
   type ScheduleChange,
   type ScheduleChangeEvent,
   scheduledAtMs,
   type ScheduleId,
   type ScheduleRecord,
+  type SkipChange,
+  type SnoozeOf,
+  type StopChange,
+  type UpdateChange,
 } from "./protocol.ts";
 export {
   createChange,
@@ -89,9 +100,13 @@ export {
   deleteChange,
   dispatchChange,
   encodeScheduleChange,
+  occurrenceChange,
+  stopChange,
   tryDecodeScheduleChange,
+  updateChange,
 } from "./decoder.ts";
 export {
+  type Delivered,
   earliestActive,
   type FoldOptions,
   foldSchedule,
@@ -99,6 +114,17 @@ export {
   foldStart,
   type ScheduleState,
 } from "./fold.ts";
+export {
+  canonicalRule,
+  type CatchUp,
+  catchUp,
+  describeRule,
+  nextOccurrence,
+  parseDtstart,
+  type RecurrenceSeries,
+  type RuleLanguage,
+  validateSeries,
+} from "./recurrence.ts";
 export {
   daysInMonth,
   formatInstant,
@@ -119,19 +145,30 @@ export {
   type CreateRequest,
   type CreateResolution,
   type CreateSelector,
-  DELIVERY_MODE,
   implicitTimeZone,
   MAX_PROMPT_LENGTH,
+  MAX_SNOOZE_SECONDS,
+  MIN_SNOOZE_SECONDS,
+  type RepeatSelector,
   resolveCreate,
-  type ScheduleValue,
-  scheduleValue,
   toScheduleRecord,
+  type UpdateRequest,
   validateCreateArgs,
   type Validated,
   validateDeleteArgs,
   validateListArgs,
+  validateSnoozeArgs,
+  validateUpdateArgs,
   type ZoneProvenance,
 } from "./rules.ts";
+export {
+  DELIVERY_MODE,
+  type RecordResult,
+  type RepeatValue,
+  repeatValue,
+  type ScheduleValue,
+  scheduleValue,
+} from "./value.ts";
 export {
   type ReminderPresentation,
   type ScheduleChangeView,
@@ -149,6 +186,16 @@ export {
   type ScheduleToolsOptions,
 } from "./tools.ts";
 export {
+  bindScheduleActions,
+  ScheduleActions,
+  scheduleActions,
+  type ScheduleActionsOptions,
+  scheduleActivityNote,
+  type StopResult,
+} from "./actions.ts";
+export {
+  DEFAULT_REMINDERS_PER_HOUR,
+  DEFAULT_SEGMENT_MS,
   type OwnerState,
   type ScheduleLogger,
   ScheduleOwner,

@@ -29,9 +29,24 @@ export interface ScheduleOwnerOptions {
   readonly clock?: Clock;
   /** Failure sink. @default `console` */
   readonly logger?: ScheduleLogger;
-  /** Longest single timer, ms, `1..MAX_TIMER_MS`. @default MAX_TIMER_MS (2^31−1) */
+  /**
+   * Longest single timer, ms, `1..MAX_TIMER_MS`. Every wake re-reads the wall clock, so a
+   * reminder due while the machine slept (or the clock jumped forward) fires within one segment.
+   * @default 60_000
+   */
   readonly maxSegmentMs?: number;
+  /**
+   * At most this many dispatches (reminder turns) per session in any trailing hour; beyond it
+   * due reminders wait, and a recurring one then coalesces (docs/recurring.md "Delivery").
+   * @default 60
+   */
+  readonly maxRemindersPerHour?: number;
 }
+
+/** Default {@linkcode ScheduleOwnerOptions.maxSegmentMs}: one minute. */
+export const DEFAULT_SEGMENT_MS = 60_000;
+/** Default {@linkcode ScheduleOwnerOptions.maxRemindersPerHour}. */
+export const DEFAULT_REMINDERS_PER_HOUR = 60;
 
 /**
  * What the owner is doing: `idle` (nothing active), `armed` (a timer runs), `running` (a due
@@ -52,13 +67,17 @@ type Outcome = "done" | "busy" | "stalled" | "stopped";
 
 /**
  * The Agent-scoped live owner. It derives the earliest active target from the durable fold and
- * waits for it in bounded timer segments, re-reading the wall clock at every wake (a backward
- * jump never fires early; a forward jump makes the target overdue). When due it runs one FIFO
- * transaction: `flush` preflight, claim of the idle phase through `runMaintenance()`, re-fold of
- * the exact session suffix, one decision-clock sample, then for each due record in due order the
- * fixed frame, one synchronous `followup()` and the id-only `dispatch`; after the phase is
- * released it awaits the dispatch barrier. Busy ⇒ one `whenIdle()` wait retries. Disposal never
- * deletes a record.
+ * waits for it in timer segments of at most `maxSegmentMs` (60 s by default), re-reading the
+ * wall clock at every wake (a backward jump never fires early; a forward jump or a sleeping
+ * machine makes the target overdue within one segment). When due it runs one FIFO transaction:
+ * `flush` preflight, claim of the idle phase through `runMaintenance()`, re-fold of the exact
+ * session suffix, one decision-clock sample, then for each due record in due order the fixed
+ * frame, one synchronous `followup()` and the `dispatch`; after the phase is released it awaits
+ * the dispatch barrier. A recurring record delivers only its latest missed occurrence (the
+ * others are counted as `missed`), or a `skip` outside its catch-up window; beyond
+ * `maxRemindersPerHour` dispatches in the trailing hour due records wait for the budget
+ * (docs/recurring.md "Delivery"). Busy ⇒ one `whenIdle()` wait retries. Disposal never deletes a
+ * record.
  *
  * @example Own one per live root agent
  * ```ts ignore
@@ -74,6 +93,9 @@ export class ScheduleOwner implements AsyncDisposable {
   readonly #clock: Clock;
   readonly #logger: ScheduleLogger;
   readonly #segment: number;
+  readonly #perHour: number;
+  /** The hourly budget is full until this instant (epoch ms): due dispatches wait for it. */
+  #budgetUntil: number | undefined;
   readonly #stop = Promise.withResolvers<void>();
   #stopped: "disposed" | "faulted" | undefined;
   #target: number | undefined;
@@ -89,16 +111,21 @@ export class ScheduleOwner implements AsyncDisposable {
    * Creates an idle owner; {@linkcode ScheduleOwner.start} arms it.
    * @param agent the live root agent
    * @param options shared FIFO, clock, logger and segment bound
-   * @throws {RangeError} when `maxSegmentMs` is not an integer in `1..MAX_TIMER_MS`
+   * @throws {RangeError} when `maxSegmentMs` is not an integer in `1..MAX_TIMER_MS`, or
+   *   `maxRemindersPerHour` is not a positive safe integer
    */
   constructor(agent: AgentHandle, options: ScheduleOwnerOptions = {}) {
     this.#agent = agent;
     this.#fifo = options.fifo ?? new ScheduleFifo();
     this.#clock = options.clock ?? agent.clock;
     this.#logger = options.logger ?? console;
-    this.#segment = options.maxSegmentMs ?? MAX_TIMER_MS;
+    this.#segment = options.maxSegmentMs ?? DEFAULT_SEGMENT_MS;
     if (!Number.isSafeInteger(this.#segment) || this.#segment < 1 || this.#segment > MAX_TIMER_MS) {
       throw new RangeError(`Cannot create owner: maxSegmentMs ${this.#segment} is out of range`);
+    }
+    this.#perHour = options.maxRemindersPerHour ?? DEFAULT_REMINDERS_PER_HOUR;
+    if (!Number.isSafeInteger(this.#perHour) || this.#perHour < 1) {
+      throw new RangeError(`Cannot create owner: maxRemindersPerHour ${this.#perHour} is invalid`);
     }
   }
 
@@ -173,6 +200,10 @@ export class ScheduleOwner implements AsyncDisposable {
         target = at;
       }
     }
+    // Every delivery pass resets the budget wait, so a stale one only ever yields a past target.
+    if (target !== undefined && this.#budgetUntil !== undefined) {
+      target = Math.max(target, this.#budgetUntil);
+    }
     this.#target = target;
     if (target !== undefined) this.#schedule(target);
   }
@@ -216,13 +247,15 @@ export class ScheduleOwner implements AsyncDisposable {
     if (this.#stopped !== undefined) return "stopped";
     let outcome: Delivery;
     try {
+      const options = { now: () => this.#clock.now(), maxPerHour: this.#perHour };
       outcome = await this.#agent.runMaintenance(() =>
-        Promise.resolve(deliverDue(this.#agent, () => this.#clock.now()))
+        Promise.resolve(deliverDue(this.#agent, options))
       );
     } catch (error) {
       if (error instanceof AgentError && error.code === "busy") return "busy";
       return this.#stall(this.#clock.now(), "Cannot deliver: maintenance was refused", error);
     }
+    this.#budgetUntil = outcome.budgetUntil;
     if (outcome.fault !== undefined) this.#fault(outcome.fault.cause);
     else if (outcome.contained !== undefined) {
       const message = "Cannot deliver: framing or enqueue failed; the record stays active";

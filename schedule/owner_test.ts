@@ -30,7 +30,7 @@ Deno.test("the owner arms from the durable fold and delivers once at the target"
 
 Deno.test("targets past 24.8 days wait in bounded timer segments", async () => {
   await using w = await world();
-  await w.startOwner();
+  await w.startOwner({ maxSegmentMs: MAX_TIMER_MS });
   await create(w, "renew passport", 30 * 24 * 3600);
   assert.ok(w.clock.delays.includes(MAX_TIMER_MS));
   assert.ok(w.clock.delays.every((d) => d <= MAX_TIMER_MS));
@@ -63,10 +63,23 @@ Deno.test("a forward wall-clock jump makes the target overdue at the next wake",
   await w.startOwner();
   await create(w, "tea", 3600);
   w.clock.setWall(w.clock.now() + 2 * 3600_000);
-  await w.clock.advance(3600_000);
+  // Timer segments are 60 s by default: the first wake re-reads the jumped wall clock.
+  await w.clock.advance(MINUTE);
   await settle(w.clock);
   assert.deepEqual(ops(w), ["create", "dispatch"]);
-  assert.match(w.gate.frames[0]!, /"status":"overdue","lateBySeconds":7200/);
+  assert.match(w.gate.frames[0]!, /"status":"overdue","lateBySeconds":3660/);
+});
+
+Deno.test("remind me in 1 minute, the clock jumps an hour: delivered within one segment, overdue", async () => {
+  await using w = await world();
+  await w.startOwner();
+  await create(w, "stretch", 60);
+  assert.ok(w.clock.delays.every((d) => d <= MINUTE), "no timer longer than one segment");
+  w.clock.setWall(w.clock.now() + 3600_000); // the machine slept; timers did not run
+  await w.clock.advance(MINUTE);
+  await settle(w.clock);
+  assert.deepEqual(ops(w), ["create", "dispatch"]);
+  assert.match(w.gate.frames[0]!, /"status":"overdue","lateBySeconds":3600/);
 });
 
 Deno.test("busy agent: the record stays active and one whenIdle() wait retries", async () => {

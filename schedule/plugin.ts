@@ -1,18 +1,21 @@
 /**
  * The `@chime/schedule` plugin (seed §"决策"): for each root agent published after the plugin
- * loaded it installs, in that agent's scope only, the three management tools and one disposable
- * live owner sharing one FIFO. Cold history, earlier roots, child agents and other hosts never
- * activate it.
+ * loaded it installs, in that agent's scope only, the five management tools, the page actions
+ * (snooze, stop), one pre-step hook that tells the model about changes made outside its own tool
+ * calls, and one disposable live owner, all sharing one FIFO. Cold history, earlier roots, child
+ * agents and other hosts never activate it.
  *
  * @module
  */
 import type { AgentScope, Plugin } from "@chime/agent";
 import type { Clock } from "@chime/session";
+import { activityHook } from "./_activity.ts";
+import { bindScheduleActions, ScheduleActions } from "./actions.ts";
 import { ScheduleFifo } from "./fifo.ts";
 import { foldSession } from "./fold.ts";
 import { type ScheduleLogger, ScheduleOwner } from "./owner.ts";
 import type { RandomBytes } from "./protocol.ts";
-import { scheduleTools } from "./tools.ts";
+import { defaultRandom, scheduleTools } from "./tools.ts";
 
 /** The plugin name. */
 export const SCHEDULE_PLUGIN_NAME = "@chime/schedule";
@@ -25,6 +28,10 @@ export interface SchedulePluginOptions {
   readonly logger?: ScheduleLogger;
   /** Random bytes for new schedule ids. @default `crypto.getRandomValues` */
   readonly random?: RandomBytes;
+  /** Dispatches per session in any trailing hour (docs/recurring.md "Delivery"). @default 60 */
+  readonly maxRemindersPerHour?: number;
+  /** Longest owner timer segment, ms. @default 60_000 */
+  readonly maxSegmentMs?: number;
 }
 
 function install(scope: AgentScope, options: SchedulePluginOptions): void {
@@ -32,23 +39,27 @@ function install(scope: AgentScope, options: SchedulePluginOptions): void {
   // Only root agents (defensive: the loader already publishes roots only).
   if ((agent.session.header.delegationDepth ?? 0) !== 0) return;
   const fifo = new ScheduleFifo();
+  const clock = options.clock === undefined ? {} : { clock: options.clock };
   const owner = new ScheduleOwner(agent, {
     fifo,
-    ...(options.clock === undefined ? {} : { clock: options.clock }),
+    ...clock,
     ...(options.logger === undefined ? {} : { logger: options.logger }),
+    ...(options.maxRemindersPerHour === undefined
+      ? {}
+      : { maxRemindersPerHour: options.maxRemindersPerHour }),
+    ...(options.maxSegmentMs === undefined ? {} : { maxSegmentMs: options.maxSegmentMs }),
   });
-  const tools = scheduleTools({
-    fifo,
-    onConfirmed: () => owner.recompute(),
-    ...(options.clock === undefined ? {} : { clock: options.clock }),
-    ...(options.random === undefined ? {} : { random: options.random }),
-  });
+  const shared = { fifo, onConfirmed: () => owner.recompute(), ...clock };
+  const random = options.random ?? defaultRandom;
+  const tools = scheduleTools({ ...shared, random });
   const handles: Disposable[] = [];
   const revoke = () => {
     for (const handle of handles.splice(0).reverse()) handle[Symbol.dispose]();
   };
   try {
     for (const tool of tools) handles.push(scope.registerTool(tool));
+    handles.push(scope.addPreStep(activityHook));
+    handles.push(bindScheduleActions(agent, new ScheduleActions(agent, { ...shared, random })));
   } catch (error) {
     revoke();
     throw error;
@@ -64,13 +75,15 @@ function install(scope: AgentScope, options: SchedulePluginOptions): void {
 
 /**
  * Creates the schedule plugin. For each root agent scope it registers `schedule_create`,
- * `schedule_list` and `schedule_delete`, and owns one {@linkcode ScheduleOwner}; ending the scope
- * (agent or plugin dispose) revokes the three tools and disposes the owner, which cancels its
- * timer and awaits its in-flight work. A registration failure rolls back the tools registered so
+ * `schedule_list`, `schedule_delete`, `schedule_update` and `schedule_snooze`, one pre-step hook
+ * (the `[schedule-activity]` note), publishes the page actions (`scheduleActions(agent)`) and
+ * owns one {@linkcode ScheduleOwner}; ending the scope (agent or plugin dispose) revokes the
+ * tools, the hook and the actions and disposes the owner, which cancels its timer and awaits its
+ * in-flight work. A registration failure rolls back the tools registered so
  * far. No durable record is ever deleted by teardown. `keepsLive(agent)` answers whether the
  * session's fold has an active record (a host keeps such a session live).
  *
- * @param options clock, logger and id randomness @default `{}`
+ * @param options clock, logger, id randomness, hourly budget, segment @default `{}`
  * @returns the plugin, named `@chime/schedule`
  *
  * @example Load it with the time-context plugin

@@ -11,9 +11,16 @@ import {
 import { SessionStore } from "@chime/session";
 import { FakeClock, MemoryBackend } from "@chime/session/testing";
 import { ListLogger, settle, T0 } from "./_harness_test.ts";
+import { scheduleActions } from "./actions.ts";
 import { SCHEDULE_PLUGIN_NAME, schedulePlugin } from "./plugin.ts";
 
-const TOOLS = ["schedule_create", "schedule_list", "schedule_delete"];
+const TOOLS = [
+  "schedule_create",
+  "schedule_list",
+  "schedule_delete",
+  "schedule_update",
+  "schedule_snooze",
+];
 
 function toolNames(request: ModelRequest | undefined): string[] {
   return (request?.tools ?? []).map((t) => t.name);
@@ -80,4 +87,43 @@ Deno.test("schedulePlugin() skips child agents and rolls back a failed registrat
   assert.throws(() => plugin.setup(scope(0, 3)), TypeError);
   assert.deepEqual(revoked, ["schedule_list", "schedule_create"]);
   assert.deepEqual(owned, []);
+});
+
+Deno.test("schedulePlugin() publishes page actions; the next turn's model call hears of them", async () => {
+  using clock = new FakeClock(T0);
+  await using store = new SessionStore({ backend: new MemoryBackend(), clock });
+  const session = await store.create({ cwd: "/w", timeZone: "UTC" });
+  let calls = 0;
+  const model = new ScriptedModel((): ScriptedReply => {
+    calls++;
+    if (calls === 1) {
+      const args = JSON.stringify({
+        prompt: "blink",
+        repeat: { rrule: "FREQ=MINUTELY", time_zone: "UTC" },
+      });
+      return { toolCalls: [{ id: "c1", name: "schedule_create", arguments: args }] };
+    }
+    return { text: "ok" };
+  });
+  await using agent = new Agent({ session, store, model, clock });
+  await using loader = new Loader();
+  const handle = await loader.load(
+    schedulePlugin({ clock, maxRemindersPerHour: 5, maxSegmentMs: 1000 }),
+  );
+  await loader.publish(agent);
+  agent.submit({ text: "every minute remind me to blink", source: { kind: "web" } });
+  await settle(clock);
+  const id = (session.events().find((e) => e.type === "tool/result")?.data as {
+    result: { id: string };
+  }).result.id;
+  const actions = scheduleActions(agent)!;
+  const stopped = await actions.stop(id);
+  assert.equal(stopped.ok, true);
+  agent.submit({ text: "thanks", source: { kind: "web" } });
+  await settle(clock);
+  const last = model.requests.at(-1)!.messages.at(-1)!;
+  assert.equal(last.role, "user");
+  assert.equal(last.content, `[schedule-activity]\nThe user stopped repeating reminder ${id}.`);
+  await handle[Symbol.asyncDispose]();
+  assert.equal(scheduleActions(agent), undefined, "unpublished with the scope");
 });

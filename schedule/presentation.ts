@@ -1,8 +1,9 @@
 /**
- * Reminder receipts derived from `create` + `dispatch` (seed §"Commit-aware Web 回执";
- * ARCHITECTURE.md §6 "Views").
+ * Reminder receipts derived from `create` (or `update`) + `dispatch` (seed §"Commit-aware Web
+ * 回执"; ARCHITECTURE.md §6 "Views"; docs/recurring.md "Host and page" for recurring dispatches,
+ * `missed` and `snoozeOf`).
  *
- * Pairing: a fork's `seedLength` is the hard boundary for the child's own dispatches (a dispatch
+ * Pairing: an `update` counts as the record's create from its seq on. A fork's `seedLength` is the hard boundary for the child's own dispatches (a dispatch
  * at `seq ≥ seedLength` pairs only with a create at `seq ≥ seedLength`). An inherited dispatch
  * (`seq < seedLength`) pairs with the nearest same-id create before it, because
  * `session/end-seed` also marks replay and recovery construction, not only fork ownership; so
@@ -14,7 +15,16 @@
 import type { SessionEvent, SessionHeader } from "@chime/session";
 import { tryDecodeScheduleChange } from "./decoder.ts";
 import { foldStart } from "./fold.ts";
-import { SCHEDULE_CHANGE, type ScheduleId, type ScheduleRecord } from "./protocol.ts";
+import {
+  type DispatchChange,
+  isRecurringDispatch,
+  type RecurringDispatchChange,
+  SCHEDULE_CHANGE,
+  type ScheduleId,
+  type ScheduleRecord,
+  type SnoozeOf,
+} from "./protocol.ts";
+import { describeRule } from "./recurrence.ts";
 
 /** What a reminder receipt shows. */
 export interface ReminderPresentation {
@@ -22,8 +32,22 @@ export interface ReminderPresentation {
   readonly scheduleId: ScheduleId;
   /** The reminder text. */
   readonly prompt: string;
-  /** The create record's `scheduledAt` (canonical UTC), not the dispatch time. */
+  /**
+   * The delivered occurrence (canonical UTC), not the dispatch time: a one-shot's record
+   * `scheduledAt`, a recurring dispatch's `occurrenceAt`.
+   */
   readonly occurrenceAt: string;
+  /** For a recurring record: its rule, zone, the rule in words and the next target (or null). */
+  readonly recurring?: {
+    readonly rrule: string;
+    readonly timeZone: string;
+    readonly text: { readonly en: string; readonly zh: string };
+    readonly nextAt: string | null;
+  };
+  /** Earlier occurrences coalesced into this delivery (recurring, only when > 0). */
+  readonly missed?: number;
+  /** The reminder occurrence a snooze record snoozes. */
+  readonly snoozeOf?: SnoozeOf;
 }
 
 /** The sidecar view attached to a durable dispatch event. */
@@ -32,6 +56,28 @@ export interface ScheduleChangeView {
   readonly type: typeof SCHEDULE_CHANGE;
   /** The receipt. */
   readonly presentation: ReminderPresentation;
+}
+
+function receipt(
+  record: ScheduleRecord,
+  change: DispatchChange | RecurringDispatchChange,
+): ReminderPresentation {
+  const { id: scheduleId, prompt } = record;
+  if (record.kind !== "recurring" || !isRecurringDispatch(change)) {
+    const snooze = record.kind !== "recurring" && record.snoozeOf !== undefined
+      ? { snoozeOf: record.snoozeOf }
+      : {};
+    return { scheduleId, prompt, occurrenceAt: record.scheduledAt, ...snooze };
+  }
+  const { rrule, timeZone } = record;
+  const text = { en: describeRule(record, "en"), zh: describeRule(record, "zh") };
+  return {
+    scheduleId,
+    prompt,
+    occurrenceAt: change.occurrenceAt,
+    recurring: { rrule, timeZone, text, nextAt: change.nextAt },
+    ...(change.missed > 0 ? { missed: change.missed } : {}),
+  };
 }
 
 /**
@@ -78,15 +124,12 @@ export function scheduleReminderPresentations(
     if (event.seq > through) break;
     if (event.type !== SCHEDULE_CHANGE) continue;
     const change = tryDecodeScheduleChange(event.data);
-    if (change?.op === "create") {
+    if (change?.op === "create" || change?.op === "update") {
       nearest.set(change.record.id, change.record);
       if (event.seq >= seedLength) nearestOwn.set(change.record.id, change.record);
     } else if (change?.op === "dispatch") {
       const record = (event.seq >= seedLength ? nearestOwn : nearest).get(change.id);
-      if (record !== undefined) {
-        const { id: scheduleId, prompt, scheduledAt: occurrenceAt } = record;
-        receipts.set(event.seq, { scheduleId, prompt, occurrenceAt });
-      }
+      if (record !== undefined) receipts.set(event.seq, receipt(record, change));
     }
   }
   return receipts;
@@ -98,7 +141,8 @@ export function scheduleReminderPresentations(
  * @param header the session header
  * @param events the session's events in log order, including the create the dispatch pairs with
  * @param seq the dispatch event's `seq`
- * @returns `{ scheduleId, prompt, occurrenceAt }`, or `undefined` when `seq` is not a decodable
+ * @returns `{ scheduleId, prompt, occurrenceAt, recurring?, missed?, snoozeOf? }`, or
+ *   `undefined` when `seq` is not a decodable
  *   dispatch or it has no create to pair with under the boundary rule
  */
 export function scheduleReminderPresentation(

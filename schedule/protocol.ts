@@ -1,6 +1,7 @@
 /**
- * The version 1 `schedule/change` protocol: the only durable schedule authority
- * (seed §"Session 日志权威与工具"; ARCHITECTURE.md §4).
+ * The `schedule/change` protocol, version 1 (one-shots; seed §"Session 日志权威与工具",
+ * ARCHITECTURE.md §4) and version 2 (recurring series, update, skip, stop and snooze;
+ * docs/recurring.md): the only durable schedule authority.
  *
  * @module
  */
@@ -82,6 +83,14 @@ export function makeScheduleId(
   throw new RangeError("Cannot make schedule id: every candidate was already used");
 }
 
+/** What a snooze record snoozes: a reminder and one of its delivered occurrences (v2 only). */
+export interface SnoozeOf {
+  /** The snoozed reminder's id. */
+  readonly id: ScheduleId;
+  /** The snoozed occurrence, canonical UTC. */
+  readonly occurrenceAt: string;
+}
+
 /** A one-shot delay: due `afterSeconds` after creation. */
 export interface AfterRecord {
   /** Stable id. */
@@ -94,6 +103,8 @@ export interface AfterRecord {
   readonly afterSeconds: number;
   /** Target instant, canonical UTC RFC 3339 with milliseconds and `Z`. */
   readonly scheduledAt: string;
+  /** Only on a record a snooze created (version 2). */
+  readonly snoozeOf?: SnoozeOf;
 }
 
 /** A one-shot absolute target (from an explicit instant or a resolved local time). */
@@ -106,46 +117,150 @@ export interface AtRecord {
   readonly prompt: string;
   /** Target instant, canonical UTC RFC 3339 with milliseconds and `Z`. */
   readonly scheduledAt: string;
+  /** Only on a record a snooze created (version 2). */
+  readonly snoozeOf?: SnoozeOf;
 }
 
-/** A durable schedule record; only the UTC target is stored, never local fields or offsets. */
-export type ScheduleRecord = AfterRecord | AtRecord;
+/**
+ * A recurring series (version 2 only; docs/recurring.md "Records"): an RFC 5545 RRULE value in
+ * canonical form, expanded in local wall-clock time from `dtstart` in `timeZone`.
+ */
+export interface RecurringRecord {
+  /** Stable id. */
+  readonly id: ScheduleId;
+  /** Rule kind. */
+  readonly kind: "recurring";
+  /** The user's reminder text, trimmed, non-empty. */
+  readonly prompt: string;
+  /** RRULE value without the `RRULE:` prefix, canonical (see `canonicalRule`). */
+  readonly rrule: string;
+  /** Local DTSTART `YYYY-MM-DDTHH:MM:SS`, no offset. */
+  readonly dtstart: string;
+  /** IANA zone (TZID), case-normalized. */
+  readonly timeZone: string;
+  /**
+   * In a `create` or `update`: the first target, canonical UTC. In a folded state: the current
+   * target (the last dispatch's or skip's `nextAt`).
+   */
+  readonly scheduledAt: string;
+  /** Occurrences later than this many seconds are skipped, not delivered (positive). */
+  readonly catchUpSeconds?: number;
+}
 
-/** Creates a record. */
+/** A one-shot record (the only kinds of version 1, where `snoozeOf` is refused). */
+export type OneShotRecord = AfterRecord | AtRecord;
+
+/** A durable schedule record; only UTC targets are stored, plus a series' local DTSTART. */
+export type ScheduleRecord = OneShotRecord | RecurringRecord;
+
+/** Creates a record (version 1: one-shot records without `snoozeOf`). */
 export interface CreateChange {
   /** Protocol version. */
-  readonly version: 1;
+  readonly version: 1 | 2;
   /** Operation. */
   readonly op: "create";
   /** The new record. */
   readonly record: ScheduleRecord;
 }
 
+/** Replaces an active record, keeping its id (version 2; the kind may change). */
+export interface UpdateChange {
+  /** Protocol version. */
+  readonly version: 2;
+  /** Operation. */
+  readonly op: "update";
+  /** The active record's id (equal to `record.id`). */
+  readonly id: ScheduleId;
+  /** The replacement. */
+  readonly record: ScheduleRecord;
+}
+
 /** Terminates an active record at the user's request. */
 export interface DeleteChange {
   /** Protocol version. */
-  readonly version: 1;
+  readonly version: 1 | 2;
   /** Operation. */
   readonly op: "delete";
   /** The record's id. */
   readonly id: ScheduleId;
 }
 
-/** Terminates an active record once its reminder was handed to the agent. */
+/** Terminates an active one-shot record once its reminder was handed to the agent. */
 export interface DispatchChange {
   /** Protocol version. */
-  readonly version: 1;
+  readonly version: 1 | 2;
   /** Operation. */
   readonly op: "dispatch";
   /** The record's id; the active record determines the occurrence. */
   readonly id: ScheduleId;
 }
 
-/** Data of a `schedule/change` event (version 1). */
-export type ScheduleChange = CreateChange | DeleteChange | DispatchChange;
+/** The occurrence facts shared by a recurring dispatch and a skip. */
+export interface OccurrenceFacts {
+  /** The delivered (or skipped) occurrence, canonical UTC. */
+  readonly occurrenceAt: string;
+  /** Earlier occurrences coalesced into this one (≥ 0). */
+  readonly missed: number;
+  /** The next target, canonical UTC, or `null`: the series is exhausted (terminal). */
+  readonly nextAt: string | null;
+}
+
+/** Delivers one occurrence of a recurring record (version 2); terminal only when `nextAt` is null. */
+export interface RecurringDispatchChange extends OccurrenceFacts {
+  /** Protocol version. */
+  readonly version: 2;
+  /** Operation. */
+  readonly op: "dispatch";
+  /** The recurring record's id. */
+  readonly id: ScheduleId;
+}
+
+/** A recurring occurrence outside its catch-up window: reported, not delivered (version 2). */
+export interface SkipChange extends OccurrenceFacts {
+  /** Protocol version. */
+  readonly version: 2;
+  /** Operation. */
+  readonly op: "skip";
+  /** The recurring record's id. */
+  readonly id: ScheduleId;
+  /** Why it was skipped. */
+  readonly reason: "catch-up-window";
+}
+
+/** "Stop repeating": terminates an active recurring record (version 2). */
+export interface StopChange {
+  /** Protocol version. */
+  readonly version: 2;
+  /** Operation. */
+  readonly op: "stop";
+  /** The recurring record's id. */
+  readonly id: ScheduleId;
+}
+
+/** Data of a `schedule/change` event (version 1 or 2). */
+export type ScheduleChange =
+  | CreateChange
+  | UpdateChange
+  | DeleteChange
+  | DispatchChange
+  | RecurringDispatchChange
+  | SkipChange
+  | StopChange;
 
 /** A `schedule/change` event whose data has been decoded. */
 export type ScheduleChangeEvent = SessionEvent<typeof SCHEDULE_CHANGE, ScheduleChange>;
+
+/**
+ * Tells whether a dispatch is the recurring form (it names its occurrence).
+ *
+ * @param change a decoded dispatch
+ * @returns `true` for `{ version: 2, op: 'dispatch', id, occurrenceAt, missed, nextAt }`
+ */
+export function isRecurringDispatch(
+  change: DispatchChange | RecurringDispatchChange,
+): change is RecurringDispatchChange {
+  return "occurrenceAt" in change;
+}
 
 /**
  * The target of a record in epoch milliseconds (UTC).

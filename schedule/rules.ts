@@ -10,23 +10,35 @@
  */
 import { extraKeys, has, isPlainObject } from "./_shape.ts";
 import { implicitTimeZone, type ZoneProvenance } from "./_provenance.ts";
+import { type RepeatSelector, resolveRepeat, validateRepeat } from "./_repeat.ts";
 import { type LocalDateTime, parseLocalDateTime, resolveLocal } from "./calendar.ts";
 import { toolError, type ToolFailure, toolFailureFrom } from "./errors.ts";
-import { isScheduleId, scheduledAtMs, type ScheduleId, type ScheduleRecord } from "./protocol.ts";
+import {
+  isScheduleId,
+  type RecurringRecord,
+  type ScheduleId,
+  type ScheduleRecord,
+} from "./protocol.ts";
 import { formatInstant, MAX_INSTANT_MS, parseStrictInstant } from "./rfc3339.ts";
 
-export { implicitTimeZone, type ZoneProvenance };
+export { implicitTimeZone, type RepeatSelector, type ZoneProvenance };
+export {
+  DELIVERY_MODE,
+  type RepeatValue,
+  repeatValue,
+  type ScheduleValue,
+  scheduleValue,
+} from "./value.ts";
 
 /** Longest accepted prompt, in Unicode code points after trimming. */
 export const MAX_PROMPT_LENGTH: number = 1000;
-/** The only delivery mode: reminders run only while the original session is live. */
-export const DELIVERY_MODE = "session-local" as const;
 
 /** The validated selector of a create request. */
 export type CreateSelector =
   | { readonly kind: "after"; readonly afterSeconds: number }
   | { readonly kind: "instant"; readonly epochMs: number }
-  | { readonly kind: "local"; readonly local: LocalDateTime; readonly timeZone?: string };
+  | { readonly kind: "local"; readonly local: LocalDateTime; readonly timeZone?: string }
+  | RepeatSelector;
 
 /** `schedule_create` arguments after the shape check. */
 export interface CreateRequest {
@@ -36,10 +48,21 @@ export interface CreateRequest {
   readonly selector: CreateSelector;
 }
 
+/** `schedule_update` arguments after the shape check: at least one of prompt and selector. */
+export interface UpdateRequest {
+  /** The record to change. */
+  readonly id: ScheduleId;
+  /** The new trimmed prompt, if given. */
+  readonly prompt?: string;
+  /** The new selector, if given. */
+  readonly selector?: CreateSelector;
+}
+
 /** A validation outcome: the typed value, or a tool failure to return as is. */
 export type Validated<T> = { readonly ok: true; readonly value: T } | ToolFailure;
 
-const CREATE_KEYS = ["prompt", "after_seconds", "at"];
+const CREATE_KEYS = ["prompt", "after_seconds", "at", "repeat"];
+const SELECTORS = ["after_seconds", "at", "repeat"];
 const LOCAL_KEYS = ["date", "time", "time_zone"];
 
 function bad(message: string): ToolFailure {
@@ -69,9 +92,52 @@ function validateAt(at: unknown): CreateSelector | ToolFailure {
     : { kind: "local", local };
 }
 
+function validatePrompt(value: unknown, action: string): string | ToolFailure {
+  const prompt = typeof value === "string" ? value.trim() : "";
+  if (prompt.length === 0) {
+    return toolError("invalid_arguments", `Cannot ${action}: prompt must be a non-empty string`);
+  }
+  if ([...prompt].length > MAX_PROMPT_LENGTH) {
+    return toolError(
+      "invalid_arguments",
+      `Cannot ${action}: prompt is longer than ${MAX_PROMPT_LENGTH} characters`,
+    );
+  }
+  return prompt;
+}
+
+/** The one selector of `args`, `undefined` when none is given, or a failure. */
+function validateSelector(args: Record<string, unknown>): CreateSelector | undefined | ToolFailure {
+  const given = SELECTORS.filter((key) => has(args, key));
+  if (given.length > 1) return bad("give exactly one of after_seconds, at and repeat");
+  if (has(args, "after_seconds")) {
+    const afterSeconds = args.after_seconds;
+    if (!Number.isSafeInteger(afterSeconds) || (afterSeconds as number) <= 0) {
+      return bad("after_seconds must be a positive integer");
+    }
+    return { kind: "after", afterSeconds: afterSeconds as number };
+  }
+  if (has(args, "at")) return validateAt(args.at);
+  if (has(args, "repeat")) return validateRepeat(args.repeat);
+  return undefined;
+}
+
+function refuseRules(args: Record<string, unknown>, action: string): ToolFailure | undefined {
+  for (const rule of ["every_seconds", "cron"]) {
+    if (has(args, rule)) {
+      return toolError(
+        "unsupported_rule",
+        `Cannot ${action}: ${rule} is not supported; use repeat with an RRULE`,
+      );
+    }
+  }
+  return undefined;
+}
+
 /**
- * Shape-only check of `schedule_create` arguments. `every_seconds` and `cron` are refused, never
- * ignored; unknown fields are refused; exactly one of `after_seconds` and `at` is required.
+ * Shape-only check of `schedule_create` arguments. `every_seconds` and `cron` are refused
+ * (`unsupported_rule`), never ignored; unknown fields are refused; exactly one of
+ * `after_seconds`, `at` and `repeat` is required (docs/recurring.md "Tools").
  *
  * @param args the raw tool arguments
  * @returns the typed request, or a failure with `unsupported_rule` or `invalid_arguments`
@@ -86,33 +152,89 @@ function validateAt(at: unknown): CreateSelector | ToolFailure {
  */
 export function validateCreateArgs(args: unknown): Validated<CreateRequest> {
   if (!isPlainObject(args)) return bad("arguments are not an object");
-  for (const rule of ["every_seconds", "cron"]) {
-    if (has(args, rule)) {
-      return toolError("unsupported_rule", `Cannot create schedule: ${rule} is not supported`);
-    }
-  }
+  const refused = refuseRules(args, "create schedule");
+  if (refused !== undefined) return refused;
   const extra = extraKeys(args, CREATE_KEYS);
   if (extra.length > 0) return bad(`unknown field ${JSON.stringify(extra[0])}`);
-  const prompt = typeof args.prompt === "string" ? args.prompt.trim() : "";
-  if (prompt.length === 0) return bad("prompt must be a non-empty string");
-  if ([...prompt].length > MAX_PROMPT_LENGTH) {
-    return bad(`prompt is longer than ${MAX_PROMPT_LENGTH} characters`);
-  }
-  if (has(args, "after_seconds") === has(args, "at")) {
-    return bad("give exactly one of after_seconds and at");
-  }
-  if (has(args, "after_seconds")) {
-    const afterSeconds = args.after_seconds;
-    if (!Number.isSafeInteger(afterSeconds) || (afterSeconds as number) <= 0) {
-      return bad("after_seconds must be a positive integer");
-    }
-    return {
-      ok: true,
-      value: { prompt, selector: { kind: "after", afterSeconds: afterSeconds as number } },
-    };
-  }
-  const selector = validateAt(args.at);
+  const prompt = validatePrompt(args.prompt, "create schedule");
+  if (typeof prompt !== "string") return prompt;
+  const selector = validateSelector(args);
+  if (selector === undefined) return bad("give exactly one of after_seconds, at and repeat");
   return "ok" in selector ? selector : { ok: true, value: { prompt, selector } };
+}
+
+/**
+ * Shape-only check of `schedule_update` arguments: `{ id, prompt?, after_seconds? | at? |
+ * repeat? }` with at least one of prompt and a selector (docs/recurring.md "Tools").
+ *
+ * @param args the raw tool arguments
+ * @returns the typed request, or a failure with `unsupported_rule` or `invalid_arguments`
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { validateUpdateArgs } from "./rules.ts";
+ * const result = validateUpdateArgs({ id: "sch_AbCd1234", prompt: "call mum" });
+ * assert(result.ok && result.value.prompt === "call mum");
+ * ```
+ */
+export function validateUpdateArgs(args: unknown): Validated<UpdateRequest> {
+  const fail = (reason: string) =>
+    toolError("invalid_arguments", `Cannot update schedule: ${reason}`);
+  if (!isPlainObject(args)) return fail("arguments are not an object");
+  const refused = refuseRules(args, "update schedule");
+  if (refused !== undefined) return refused;
+  const extra = extraKeys(args, ["id", ...CREATE_KEYS]);
+  if (extra.length > 0) return fail(`unknown field ${JSON.stringify(extra[0])}`);
+  if (!isScheduleId(args.id)) return fail("id must be a schedule id (sch_…)");
+  let prompt: string | undefined;
+  if (has(args, "prompt")) {
+    const checked = validatePrompt(args.prompt, "update schedule");
+    if (typeof checked !== "string") return checked;
+    prompt = checked;
+  }
+  const selector = validateSelector(args);
+  if (selector !== undefined && "ok" in selector) return selector;
+  if (prompt === undefined && selector === undefined) {
+    return fail("give a new prompt, a new after_seconds, at or repeat, or both");
+  }
+  return {
+    ok: true,
+    value: {
+      id: args.id,
+      ...(prompt === undefined ? {} : { prompt }),
+      ...(selector === undefined ? {} : { selector }),
+    },
+  };
+}
+
+/** Shortest snooze, seconds. */
+export const MIN_SNOOZE_SECONDS = 60;
+/** Longest snooze, seconds (7 days). */
+export const MAX_SNOOZE_SECONDS = 7 * 86_400;
+
+/**
+ * Shape check of `schedule_snooze` arguments: exactly `{ id, after_seconds }` with
+ * `60 ≤ after_seconds ≤ 604800` (7 days).
+ *
+ * @param args the raw tool arguments
+ * @returns the id and delay, or an `invalid_arguments` failure
+ */
+export function validateSnoozeArgs(
+  args: unknown,
+): Validated<{ readonly id: ScheduleId; readonly afterSeconds: number }> {
+  const failure = toolError(
+    "invalid_arguments",
+    `Cannot snooze schedule: expected { id, after_seconds } with ${MIN_SNOOZE_SECONDS} ≤ ` +
+      `after_seconds ≤ ${MAX_SNOOZE_SECONDS}`,
+  );
+  if (!isPlainObject(args) || extraKeys(args, ["id", "after_seconds"]).length > 0) return failure;
+  const seconds = args.after_seconds;
+  if (
+    !isScheduleId(args.id) || !Number.isSafeInteger(seconds) ||
+    (seconds as number) < MIN_SNOOZE_SECONDS || (seconds as number) > MAX_SNOOZE_SECONDS
+  ) return failure;
+  return { ok: true, value: { id: args.id, afterSeconds: seconds as number } };
 }
 
 /** Time and provenance facts {@linkcode resolveCreate} decides with (sampled after preflight). */
@@ -136,6 +258,7 @@ export type CreateResolution =
     readonly prompt: string;
     readonly scheduledAt: string;
   }
+  | ({ readonly ok: true } & Omit<RecurringRecord, "id">)
   | ToolFailure;
 
 function notInFuture(epochMs: number, now: number): ToolFailure {
@@ -164,7 +287,9 @@ function localInstant(
 
 /**
  * Resolves a validated request to one UTC target. `after` is `now + afterSeconds·1000`; an
- * explicit instant or a resolved local time must be strictly after `now`. A local time with an
+ * explicit instant or a resolved local time must be strictly after `now`; a `repeat` series
+ * gets its zone like a local time, DTSTART `start` or the first whole minute after the decision
+ * instant, and the first occurrence strictly after `now` as its target. A local time with an
  * explicit `time_zone` is validated like any zone and skips the ambiguity check; without one it
  * needs {@linkcode implicitTimeZone} to accept the request's provenance.
  *
@@ -190,6 +315,10 @@ export function resolveCreate(request: CreateRequest, context: CreateContext): C
   const { now } = context;
   if (!Number.isSafeInteger(now)) throw new RangeError(`Cannot resolve create: now=${now}`);
   const { prompt, selector } = request;
+  if (selector.kind === "repeat") {
+    const series = resolveRepeat(selector, context);
+    return "ok" in series ? series : { ok: true, kind: "recurring", prompt, ...series };
+  }
   if (selector.kind === "after") {
     const epochMs = now + selector.afterSeconds * 1000;
     if (epochMs > MAX_INSTANT_MS) return bad("after_seconds reaches beyond year 9999");
@@ -207,12 +336,17 @@ export function resolveCreate(request: CreateRequest, context: CreateContext): C
  *
  * @param id a new id (see `makeScheduleId`)
  * @param resolved a successful {@linkcode resolveCreate} result
- * @returns the record (no local fields, offsets or zones are kept)
+ * @returns the record (a one-shot keeps no local fields, offsets or zones; a series keeps its
+ *   local DTSTART and zone, which define it)
  */
 export function toScheduleRecord(
   id: ScheduleId,
   resolved: Extract<CreateResolution, { ok: true }>,
 ): ScheduleRecord {
+  if (resolved.kind === "recurring") {
+    const { ok: _, ...rest } = resolved;
+    return { id, ...rest };
+  }
   const { prompt, scheduledAt } = resolved;
   return resolved.kind === "after"
     ? { id, kind: "after", prompt, afterSeconds: resolved.afterSeconds, scheduledAt }
@@ -241,34 +375,4 @@ export function validateListArgs(args: unknown): Validated<Record<string, never>
   return isPlainObject(args) && Object.keys(args).length === 0
     ? { ok: true, value: {} }
     : toolError("invalid_arguments", "Cannot list schedules: expected {}");
-}
-
-/** A record as the tools return it. */
-export interface ScheduleValue {
-  /** Stable id. */
-  readonly id: ScheduleId;
-  /** Rule kind. */
-  readonly kind: "after" | "at";
-  /** The reminder text. */
-  readonly prompt: string;
-  /** Target instant, canonical UTC with milliseconds. */
-  readonly scheduledAt: string;
-  /** Delay in seconds, for `after` records only. */
-  readonly afterSeconds?: number;
-  /** `overdue` once `now ≥ scheduledAt` (it fires when the live session can deliver it). */
-  readonly status: "scheduled" | "overdue";
-  /** Always `session-local`. */
-  readonly deliveryMode: typeof DELIVERY_MODE;
-}
-
-/**
- * The tool value of an active record.
- *
- * @param record an active record
- * @param now the decision instant, epoch milliseconds (UTC)
- * @returns the value with a derived `status` and `deliveryMode: 'session-local'`
- */
-export function scheduleValue(record: ScheduleRecord, now: number): ScheduleValue {
-  const status = now >= scheduledAtMs(record) ? "overdue" : "scheduled";
-  return { ...record, status, deliveryMode: DELIVERY_MODE };
 }

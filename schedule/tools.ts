@@ -1,34 +1,41 @@
 /**
- * The three Agent-scoped management tools `schedule_create`, `schedule_list` and
- * `schedule_delete` (seed §"Session 日志权威与工具"; ARCHITECTURE.md §5 flow 1 and §6 "Tools").
+ * The Agent-scoped management tools `schedule_create`, `schedule_list`, `schedule_delete`,
+ * `schedule_update` and `schedule_snooze` (seed §"Session 日志权威与工具"; ARCHITECTURE.md §5
+ * flow 1 and §6 "Tools"; docs/recurring.md "Tools").
  *
  * Shape-only failures are answered before the FIFO. Every admitted transaction runs alone in the
- * agent's {@linkcode ScheduleFifo}: a `flush` preflight before any fold read, the decision, an
- * optional append and then a second barrier. A failed barrier answers `persistence_uncertain`
- * instead of guessing whether the eager write committed; each successful preflight (and each
- * confirmed append) asks the live owner to recompute.
+ * agent's {@linkcode ScheduleFifo} through one skeleton: a `flush` preflight before any fold
+ * read, the decision, an optional append and then a second barrier. A failed barrier answers
+ * `persistence_uncertain` instead of guessing whether the eager write committed; each successful
+ * preflight (and each confirmed append) asks the live owner to recompute.
  *
  * @module
  */
-import type { AgentHandle, ToolContext, ToolDefinition } from "@chime/agent";
+import type { AgentHandle, ModelToolSpec, ToolContext, ToolDefinition } from "@chime/agent";
 import type { Clock } from "@chime/session";
-import { CREATE_SPEC, DELETE_SPEC, LIST_SPEC } from "./_specs.ts";
-import { barrier, foldLive } from "./_tx.ts";
-import { turnProvenance } from "./_turn_zones.ts";
-import { createChange, deleteChange } from "./decoder.ts";
-import { toolError, type ToolFailure } from "./errors.ts";
-import type { ScheduleFifo } from "./fifo.ts";
-import { makeScheduleId, type RandomBytes, SCHEDULE_CHANGE } from "./protocol.ts";
 import {
-  DELIVERY_MODE,
-  resolveCreate,
-  type ScheduleValue,
-  scheduleValue,
-  toScheduleRecord,
+  decideCreate,
+  decideDelete,
+  decideSnooze,
+  decideUpdate,
+  type EndAnswer,
+} from "./_decide.ts";
+import { CREATE_SPEC, DELETE_SPEC, LIST_SPEC, SNOOZE_SPEC, UPDATE_SPEC } from "./_specs.ts";
+import { type Decision, transact, type Tx } from "./_tx.ts";
+import { turnProvenance } from "./_turn_zones.ts";
+import type { ToolFailure } from "./errors.ts";
+import type { ScheduleFifo } from "./fifo.ts";
+import type { ScheduleState } from "./fold.ts";
+import type { RandomBytes } from "./protocol.ts";
+import {
   validateCreateArgs,
+  type Validated,
   validateDeleteArgs,
   validateListArgs,
+  validateSnoozeArgs,
+  validateUpdateArgs,
 } from "./rules.ts";
+import { DELIVERY_MODE, type RecordResult, type ScheduleValue, scheduleValue } from "./value.ts";
 
 /** Options of {@linkcode scheduleTools}. */
 export interface ScheduleToolsOptions {
@@ -46,46 +53,31 @@ export interface ScheduleToolsOptions {
   readonly random?: RandomBytes;
 }
 
-/** Success value of `schedule_create`: the new record's tool value. */
-export type CreateResult = { readonly ok: true } & ScheduleValue;
+/** Success value of `schedule_create`, `schedule_update` and `schedule_snooze`. */
+export type CreateResult = RecordResult;
 /** Success value of `schedule_list`: the active records in create order. */
 export interface ListResult {
   /** Always `true`. */
   readonly ok: true;
-  /** Active records. */
+  /** Active records (a series shows its rule in words and its next occurrence). */
   readonly schedules: readonly ScheduleValue[];
   /** Always `session-local`. */
   readonly deliveryMode: typeof DELIVERY_MODE;
 }
 /** Success value of `schedule_delete`: the record as it was when deleted. */
-export interface DeleteResult {
-  /** Always `true`. */
-  readonly ok: true;
-  /** The deleted record's last tool value. */
-  readonly deleted: ScheduleValue;
-  /** Always `session-local`. */
-  readonly deliveryMode: typeof DELIVERY_MODE;
-}
+export type DeleteResult = EndAnswer;
 
-function uncertain(action: string, cause: unknown): ToolFailure {
-  const reason = cause instanceof Error ? cause.message : String(cause);
-  return toolError(
-    "persistence_uncertain",
-    `Cannot ${action}: the session log could not be confirmed durable (${reason}); ` +
-      "list the schedules before retrying",
-  );
-}
-
-function defaultRandom(length: number): Uint8Array {
+/** The default id randomness. */
+export function defaultRandom(length: number): Uint8Array {
   return crypto.getRandomValues(new Uint8Array(length));
 }
 
 /**
- * Builds the three tools for one root agent. Register each in the agent's scope and dispose the
+ * Builds the five tools for one root agent. Register each in the agent's scope and dispose the
  * handles to revoke them; the plugin does both.
  *
  * @param options the shared FIFO, the owner's recompute hook, clock and id randomness
- * @returns `[schedule_create, schedule_list, schedule_delete]`
+ * @returns `[schedule_create, schedule_list, schedule_delete, schedule_update, schedule_snooze]`
  *
  * @example Register the tools on an agent scope
  * ```ts ignore
@@ -96,89 +88,68 @@ function defaultRandom(length: number): Uint8Array {
  * ```
  */
 export function scheduleTools(options: ScheduleToolsOptions): readonly ToolDefinition[] {
-  const { fifo } = options;
   const confirmed = options.onConfirmed ?? (() => {});
   const random = options.random ?? defaultRandom;
   const now = (agent: AgentHandle) => Math.floor((options.clock ?? agent.clock).now());
+  const context = (ctx: ToolContext) => ({
+    now: now(ctx.agent),
+    ...turnProvenance(ctx.agent.session, ctx.turnId),
+  });
+  /** A tool: shape check before the FIFO, then one transaction deciding over the fold. */
+  function tool<A, R>(
+    spec: ModelToolSpec,
+    validate: (args: unknown) => Validated<A>,
+    names: { readonly action: string; readonly confirm: string; readonly abortable: boolean },
+    decide: (state: ScheduleState, value: A, ctx: ToolContext) => Decision<R>,
+  ): ToolDefinition {
+    return {
+      ...spec,
+      execute(args: unknown, ctx: ToolContext): Promise<R | ToolFailure> {
+        const shape = validate(args);
+        if (!shape.ok) return Promise.resolve(shape);
+        const tx: Tx = { fifo: options.fifo, agent: ctx.agent, confirmed };
+        // A change never lands after its turn ended; a read (list) has nothing to hold back.
+        const signal = names.abortable ? { signal: ctx.signal } : {};
+        return transact(tx, { ...names, ...signal }, (state) => decide(state, shape.value, ctx));
+      },
+    };
+  }
+  const change = (action: string, confirm: string) => ({ action, confirm, abortable: true });
 
-  const create: ToolDefinition = {
-    ...CREATE_SPEC,
-    execute(args: unknown, ctx: ToolContext): Promise<CreateResult | ToolFailure> {
-      const shape = validateCreateArgs(args);
-      if (!shape.ok) return Promise.resolve(shape);
-      return fifo.run(async () => {
-        const { agent } = ctx;
-        const preflight = await barrier(agent);
-        // A turn that ended (cancel, dispose) while this waited records nothing more: no create
-        // may land after its `turn/end` (the thrown reason becomes the unrecorded tool error).
-        ctx.signal.throwIfAborted();
-        if (!preflight.ok) return uncertain("create schedule", preflight.cause);
-        confirmed();
-        const state = foldLive(agent);
-        const decisionNow = now(agent);
-        const resolved = resolveCreate(shape.value, {
-          now: decisionNow,
-          ...turnProvenance(agent.session, ctx.turnId),
-        });
-        if (!resolved.ok) return resolved;
-        const record = toScheduleRecord(makeScheduleId(random, { avoid: state.seen }), resolved);
-        agent.append(SCHEDULE_CHANGE, createChange(record));
-        const after = await barrier(agent);
-        if (!after.ok) return uncertain("confirm the new schedule", after.cause);
-        confirmed();
-        return { ok: true, ...scheduleValue(record, decisionNow) };
-      });
-    },
-  };
-
-  const list: ToolDefinition = {
-    ...LIST_SPEC,
-    execute(args: unknown, ctx: ToolContext): Promise<ListResult | ToolFailure> {
-      const shape = validateListArgs(args);
-      if (!shape.ok) return Promise.resolve(shape);
-      return fifo.run(async () => {
-        const preflight = await barrier(ctx.agent);
-        if (!preflight.ok) return uncertain("list schedules", preflight.cause);
-        confirmed();
+  return [
+    tool(
+      CREATE_SPEC,
+      validateCreateArgs,
+      change("create schedule", "confirm the new schedule"),
+      (state, request, ctx) => decideCreate(state, request, context(ctx), random),
+    ),
+    tool(
+      LIST_SPEC,
+      validateListArgs,
+      { action: "list schedules", confirm: "list schedules", abortable: false },
+      (state, _, ctx): Decision<ListResult> => {
         const decisionNow = now(ctx.agent);
-        const schedules = [...foldLive(ctx.agent).active.values()]
-          .map((record) => scheduleValue(record, decisionNow));
-        return { ok: true, schedules, deliveryMode: DELIVERY_MODE };
-      });
-    },
-  };
-
-  const remove: ToolDefinition = {
-    ...DELETE_SPEC,
-    execute(args: unknown, ctx: ToolContext): Promise<DeleteResult | ToolFailure> {
-      const shape = validateDeleteArgs(args);
-      if (!shape.ok) return Promise.resolve(shape);
-      const { id } = shape.value;
-      return fifo.run(async () => {
-        const { agent } = ctx;
-        const preflight = await barrier(agent);
-        ctx.signal.throwIfAborted(); // as for create: nothing lands after the turn ended
-        if (!preflight.ok) return uncertain("delete schedule", preflight.cause);
-        confirmed();
-        const state = foldLive(agent);
-        const record = state.active.get(id);
-        if (record === undefined) {
-          return state.seen.has(id)
-            ? toolError("schedule_not_active", `Cannot delete schedule: ${id} already ended`, {
-              id,
-            })
-            : toolError("schedule_not_found", `Cannot delete schedule: no schedule ${id}`, { id });
-        }
-        const decisionNow = now(agent);
-        agent.append(SCHEDULE_CHANGE, deleteChange(id));
-        const after = await barrier(agent);
-        if (!after.ok) return uncertain("confirm the deletion", after.cause);
-        confirmed();
-        const deleted = scheduleValue(record, decisionNow);
-        return { ok: true, deleted, deliveryMode: DELIVERY_MODE };
-      });
-    },
-  };
-
-  return [create, list, remove];
+        const schedules = [...state.active.values()].map((r) => scheduleValue(r, decisionNow));
+        return { ok: true, answer: { ok: true, schedules, deliveryMode: DELIVERY_MODE } };
+      },
+    ),
+    tool(
+      DELETE_SPEC,
+      validateDeleteArgs,
+      change("delete schedule", "confirm the deletion"),
+      (state, { id }, ctx) => decideDelete(state, id, now(ctx.agent)),
+    ),
+    tool(
+      UPDATE_SPEC,
+      validateUpdateArgs,
+      change("update schedule", "confirm the update"),
+      (state, request, ctx) => decideUpdate(state, request, context(ctx)),
+    ),
+    tool(
+      SNOOZE_SPEC,
+      validateSnoozeArgs,
+      change("snooze schedule", "confirm the snooze"),
+      (state, request, ctx) => decideSnooze(state, request, now(ctx.agent), random),
+    ),
+  ];
 }

@@ -70,7 +70,7 @@ Deno.test("schedule_create preflights, allocates, appends create and confirms it
   assert.equal(result.scheduledAt, new Date(T0 + 60_000).toISOString());
   const [change] = w.changes() as CreateChange[];
   assert.deepEqual(change, {
-    version: 1,
+    version: 2,
     op: "create",
     record: {
       id: result.id,
@@ -174,7 +174,7 @@ Deno.test("schedule_delete judges unknown and terminated ids only after its pref
   assert.equal(deleted.deleted.id, created.id);
   assert.equal(deleted.deliveryMode, "session-local");
   assert.equal(flushes.count, 2);
-  assert.deepEqual(w.changes().at(-1), { version: 1, op: "delete", id: created.id });
+  assert.deepEqual(w.changes().at(-1), { version: 2, op: "delete", id: created.id });
   const again = await w.call("schedule_delete", { id: created.id });
   assert.equal(again.error.code, "schedule_not_active");
 });
@@ -256,7 +256,9 @@ Deno.test("tool specs tell the model how to use every field", async () => {
     "prompt",
     "after_seconds",
     "at",
+    "repeat",
   ]);
+  assert.ok(create.description.includes("RRULE"));
   assert.ok(w.tools.schedule_list.description.includes("session-local"));
   assert.deepEqual(w.tools.schedule_delete.parameters.required, ["id"]);
 });

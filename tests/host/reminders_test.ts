@@ -1,12 +1,14 @@
 /**
- * `GET /api/sessions/:id/reminders`: the schedule fold over the durable log only.
+ * `GET /api/sessions/:id/reminders`: the schedule fold over the durable log only; the snooze
+ * and stop actions (docs/recurring.md "Host and page").
  *
  * @module
  */
 import assert from "node:assert/strict";
 import { createApp } from "@chime/host";
+import { schedulePlugin } from "@chime/schedule";
 import { MemoryBackend } from "@chime/session/testing";
-import { RECORD, SCHEDULE_ID, testRuntime } from "./_helpers.ts";
+import { postJson, RECORD, SCHEDULE_ID, testRuntime } from "./_helpers.ts";
 
 const OTHER = "sch_ZyXwVuTs9876";
 const PAST = "2020-01-01T00:00:00.000Z";
@@ -81,4 +83,151 @@ Deno.test("GET /reminders answers 404 session_not_found for an unknown id", asyn
   const response = await app.request("/api/sessions/nope/reminders");
   assert.equal(response.status, 404);
   assert.equal((await response.json()).error.code, "session_not_found");
+});
+
+const SERIES_ID = "sch_Series123456";
+const SERIES = {
+  id: SERIES_ID,
+  kind: "recurring",
+  prompt: "vitamins",
+  rrule: "FREQ=DAILY;BYHOUR=9;BYMINUTE=0",
+  dtstart: "2029-12-30T09:00:00",
+  timeZone: "Asia/Shanghai",
+  scheduledAt: "2029-12-30T01:00:00.000Z",
+} as const;
+const NEXT = "2030-01-01T01:00:00.000Z";
+
+/** A live session with the schedule plugin, a series delivered once and a far one-shot. */
+async function withSeries(runtime: Awaited<ReturnType<typeof testRuntime>>) {
+  const { session } = await runtime.create({ timeZone: "Asia/Shanghai" });
+  session.append("schedule/change", { version: 2, op: "create", record: SERIES });
+  session.append("schedule/change", {
+    version: 2,
+    op: "dispatch",
+    id: SERIES_ID,
+    occurrenceAt: "2029-12-31T01:00:00.000Z",
+    missed: 1,
+    nextAt: NEXT,
+  });
+  session.append("schedule/change", { version: 2, op: "create", record: RECORD });
+  await runtime.store.flush(session);
+  return session;
+}
+
+async function post(app: ReturnType<typeof createApp>, path: string, body?: unknown) {
+  const response = await app.request(
+    path,
+    body === undefined ? { method: "POST" } : postJson(body),
+  );
+  return { status: response.status, body: await response.json() };
+}
+
+Deno.test("GET /reminders lists a series with repeat and its next occurrence", async () => {
+  await using runtime = await testRuntime({ plugins: [schedulePlugin()] });
+  const app = createApp(runtime);
+  const session = await withSeries(runtime);
+  const [series] = (await reminders(app, session.id)).reminders.filter((r) => r.id === SERIES_ID);
+  assert.deepEqual(series, {
+    id: SERIES_ID,
+    kind: "recurring",
+    prompt: "vitamins",
+    scheduledAt: NEXT,
+    status: "scheduled",
+    deliveryMode: "session-local",
+    repeat: {
+      rrule: SERIES.rrule,
+      timeZone: "Asia/Shanghai",
+      dtstart: SERIES.dtstart,
+      text: { en: "daily at 09:00 (Asia/Shanghai)", zh: "每天 09:00（Asia/Shanghai）" },
+    },
+  });
+});
+
+Deno.test("POST snooze and stop run the schedule transaction and are recorded", async () => {
+  await using runtime = await testRuntime({ plugins: [schedulePlugin()] });
+  const app = createApp(runtime);
+  const session = await withSeries(runtime);
+  const base = `/api/sessions/${session.id}/reminders`;
+  const snoozed = await post(app, `${base}/${SERIES_ID}/snooze`, { seconds: 600 });
+  assert.equal(snoozed.status, 200);
+  assert.equal(snoozed.body.reminder.kind, "at");
+  assert.equal(snoozed.body.reminder.status, "scheduled");
+  assert.deepEqual(snoozed.body.reminder.snoozeOf, {
+    id: SERIES_ID,
+    occurrenceAt: "2029-12-31T01:00:00.000Z",
+  });
+  const stopped = await post(app, `${base}/${SERIES_ID}/stop`);
+  assert.deepEqual(stopped, { status: 200, body: {} });
+  const stored = (await runtime.store.inspect(session.id))!.events
+    .filter((e) => e.type === "schedule/change").map((e) => (e.data as { op: string }).op);
+  assert.deepEqual(stored.slice(-2), ["create", "stop"], "durable before the answer");
+  const listed = (await reminders(app, session.id)).reminders.map((r) => r.id);
+  assert.deepEqual(listed.includes(SERIES_ID), false);
+  assert.ok(listed.includes(snoozed.body.reminder.id));
+  const cases: [string, unknown, number, string][] = [
+    [`${base}/${SERIES_ID}/stop`, undefined, 409, "schedule_not_active"],
+    [`${base}/${SCHEDULE_ID}/stop`, undefined, 409, "schedule_not_active"],
+    [`${base}/sch_Unknown12345/stop`, undefined, 404, "schedule_not_found"],
+    [`${base}/nope/stop`, undefined, 400, "invalid_arguments"],
+    [`${base}/${SERIES_ID}/snooze`, { seconds: 59 }, 400, "invalid_arguments"],
+    [`${base}/${SERIES_ID}/snooze`, { seconds: "600" }, 400, "invalid_arguments"],
+    [`${base}/${SERIES_ID}/snooze`, {}, 400, "invalid_arguments"],
+    [`${base}/sch_Unknown12345/snooze`, { seconds: 600 }, 404, "schedule_not_found"],
+    [`/api/sessions/nope/reminders/${SERIES_ID}/stop`, undefined, 404, "session_not_found"],
+  ];
+  for (const [path, body, status, code] of cases) {
+    const answer = await post(app, path, body);
+    assert.equal(answer.status, status, path);
+    assert.equal(answer.body.error.code, code, path);
+  }
+});
+
+Deno.test("POST stop resumes a cold session first; a failed barrier is 503", async () => {
+  await using runtime = await testRuntime({ plugins: [schedulePlugin()] });
+  const app = createApp(runtime);
+  const session = await withSeries(runtime);
+  await runtime.store.close(session);
+  const base = `/api/sessions/${session.id}/reminders`;
+  const stopped = await post(app, `${base}/${SERIES_ID}/stop`);
+  assert.equal(stopped.status, 200);
+  const live = runtime.store.live(session.id)!;
+  assert.ok(live, "resumed");
+  using _ = runtime.store.addFlushListener(live, () => Promise.reject(new Error("disk full")));
+  const failed = await post(app, `${base}/${SCHEDULE_ID}/snooze`, { seconds: 600 });
+  assert.equal(failed.status, 503);
+  assert.equal(failed.body.error.code, "persistence_uncertain");
+});
+
+Deno.test("reminder actions answer 404 not_found without the schedule plugin", async () => {
+  await using runtime = await testRuntime();
+  const app = createApp(runtime);
+  const { session } = await runtime.create({ timeZone: "Europe/Paris" });
+  const answer = await post(app, `/api/sessions/${session.id}/reminders/${SCHEDULE_ID}/stop`);
+  assert.equal(answer.status, 404);
+  assert.equal(answer.body.error.code, "not_found");
+});
+
+Deno.test("history views present recurring dispatches and pair updates like creates", async () => {
+  await using runtime = await testRuntime({ plugins: [schedulePlugin()] });
+  const app = createApp(runtime);
+  const session = await withSeries(runtime);
+  session.append("schedule/change", {
+    version: 2,
+    op: "update",
+    id: SCHEDULE_ID,
+    record: { ...RECORD, prompt: "stretch more" },
+  });
+  const dispatched = session.append("schedule/change", {
+    version: 2,
+    op: "dispatch",
+    id: SCHEDULE_ID,
+  });
+  await runtime.store.flush(session);
+  const page = await (await app.request(`/api/sessions/${session.id}/history`)).json();
+  const series = page.views[String(dispatched.seq - 3)].presentation;
+  assert.equal(series.occurrenceAt, "2029-12-31T01:00:00.000Z");
+  assert.equal(series.missed, 1);
+  assert.deepEqual(series.recurring.text.en, "daily at 09:00 (Asia/Shanghai)");
+  assert.equal(series.recurring.nextAt, NEXT);
+  assert.equal(page.views[String(dispatched.seq)].presentation.prompt, "stretch more");
 });

@@ -1,5 +1,11 @@
 // Private helpers of the restart lanes: spawn `lane_child.ts`, read its JSON lines, SIGKILL it.
 import { fileURLToPath as fromFileUrl } from "node:url";
+import {
+  JsonlBackend,
+  LibsqlBackend,
+  type PersistenceBackend,
+  type StoredSession,
+} from "@chime/session";
 import { JsonLineChild } from "../_child.ts";
 import type { LaneConfig } from "./lane_child.ts";
 
@@ -49,4 +55,62 @@ export function frames(lines: Line[], session: string): Record<string, unknown>[
 /** Promise-based sleep for the real-time lanes. */
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** On-time tolerance for a live process (timer jitter, libSQL commit, CPU contention). */
+export const ON_TIME_MS = 1_500;
+
+/** Where a lane's session lives. */
+export type Storage = LaneConfig["storage"];
+
+/** A fresh libSQL file in a temp folder. */
+export async function libsql(): Promise<Storage> {
+  return { kind: "libsql", url: `file:${await Deno.makeTempDir()}/chime.db` };
+}
+
+/** The stored session, read back from the lane's storage after its process died. */
+export async function stored(storage: Storage, id: string): Promise<StoredSession> {
+  const backend: PersistenceBackend = storage.kind === "libsql"
+    ? await LibsqlBackend.open({ url: storage.url })
+    : await JsonlBackend.open({ dir: storage.dir });
+  await using _ = backend;
+  return (await backend.load(id))!;
+}
+
+/** The `scheduledAt` (epoch ms) of every create the child printed for `session`. */
+export function scheduledAt(lines: Line[], session: string): number[] {
+  return events(lines, session, "schedule/change")
+    .filter((e) => (e.data as { op: string }).op === "create")
+    .map((e) => Date.parse((e.data as { record: { scheduledAt: string } }).record.scheduledAt));
+}
+
+/** Runs a lane process until `until` holds, then SIGKILLs it. */
+export async function run(
+  config: LaneConfig,
+  until: (lines: Line[]) => boolean,
+  what: string,
+): Promise<Line[]> {
+  await using lane = new LaneProcess(config);
+  await lane.waitFor(until, what, 90_000);
+  return lane.lines;
+}
+
+/** The child finished its `n` creates. */
+export const created = (n: number) => (lines: Line[]): boolean =>
+  lines.some((l) => l.created === n);
+
+/** `n` dispatches of `id` were printed and a flush covers the last schedule change. */
+export const dispatched = (id: string, n: number) => (lines: Line[]): boolean =>
+  changes(lines, id).filter((c) => c.op === "dispatch").length >= n &&
+  lines.some((l) =>
+    l.session === id && typeof l.flushed === "number" &&
+    l.flushed > events(lines, id, "schedule/change").at(-1)!.seq
+  );
+
+/** Runs a lane process for `ms` after it is ready, then SIGKILLs it. */
+export async function quiet(config: LaneConfig, ms: number): Promise<Line[]> {
+  await using lane = new LaneProcess(config);
+  await lane.waitFor((lines) => lines.some((l) => "created" in l), "ready", 30_000);
+  await sleep(ms);
+  return lane.lines;
 }

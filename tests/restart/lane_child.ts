@@ -35,11 +35,14 @@ export interface LaneConfig {
   /** The root session id (created on first run, resumed afterwards). */
   readonly sessionId: string;
   /**
-   * Reminders to create through the model, `[prompt, seconds, selector?]`, in order; `local`
-   * asks for an implicit local `at { date, time }` in the session zone (needs the time-context
-   * marker and the message's client zone), otherwise `after_seconds`.
+   * Reminders to create through the model, `[prompt, seconds, selector?, count?]`, in order;
+   * `local` asks for an implicit local `at { date, time }` in the session zone (needs the
+   * time-context marker and the message's client zone); `minutely` for a recurring
+   * `FREQ=MINUTELY;COUNT=count` series starting `seconds` from now in the implicit zone;
+   * otherwise `after_seconds`.
    */
-  readonly create?: readonly (readonly [string, number, ("after" | "local")?])[];
+  readonly create?:
+    readonly (readonly [string, number, ("after" | "local" | "minutely")?, number?])[];
   /** Fork the root after the creates into this child id and run an agent on it too. */
   readonly forkId?: string;
   /** Resume this already-stored fork child too. */
@@ -75,7 +78,7 @@ function model(config: LaneConfig): ScriptedModel {
       }
       return { text: "reminded" };
     }
-    const match = /CREATE (\S+) (\d+) (after|local)/.exec(text);
+    const match = /CREATE (\S+) (\d+) (after|local|minutely) (\d+)/.exec(text);
     if (match === null) return { text: "nothing to do" };
     const seconds = Number(match[2]);
     const local = Temporal.Now.zonedDateTimeISO(TIME_ZONE).add({ seconds: seconds + 1 });
@@ -83,9 +86,12 @@ function model(config: LaneConfig): ScriptedModel {
       date: local.toPlainDate().toString(),
       time: local.toPlainTime().toString().slice(0, 8),
     };
+    const repeat = { rrule: `FREQ=MINUTELY;COUNT=${match[4]}`, start: at };
     const args = JSON.stringify(
       match[3] === "local"
         ? { prompt: match[1], at }
+        : match[3] === "minutely"
+        ? { prompt: match[1], repeat }
         : { prompt: match[1], after_seconds: seconds },
     );
     return { toolCalls: [{ id: `call-${match[1]}`, name: "schedule_create", arguments: args }] };
@@ -130,9 +136,9 @@ async function main(config: LaneConfig): Promise<void> {
     await live(store, loader, await store.resume(config.resumeFork), config);
   }
   print({ ready: session.id, length: session.length });
-  for (const [prompt, seconds, selector = "after"] of config.create ?? []) {
+  for (const [prompt, seconds, selector = "after", count = 1] of config.create ?? []) {
     agent.submit({
-      text: `CREATE ${prompt} ${seconds} ${selector}`,
+      text: `CREATE ${prompt} ${seconds} ${selector} ${count}`,
       source: { kind: "web", clientTimeZone: TIME_ZONE },
     });
     await agent.whenIdle();

@@ -4,55 +4,23 @@
  * one (≈ 22 s).
  */
 import assert from "node:assert/strict";
-import { JsonlBackend, LibsqlBackend, type PersistenceBackend } from "@chime/session";
 import { scheduleReminderPresentation } from "../../schedule/presentation.ts";
-import { changes, events, frames, LaneProcess, type Line, sleep } from "./_lane.ts";
-import type { LaneConfig } from "./lane_child.ts";
-
-/** On-time tolerance for a live process (timer jitter, libSQL commit, CPU contention). */
-const ON_TIME_MS = 1_500;
-
-type Storage = LaneConfig["storage"];
-
-async function libsql(): Promise<Storage> {
-  return { kind: "libsql", url: `file:${await Deno.makeTempDir()}/chime.db` };
-}
-
-async function stored(storage: Storage, id: string) {
-  const backend: PersistenceBackend = storage.kind === "libsql"
-    ? await LibsqlBackend.open({ url: storage.url })
-    : await JsonlBackend.open({ dir: storage.dir });
-  await using _ = backend;
-  return (await backend.load(id))!;
-}
-
-function scheduledAt(lines: Line[], session: string): number[] {
-  return events(lines, session, "schedule/change")
-    .filter((e) => (e.data as { op: string }).op === "create")
-    .map((e) => Date.parse((e.data as { record: { scheduledAt: string } }).record.scheduledAt));
-}
-
-/** Runs a lane process until `until` holds, then SIGKILLs it. */
-async function run(config: LaneConfig, until: (lines: Line[]) => boolean, what: string) {
-  await using lane = new LaneProcess(config);
-  await lane.waitFor(until, what, 30_000);
-  return lane.lines;
-}
-
-const created = (n: number) => (lines: Line[]) => lines.some((l) => l.created === n);
-const dispatched = (id: string, n: number) => (lines: Line[]) =>
-  changes(lines, id).filter((c) => c.op === "dispatch").length >= n &&
-  lines.some((l) =>
-    l.session === id && typeof l.flushed === "number" &&
-    l.flushed > events(lines, id, "schedule/change").at(-1)!.seq
-  );
-
-async function quiet(config: LaneConfig, ms: number): Promise<Line[]> {
-  await using lane = new LaneProcess(config);
-  await lane.waitFor((lines) => lines.some((l) => "created" in l), "ready", 30_000);
-  await sleep(ms);
-  return lane.lines;
-}
+import {
+  changes,
+  created,
+  dispatched,
+  events,
+  frames,
+  LaneProcess,
+  libsql,
+  ON_TIME_MS,
+  quiet,
+  run,
+  scheduledAt,
+  sleep,
+  type Storage,
+  stored,
+} from "./_lane.ts";
 
 async function lane1(): Promise<void> {
   const storage = await libsql();

@@ -1,0 +1,140 @@
+// Private: the pure decisions of the management operations over the folded state (seed
+// §"Session 日志权威与工具"; docs/recurring.md "Tools"). Each returns a failure, or the changes to
+// append and the answer; _tx.ts runs them.
+import type { Decision } from "./_tx.ts";
+import { createChange, deleteChange, stopChange, updateChange } from "./decoder.ts";
+import { toolError, type ToolFailure } from "./errors.ts";
+import type { ScheduleState } from "./fold.ts";
+import {
+  makeScheduleId,
+  type RandomBytes,
+  type ScheduleId,
+  type ScheduleRecord,
+} from "./protocol.ts";
+import {
+  type CreateContext,
+  type CreateRequest,
+  resolveCreate,
+  toScheduleRecord,
+  type UpdateRequest,
+} from "./rules.ts";
+import { formatInstant } from "./rfc3339.ts";
+import { DELIVERY_MODE, type RecordResult, type ScheduleValue, scheduleValue } from "./value.ts";
+
+function missing(state: ScheduleState, id: ScheduleId, action: string): ToolFailure {
+  return state.seen.has(id)
+    ? toolError("schedule_not_active", `Cannot ${action}: ${id} already ended`, { id })
+    : toolError("schedule_not_found", `Cannot ${action}: no schedule ${id}`, { id });
+}
+
+/** `schedule_create`: resolve, allocate a fresh id, append `create`. */
+export function decideCreate(
+  state: ScheduleState,
+  request: CreateRequest,
+  context: CreateContext,
+  random: RandomBytes,
+): Decision<RecordResult> {
+  const resolved = resolveCreate(request, context);
+  if (!resolved.ok) return resolved;
+  const record = toScheduleRecord(makeScheduleId(random, { avoid: state.seen }), resolved);
+  const answer = { ok: true as const, ...scheduleValue(record, context.now) };
+  return { ok: true, changes: [createChange(record)], answer };
+}
+
+/** `schedule_update`: one `update` keeping the id; the prompt and/or the selector change. */
+export function decideUpdate(
+  state: ScheduleState,
+  request: UpdateRequest,
+  context: CreateContext,
+): Decision<RecordResult> {
+  const current = state.active.get(request.id);
+  if (current === undefined) return missing(state, request.id, "update schedule");
+  const prompt = request.prompt ?? current.prompt;
+  let record: ScheduleRecord;
+  if (request.selector === undefined) record = { ...current, prompt };
+  else {
+    const resolved = resolveCreate({ prompt, selector: request.selector }, context);
+    if (!resolved.ok) return resolved;
+    record = toScheduleRecord(request.id, resolved);
+  }
+  const answer = { ok: true as const, ...scheduleValue(record, context.now) };
+  return { ok: true, changes: [updateChange(record)], answer };
+}
+
+/** Answer of a delete or stop: the record as it was. */
+export interface EndAnswer {
+  readonly ok: true;
+  readonly deleted: ScheduleValue;
+  readonly deliveryMode: typeof DELIVERY_MODE;
+}
+
+/** `schedule_delete`: an active record of any kind ends (a series ends for good). */
+export function decideDelete(
+  state: ScheduleState,
+  id: ScheduleId,
+  now: number,
+): Decision<EndAnswer> {
+  const record = state.active.get(id);
+  if (record === undefined) return missing(state, id, "delete schedule");
+  const answer = {
+    ok: true as const,
+    deleted: scheduleValue(record, now),
+    deliveryMode: DELIVERY_MODE,
+  };
+  return { ok: true, changes: [deleteChange(id)], answer };
+}
+
+/** "Stop repeating": only an active recurring record. */
+export function decideStop(
+  state: ScheduleState,
+  id: ScheduleId,
+  now: number,
+): Decision<{ readonly ok: true; readonly stopped: ScheduleValue }> {
+  const record = state.active.get(id);
+  if (record === undefined) return missing(state, id, "stop schedule");
+  if (record.kind !== "recurring") {
+    return toolError("schedule_not_active", `Cannot stop schedule: ${id} does not repeat`, { id });
+  }
+  return {
+    ok: true,
+    changes: [stopChange(id)],
+    answer: { ok: true, stopped: scheduleValue(record, now) },
+  };
+}
+
+/**
+ * `schedule_snooze`: an active one-shot moves (`update` to `after` the delay, keeping the id);
+ * otherwise the latest delivered occurrence gets a new `at` record with `snoozeOf`, so a series'
+ * cadence never shifts.
+ */
+export function decideSnooze(
+  state: ScheduleState,
+  request: { readonly id: ScheduleId; readonly afterSeconds: number },
+  now: number,
+  random: RandomBytes,
+): Decision<RecordResult> {
+  const { id, afterSeconds } = request;
+  const scheduledAt = formatInstant(now + afterSeconds * 1000);
+  const current = state.active.get(id);
+  let record: ScheduleRecord;
+  let change;
+  if (current !== undefined && current.kind !== "recurring") {
+    const snooze = current.snoozeOf === undefined ? {} : { snoozeOf: current.snoozeOf };
+    record = { id, kind: "after", prompt: current.prompt, afterSeconds, scheduledAt, ...snooze };
+    change = updateChange(record);
+  } else {
+    const delivered = state.delivered.get(id);
+    if (delivered === undefined) {
+      return current === undefined ? missing(state, id, "snooze schedule") : toolError(
+        "schedule_not_active",
+        `Cannot snooze schedule: ${id} has not fired yet; update it instead`,
+        { id },
+      );
+    }
+    const newId = makeScheduleId(random, { avoid: state.seen });
+    const snoozeOf = { id, occurrenceAt: delivered.occurrenceAt };
+    record = { id: newId, kind: "at", prompt: delivered.record.prompt, scheduledAt, snoozeOf };
+    change = createChange(record);
+  }
+  return { ok: true, changes: [change], answer: { ok: true, ...scheduleValue(record, now) } };
+}

@@ -1,0 +1,193 @@
+// Private: a recurring series in words, English and Chinese (docs/recurring.md "Host and page":
+// "repeats daily at 09:00 (Asia/Shanghai)", "每天 09:00（Asia/Shanghai）").
+import { type ByDay, parseRule, type Rule } from "./_rrule_parse.ts";
+
+/** The languages {@linkcode describeRule} speaks. */
+export type RuleLanguage = "en" | "zh";
+
+const EN_DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
+const ZH_DAYS = ["一", "二", "三", "四", "五", "六", "日"];
+const EN_ORDINALS = ["first", "second", "third", "fourth", "fifth"];
+const ZH_ORDINALS = ["第一个", "第二个", "第三个", "第四个", "第五个"];
+
+const two = (n: number) => String(n).padStart(2, "0");
+
+function clockTimes(rule: Rule, start: Temporal.PlainDateTime): string[] {
+  const seconds = start.second === 0 ? "" : `:${two(start.second)}`;
+  return (rule.byHour ?? [start.hour]).flatMap((h) =>
+    (rule.byMinute ?? [start.minute]).map((m) => `${two(h)}:${two(m)}${seconds}`)
+  );
+}
+
+function isWeekdays(days: readonly ByDay[]): boolean {
+  return days.length === 5 && days.every((d, i) => d.ordinal === undefined && d.weekday === i + 1);
+}
+
+function enList(items: readonly string[]): string {
+  return items.length <= 1
+    ? items.join("")
+    : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+}
+
+function enDay(day: ByDay): string {
+  const name = EN_DAYS[day.weekday - 1]!;
+  if (day.ordinal === undefined) return name;
+  return day.ordinal === -1
+    ? `the last ${name}`
+    : day.ordinal > 0
+    ? `the ${EN_ORDINALS[day.ordinal - 1]} ${name}`
+    : `the ${EN_ORDINALS[-day.ordinal - 1]}-to-last ${name}`;
+}
+
+function zhDay(day: ByDay, prefix: string): string {
+  const name = `${prefix}${ZH_DAYS[day.weekday - 1]}`;
+  if (day.ordinal === undefined) return name;
+  return day.ordinal === -1
+    ? `最后一个${name}`
+    : day.ordinal > 0
+    ? `${ZH_ORDINALS[day.ordinal - 1]}${name}`
+    : `倒数${ZH_ORDINALS[-day.ordinal - 1]}${name}`;
+}
+
+function english(rule: Rule, start: Temporal.PlainDateTime): string {
+  const n = rule.interval;
+  const at = ` at ${enList(clockTimes(rule, start))}`;
+  const every = (unit: string) => (n === 1 ? `every ${unit}` : `every ${n} ${unit}s`);
+  const limits: string[] = [];
+  const days = rule.byDay ?? [];
+  switch (rule.freq) {
+    case "MINUTELY":
+    case "HOURLY": {
+      let text = every(rule.freq === "MINUTELY" ? "minute" : "hour");
+      if (rule.freq === "HOURLY" && rule.byMinute !== undefined) {
+        text += ` at ${enList(rule.byMinute.map((m) => `:${two(m)}`))}`;
+      }
+      if (rule.freq === "MINUTELY" && rule.byMinute !== undefined) {
+        limits.push(`at minute ${enList(rule.byMinute.map(String))}`);
+      }
+      if (rule.byHour !== undefined) limits.push(`during hour ${enList(rule.byHour.map(String))}`);
+      if (days.length > 0) {
+        limits.push(isWeekdays(days) ? "on weekdays" : `on ${enList(days.map(enDay))}`);
+      }
+      if (rule.byMonthDay !== undefined) {
+        limits.push(`on day ${enList(rule.byMonthDay.map(String))} of the month`);
+      }
+      return [text, ...limits].join(" ");
+    }
+    case "DAILY":
+    case "WEEKLY": {
+      const weekly = rule.freq === "WEEKLY" || days.length > 0;
+      const list = days.length > 0 ? days : [{ weekday: start.dayOfWeek }];
+      let text: string;
+      if (!weekly) text = n === 1 ? "daily" : `every ${n} days`;
+      else if (isWeekdays(list) && n === 1) text = "every weekday";
+      else if (n === 1 || rule.freq === "DAILY") text = `every ${enList(list.map(enDay))}`;
+      else text = `every ${n} weeks on ${enList(list.map(enDay))}`;
+      if (rule.freq === "DAILY" && days.length > 0 && n > 1) text += ` (every ${n} days)`;
+      if (rule.byMonthDay !== undefined) {
+        text += ` on day ${enList(rule.byMonthDay.map(String))} of the month`;
+      }
+      return text + at;
+    }
+    case "MONTHLY": {
+      const monthDays = (rule.byMonthDay ?? (days.length > 0 ? [] : [start.day]))
+        .map((d) => (d === -1 ? "the last day" : d < 0 ? `day ${-d} from the end` : `day ${d}`));
+      const on = enList([...monthDays, ...days.map(enDay)]);
+      return `${n === 1 ? "monthly" : `every ${n} months`} on ${on}${at}`;
+    }
+  }
+}
+
+function chinese(rule: Rule, start: Temporal.PlainDateTime): string {
+  const n = rule.interval;
+  const at = ` ${clockTimes(rule, start).join("、")}`;
+  const days = rule.byDay ?? [];
+  const limits: string[] = [];
+  switch (rule.freq) {
+    case "MINUTELY":
+    case "HOURLY": {
+      const unit = rule.freq === "MINUTELY" ? "分钟" : "小时";
+      let text = n === 1 ? `每${unit}` : `每隔${n}${unit}`;
+      if (rule.freq === "HOURLY" && rule.byMinute !== undefined) {
+        text += `的第${rule.byMinute.join("、")}分`;
+      }
+      if (rule.freq === "MINUTELY" && rule.byMinute !== undefined) {
+        limits.push(`第${rule.byMinute.join("、")}分`);
+      }
+      if (rule.byHour !== undefined) limits.push(`${rule.byHour.join("、")}点`);
+      if (days.length > 0) {
+        limits.push(isWeekdays(days) ? "工作日" : days.map((d) => zhDay(d, "周")).join("、"));
+      }
+      if (rule.byMonthDay !== undefined) limits.push(`每月${rule.byMonthDay.join("、")}日`);
+      return limits.length === 0 ? text : `${text}（限${limits.join("，")}）`;
+    }
+    case "DAILY":
+    case "WEEKLY": {
+      const weekly = rule.freq === "WEEKLY" || days.length > 0;
+      const list = days.length > 0 ? days : [{ weekday: start.dayOfWeek }];
+      let text: string;
+      if (!weekly) text = n === 1 ? "每天" : `每隔${n}天`;
+      else if (isWeekdays(list) && n === 1) text = "工作日";
+      else if (n === 1) text = `每周${list.map((d) => ZH_DAYS[d.weekday - 1]).join("、")}`;
+      else if (rule.freq === "DAILY") {
+        text = `每隔${n}天（${list.map((d) => zhDay(d, "周")).join("、")}）`;
+      } else text = `每隔${n}周的${list.map((d) => zhDay(d, "周")).join("、")}`;
+      if (rule.byMonthDay !== undefined) text += `（每月${rule.byMonthDay.join("、")}日）`;
+      return text + at;
+    }
+    case "MONTHLY": {
+      const monthDays = (rule.byMonthDay ?? (days.length > 0 ? [] : [start.day]))
+        .map((d) => (d === -1 ? "最后一天" : d < 0 ? `倒数第${-d}天` : `${d}日`));
+      const on = [...monthDays, ...days.map((d) => zhDay(d, "周"))].join("、");
+      return `${n === 1 ? "每月" : `每隔${n}个月的`}${on}${at}`;
+    }
+  }
+}
+
+function untilDate(until: number, timeZone: string): string {
+  return Temporal.Instant.fromEpochMilliseconds(until).toZonedDateTimeISO(timeZone)
+    .toPlainDate().toString();
+}
+
+/**
+ * Describes a recurring series in words, for `schedule_list`, the reminder card and the frame:
+ * `"daily at 09:00 (Asia/Shanghai)"`, `"every weekday at 08:30 (Europe/Paris)"`,
+ * `"every 2 hours"`, `"every Monday at 09:00 (UTC)"`, `"every minute"`; in Chinese
+ * `"每天 09:00（Asia/Shanghai）"`, `"工作日 08:30（Europe/Paris）"`, `"每隔2小时"`. Rules that name a
+ * time of day carry their zone; COUNT and UNTIL are added (`", 5 times"`, `"，共5次"`).
+ *
+ * @param series `{ rrule, dtstart, timeZone }` (see `RecurrenceSeries`)
+ * @param lang `"en"` or `"zh"`
+ * @returns the description
+ * @throws {ScheduleError} `unsupported_rule` or `invalid_arguments` for a rule outside the subset
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { describeRule } from "./recurrence.ts";
+ * const series = { rrule: "FREQ=DAILY;BYHOUR=9;BYMINUTE=0", dtstart: "2026-12-01T09:00:00",
+ *   timeZone: "Asia/Shanghai" };
+ * assert.equal(describeRule(series, "en"), "daily at 09:00 (Asia/Shanghai)");
+ * assert.equal(describeRule(series, "zh"), "每天 09:00（Asia/Shanghai）");
+ * ```
+ */
+export function describeRule(
+  series: { readonly rrule: string; readonly dtstart: string; readonly timeZone: string },
+  lang: RuleLanguage,
+): string {
+  const rule = parseRule(series.rrule);
+  const start = Temporal.PlainDateTime.from(series.dtstart);
+  let text = lang === "en" ? english(rule, start) : chinese(rule, start);
+  const clock = rule.freq !== "MINUTELY" && rule.freq !== "HOURLY";
+  if (clock) text += lang === "en" ? ` (${series.timeZone})` : `（${series.timeZone}）`;
+  if (rule.count !== undefined) {
+    text += lang === "en"
+      ? `, ${rule.count} time${rule.count === 1 ? "" : "s"}`
+      : `，共${rule.count}次`;
+  }
+  if (rule.until !== undefined) {
+    const date = untilDate(rule.until, series.timeZone);
+    text += lang === "en" ? `, until ${date}` : `，直到${date}`;
+  }
+  return text;
+}

@@ -1,0 +1,78 @@
+// Private: local wall-clock ↔ instant conversion for one IANA zone. Temporal decides every case
+// near a transition; far from one, a cached constant offset answers with plain arithmetic, which
+// keeps long MINUTELY expansions cheap.
+const DAY_MS = 86_400_000;
+
+/** Wall-clock milliseconds: the local date-time's fields read as if they were UTC. */
+export type WallMs = number;
+
+/** Fields of a wall time, for Temporal. */
+function plain(wall: WallMs): Temporal.PlainDateTime {
+  const d = new Date(wall);
+  return new Temporal.PlainDateTime(
+    d.getUTCFullYear(),
+    d.getUTCMonth() + 1,
+    d.getUTCDate(),
+    d.getUTCHours(),
+    d.getUTCMinutes(),
+    d.getUTCSeconds(),
+    d.getUTCMilliseconds(),
+  );
+}
+
+/** The wall ms of a Temporal wall-clock value. */
+export function wallOfPlain(p: Temporal.PlainDateTime): WallMs {
+  const ms = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second, p.millisecond);
+  // Date.UTC maps years 0..99 to 1900..1999; setUTCFullYear keeps the proleptic year.
+  return p.year < 100 ? new Date(ms).setUTCFullYear(p.year) : ms;
+}
+
+/** Converts between wall times and instants in one zone (RFC 5545 §3.3.5 for gaps). */
+export class ZoneClock {
+  readonly zone: string;
+  #offset = 0;
+  #from = Infinity; // instants where #offset is certainly the only answer: [#from, #to)
+  #to = -Infinity;
+
+  constructor(zone: string) {
+    this.zone = zone;
+  }
+
+  #learn(zoned: Temporal.ZonedDateTime): void {
+    const previous = zoned.getTimeZoneTransition("previous");
+    const next = zoned.getTimeZoneTransition("next");
+    this.#offset = zoned.offsetNanoseconds / 1_000_000;
+    // A day of margin on each side: no gap or overlap is longer, so inside it a wall time has
+    // exactly one instant.
+    this.#from = previous === null ? -Infinity : previous.epochMilliseconds + DAY_MS;
+    this.#to = next === null ? Infinity : next.epochMilliseconds - DAY_MS;
+  }
+
+  /**
+   * The instant of a wall time: a nonexistent one moves forward by the gap, an ambiguous one
+   * takes the earlier instant (Temporal's `compatible`).
+   */
+  instant(wall: WallMs): number {
+    const guess = wall - this.#offset;
+    if (guess >= this.#from && guess < this.#to) return guess;
+    const zoned = plain(wall).toZonedDateTime(this.zone, { disambiguation: "compatible" });
+    this.#learn(zoned);
+    return zoned.epochMilliseconds;
+  }
+
+  /** The wall time of an instant. */
+  wall(instant: number): WallMs {
+    if (instant >= this.#from && instant < this.#to) return instant + this.#offset;
+    const zoned = Temporal.Instant.fromEpochMilliseconds(instant).toZonedDateTimeISO(this.zone);
+    this.#learn(zoned);
+    return wallOfPlain(zoned.toPlainDateTime());
+  }
+
+  /** The last transition at or before `instant` when it is within `withinMs`, else undefined. */
+  recentTransition(instant: number, withinMs: number): number | undefined {
+    if (instant >= this.#from && instant - withinMs > this.#from - DAY_MS) return undefined;
+    const zoned = Temporal.Instant.fromEpochMilliseconds(instant + 1).toZonedDateTimeISO(this.zone);
+    const previous = zoned.getTimeZoneTransition("previous")?.epochMilliseconds;
+    return previous !== undefined && instant - previous <= withinMs ? previous : undefined;
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * Page actions on reminders (docs/recurring.md "Host and page"): snooze and "stop repeating"
+ * from the reminder card, with no model call. They run the same transaction as the tools (the
+ * agent's FIFO, preflight, second barrier, `persistence_uncertain`) and are recorded in the log;
+ * the model hears of them at its next turn through a `[schedule-activity]` note (see
+ * {@linkcode scheduleActivityNote}).
+ *
+ * @module
+ */
+import type { AgentHandle } from "@chime/agent";
+import type { Clock } from "@chime/session";
+import { decideSnooze, decideStop } from "./_decide.ts";
+import { transact, type Tx } from "./_tx.ts";
+import { toolError, type ToolFailure } from "./errors.ts";
+import type { ScheduleFifo } from "./fifo.ts";
+import { isScheduleId, type RandomBytes } from "./protocol.ts";
+import { validateSnoozeArgs } from "./rules.ts";
+import type { RecordResult, ScheduleValue } from "./value.ts";
+
+export { scheduleActivityNote } from "./_activity.ts";
+
+/** Options of {@linkcode ScheduleActions}. */
+export interface ScheduleActionsOptions {
+  /** The agent's FIFO, shared with its tools and owner. */
+  readonly fifo: ScheduleFifo;
+  /** Called after every successful preflight and confirmed append. @default a no-op */
+  readonly onConfirmed?: () => void;
+  /** Decision clock. @default the agent's clock */
+  readonly clock?: Pick<Clock, "now">;
+  /** Random bytes for new ids. */
+  readonly random: RandomBytes;
+}
+
+/** Answer of {@linkcode ScheduleActions.stop}. */
+export interface StopResult {
+  /** Always `true`. */
+  readonly ok: true;
+  /** The series as it was when stopped. */
+  readonly stopped: ScheduleValue;
+}
+
+/** The snooze and stop actions of one root agent's reminders. */
+export class ScheduleActions {
+  readonly #tx: Tx;
+  readonly #now: () => number;
+  readonly #random: RandomBytes;
+
+  /**
+   * Binds the actions to an agent.
+   *
+   * @param agent the live root agent
+   * @param options its FIFO, the owner's recompute hook, clock and id randomness
+   */
+  constructor(agent: AgentHandle, options: ScheduleActionsOptions) {
+    this.#tx = { fifo: options.fifo, agent, confirmed: options.onConfirmed ?? (() => {}) };
+    this.#now = () => Math.floor((options.clock ?? agent.clock).now());
+    this.#random = options.random;
+  }
+
+  /**
+   * Snoozes a reminder for `seconds` (60..604800): the latest delivered occurrence gets a new
+   * one-shot `at` record with `snoozeOf` (a series' cadence never shifts); an active one-shot
+   * that has not fired is moved instead (an `update`).
+   *
+   * @param id the reminder id
+   * @param seconds the delay from now, whole seconds
+   * @returns the new (or moved) record's value, or a failure `invalid_arguments`,
+   *   `schedule_not_found`, `schedule_not_active` or `persistence_uncertain`
+   */
+  snooze(id: string, seconds: number): Promise<RecordResult | ToolFailure> {
+    const shape = validateSnoozeArgs({ id, after_seconds: seconds });
+    if (!shape.ok) return Promise.resolve(shape);
+    const names = { action: "snooze schedule", confirm: "confirm the snooze" };
+    return transact(
+      this.#tx,
+      names,
+      (state) => decideSnooze(state, shape.value, this.#now(), this.#random),
+    );
+  }
+
+  /**
+   * "Stop repeating": ends an active recurring record with a `stop` change.
+   *
+   * @param id the reminder id
+   * @returns the stopped series' value, or a failure `invalid_arguments`, `schedule_not_found`,
+   *   `schedule_not_active` (ended, or not recurring) or `persistence_uncertain`
+   */
+  stop(id: string): Promise<StopResult | ToolFailure> {
+    if (!isScheduleId(id)) {
+      return Promise.resolve(toolError("invalid_arguments", "Cannot stop schedule: bad id"));
+    }
+    const names = { action: "stop schedule", confirm: "confirm the stop" };
+    return transact(this.#tx, names, (state) => decideStop(state, id, this.#now()));
+  }
+}
+
+const bound = new WeakMap<object, ScheduleActions>();
+
+/**
+ * The actions the schedule plugin installed for a live root agent.
+ *
+ * @param agent the agent (the host's agent object)
+ * @returns the actions, or `undefined` when the schedule plugin is not active for it
+ *
+ * @example
+ * ```ts ignore
+ * const actions = scheduleActions(agent);
+ * const result = await actions?.snooze("sch_AbCd1234", 600);
+ * ```
+ */
+export function scheduleActions(agent: object): ScheduleActions | undefined {
+  return bound.get(agent);
+}
+
+/**
+ * Publishes actions for an agent until the returned handle is disposed (the plugin does this).
+ *
+ * @param agent the agent
+ * @param actions its actions
+ * @returns a handle that unpublishes them
+ */
+export function bindScheduleActions(agent: object, actions: ScheduleActions): Disposable {
+  bound.set(agent, actions);
+  return {
+    [Symbol.dispose]() {
+      if (bound.get(agent) === actions) bound.delete(agent);
+    },
+  };
+}

@@ -1,0 +1,199 @@
+/**
+ * The recurrence engine of `schedule/change` version 2 (docs/recurring.md "Records"): the
+ * RFC 5545 RRULE subset parsed into one canonical text, and its expansion in the local
+ * wall-clock time of an IANA zone with Temporal. A nonexistent local time (DST gap) moves
+ * forward by the length of the gap (RFC 5545 §3.3.5); an ambiguous one (overlap) takes the
+ * earlier instant; `BYMONTHDAY=31` skips months without a 31st; `COUNT` counts occurrences from
+ * DTSTART. Occurrences are whole minutes apart in wall time, so never closer than 60 s.
+ *
+ * Written on Temporal rather than on `npm:rrule-temporal@2.2.8`, which the brief preferred: that
+ * library drops an occurrence whose local time falls in a DST gap (`FREQ=DAILY` at 02:30 in
+ * America/New_York skips 2025-03-09; at 02:00 in Australia/Lord_Howe it skips 2025-10-05)
+ * instead of moving it forward by the gap as RFC 5545 §3.3.5 requires.
+ *
+ * Without COUNT, a look-up starts at the period holding the instant asked about (never at
+ * DTSTART), and far from a zone transition wall ↔ instant is plain arithmetic, so a year of
+ * `FREQ=MINUTELY` costs nothing per look-up. A COUNT series is enumerated from DTSTART (COUNT is
+ * at most 10 000).
+ *
+ * @module
+ */
+import { normalizeTimeZone } from "@chime/session";
+import { type Compiled, occurrences, periodNear, ZoneClock } from "./_rrule_expand.ts";
+import { formatRule, parseRule } from "./_rrule_parse.ts";
+import { wallOfPlain } from "./_zone_cache.ts";
+import { ScheduleError } from "./errors.ts";
+import { daysInMonth } from "./rfc3339.ts";
+
+export { describeRule, type RuleLanguage } from "./_describe.ts";
+
+/** A recurring series: the rule, its local DTSTART and the zone it is expanded in. */
+export interface RecurrenceSeries {
+  /** The RRULE value, canonical (see {@linkcode canonicalRule}). */
+  readonly rrule: string;
+  /** Local DTSTART `YYYY-MM-DDTHH:MM:SS`, no offset (RFC 5545 DATE-TIME with TZID). */
+  readonly dtstart: string;
+  /** The IANA zone (TZID), case-normalized. */
+  readonly timeZone: string;
+}
+
+const DTSTART = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})$/;
+
+/**
+ * Parses a rule and returns its canonical text: upper case, no `RRULE:` prefix, parts in the
+ * order FREQ, INTERVAL (omitted when 1), BYDAY, BYMONTHDAY, BYHOUR, BYMINUTE, COUNT, UNTIL,
+ * lists sorted without duplicates, `WKST=MO` dropped.
+ *
+ * @param text an RRULE value of the subset in docs/recurring.md
+ * @returns the canonical text
+ * @throws {ScheduleError} `unsupported_rule` (SECONDLY, YEARLY, BYSECOND, BYSETPOS, WKST other
+ *   than MO, BYDAY ordinals outside MONTHLY, BYMONTHDAY with WEEKLY, UNTIL not in UTC form) or
+ *   `invalid_arguments` (malformed values, COUNT with UNTIL, COUNT > 10 000)
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { canonicalRule } from "./recurrence.ts";
+ * assert.equal(canonicalRule("rrule:byminute=0;byhour=9;freq=daily;interval=1"),
+ *   "FREQ=DAILY;BYHOUR=9;BYMINUTE=0");
+ * ```
+ */
+export function canonicalRule(text: string): string {
+  return formatRule(parseRule(text));
+}
+
+/**
+ * Parses a local DTSTART (`YYYY-MM-DDTHH:MM:SS`, a real calendar date and time of day).
+ *
+ * @param text the local date-time
+ * @returns the Temporal wall-clock value
+ * @throws {ScheduleError} `invalid_arguments`
+ */
+export function parseDtstart(text: string): Temporal.PlainDateTime {
+  const match = DTSTART.exec(text);
+  const [y, mo, d, h, mi, s] = (match?.slice(1) ?? []).map(Number) as number[];
+  if (
+    match === null || mo! < 1 || mo! > 12 || d! < 1 || d! > daysInMonth(y!, mo!) || h! > 23 ||
+    mi! > 59 || s! > 59
+  ) {
+    throw new ScheduleError(
+      "invalid_arguments",
+      `Cannot use series: dtstart ${JSON.stringify(text)} is not a local YYYY-MM-DDTHH:MM:SS`,
+    );
+  }
+  return new Temporal.PlainDateTime(y!, mo!, d!, h!, mi!, s!);
+}
+
+const compiled = new Map<string, Compiled>();
+
+function compile(series: RecurrenceSeries): Compiled {
+  const key = `${series.rrule}\n${series.dtstart}\n${series.timeZone}`;
+  let entry = compiled.get(key);
+  if (entry === undefined) {
+    const rule = parseRule(series.rrule);
+    let zone: string;
+    try {
+      zone = normalizeTimeZone(series.timeZone);
+    } catch (cause) {
+      throw new ScheduleError(
+        "invalid_time_zone",
+        `Cannot use series: ${JSON.stringify(series.timeZone)} is not an IANA zone`,
+        { cause },
+      );
+    }
+    const start = wallOfPlain(parseDtstart(series.dtstart));
+    entry = { rule, start, clock: new ZoneClock(zone) };
+    if (compiled.size >= 256) compiled.delete(compiled.keys().next().value!);
+    compiled.set(key, entry);
+  }
+  return entry;
+}
+
+/**
+ * Validates a series: a rule of the subset, a local DTSTART and a named IANA zone.
+ *
+ * @param series the series
+ * @throws {ScheduleError} `unsupported_rule`, `invalid_arguments`, `invalid_time_zone`
+ */
+export function validateSeries(series: RecurrenceSeries): void {
+  compile(series);
+}
+
+/** Walks the occurrences from where `after` needs them, with their 1-based COUNT index. */
+function* walk(c: Compiled, after: number): Generator<number> {
+  const { count, until } = c.rule;
+  let index = 0;
+  for (const instant of occurrences(c, count === undefined ? periodNear(c, after) : 0)) {
+    if (count !== undefined && ++index > count) return;
+    if (until !== undefined && instant > until) return;
+    yield instant;
+  }
+}
+
+/**
+ * The first occurrence strictly after an instant (RFC 5545 expansion in local wall time).
+ *
+ * @param series the series
+ * @param afterMs the instant, epoch milliseconds (UTC)
+ * @returns the next occurrence in epoch ms (UTC), or `undefined` once the series is exhausted
+ *   (COUNT, UNTIL, or past year 9999)
+ * @throws {ScheduleError} as {@linkcode validateSeries}
+ *
+ * @example Daily at 09:00 in Shanghai
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { nextOccurrence } from "./recurrence.ts";
+ * const series = { rrule: "FREQ=DAILY;BYHOUR=9;BYMINUTE=0", dtstart: "2026-12-01T09:00:00",
+ *   timeZone: "Asia/Shanghai" };
+ * const next = nextOccurrence(series, Date.parse("2026-12-05T02:00:00Z"));
+ * assert.equal(new Date(next!).toISOString(), "2026-12-06T01:00:00.000Z");
+ * ```
+ */
+export function nextOccurrence(series: RecurrenceSeries, afterMs: number): number | undefined {
+  for (const instant of walk(compile(series), afterMs)) if (instant > afterMs) return instant;
+  return undefined;
+}
+
+/** What a catch-up finds between a due target and now. */
+export interface CatchUp {
+  /** The latest occurrence at or before now, epoch ms (UTC); absent when none is. */
+  readonly latest?: number;
+  /** Occurrences in `[fromMs, nowMs]` (the latest included). */
+  readonly count: number;
+  /** The first occurrence strictly after now, or absent when the series is exhausted. */
+  readonly next?: number;
+}
+
+/**
+ * Counts the occurrences from a due target through now, for one coalesced follow-up
+ * (docs/recurring.md "Delivery"): the latest is delivered, the others are `missed`.
+ *
+ * @param series the series
+ * @param fromMs the due target (an occurrence), epoch ms (UTC)
+ * @param nowMs the decision instant, epoch ms (UTC)
+ * @returns the latest occurrence ≤ now, how many fell in `[fromMs, nowMs]`, and the next one
+ * @throws {ScheduleError} as {@linkcode validateSeries}
+ *
+ * @example Five hours of an hourly series
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { catchUp } from "./recurrence.ts";
+ * const series = { rrule: "FREQ=HOURLY", dtstart: "2026-01-01T00:00:00", timeZone: "UTC" };
+ * const from = Date.parse("2026-01-01T01:00:00Z");
+ * const result = catchUp(series, from, from + 5 * 3_600_000 + 1);
+ * assert.equal(result.count, 6);
+ * ```
+ */
+export function catchUp(series: RecurrenceSeries, fromMs: number, nowMs: number): CatchUp {
+  let count = 0;
+  let latest: number | undefined;
+  for (const instant of walk(compile(series), fromMs - 1)) {
+    if (instant < fromMs) continue;
+    if (instant > nowMs) {
+      return { ...(latest === undefined ? {} : { latest }), count, next: instant };
+    }
+    count++;
+    latest = instant;
+  }
+  return { ...(latest === undefined ? {} : { latest }), count };
+}
