@@ -39,7 +39,12 @@ export type {
   ModelToolSpec,
 } from "./types.ts";
 
-const TIME_CONTEXT = "[time-context]";
+/**
+ * Plugin notes that are context, never requests: the time-context reading and the schedule
+ * plugin's `[schedule-activity]` note (page actions and skips, docs/recurring.md). Headings only:
+ * the agent member may not import the plugins that write them (docs/architecture.md).
+ */
+const CONTEXT_HEADINGS = ["[time-context]", "[schedule-activity]"] as const;
 
 /** The batch a step answers: the user messages of the latest user group, read for action. */
 interface Batch {
@@ -60,7 +65,8 @@ function batchBefore(messages: readonly ModelMessage[], end: number): Batch {
   const frames: ReminderFrame[] = [];
   for (; i >= 0 && messages[i]?.role === "user"; i--) {
     const content = messages[i]!.content;
-    if (content.trimStart().startsWith(TIME_CONTEXT)) continue;
+    const trimmed = content.trimStart();
+    if (CONTEXT_HEADINGS.some((heading) => trimmed.startsWith(heading))) continue;
     if (isReminderFrame(content)) {
       frames.unshift(...parseReminderFrames(content));
       continue;

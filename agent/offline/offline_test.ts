@@ -17,6 +17,18 @@ Deno.test("complete() calls schedule_create and ignores time-context lines", asy
   ]);
 });
 
+Deno.test("complete() never reads the [schedule-activity] note as a request", async () => {
+  const reply = await complete([
+    user("[schedule-activity] The user snoozed the reminder to remind me in 20 minutes to stretch"),
+    user("what reminders do I have"),
+  ]);
+  assert.deepEqual(calls(reply), [{ id: "call_1", name: "schedule_list", args: {} }]);
+  const alone = await complete([
+    user("[schedule-activity] The user stopped the repeating reminder to take vitamins"),
+  ]);
+  assert.deepEqual(calls(alone), []);
+});
+
 Deno.test("complete() numbers call ids after the calls already in the conversation", async () => {
   const reply = await complete([
     user("what reminders do I have"),
