@@ -19,12 +19,6 @@ import { freePort, type HostProcess, startHost } from "./_host.ts";
 
 skipNote("tests/e2e/host_page_test.ts");
 
-/**
- * The host speaks schedule/change v2 (recurring records, the snooze and stop routes). The lead
- * sets this to `true` when the schedule v2 branch is merged; until then the lane is ignored.
- */
-const HOST_SPEAKS_RECURRING = false;
-
 Deno.test({
   name:
     "session titles come from the first user message; a fork names its parent; readable at 390 px",
@@ -82,7 +76,7 @@ Deno.test({
 Deno.test({
   name:
     "recurring: “remind me every minute to blink” fires twice as cards, snooze works, stop ends it",
-  ignore: !HAS_CHROMIUM || !HOST_SPEAKS_RECURRING,
+  ignore: !HAS_CHROMIUM,
   async fn() {
     const dataDir = await Deno.makeTempDir({ prefix: "chime-e2e-recurring-" });
     const host = await startHost({ dataDir, port: freePort() });
