@@ -124,7 +124,7 @@ Deno.test("a Stop keeps queued follow-ups: the reminder frame still gets its tur
   t.hold.resolve();
   await t.h.agent.whenIdle();
   assert.equal(ofType(t.h.session, "followup").length, 1);
-  assert.equal(lastReply(t.h), "⏰ Reminder: stretch");
+  assert.equal(lastReply(t.h), "Reminder: stretch");
 });
 
 Deno.test("an edit replaces: one active call-Bob reminder at the edited time (schedule_update)", async () => {

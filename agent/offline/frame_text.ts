@@ -54,7 +54,7 @@ export function frameText(frames: readonly ReminderFrame[], ctx: ReplyContext): 
     const zh = ctx.zh || /[\u3400-\u9fff]/.test(f.prompt);
     const c = { ...ctx, zh };
     const snoozed = f.snoozeOf ? (zh ? "（推迟后）" : " (snoozed)") : "";
-    const head = zh ? `⏰ 提醒${snoozed}：${f.prompt}` : `⏰ Reminder${snoozed}: ${f.prompt}`;
+    const head = zh ? `提醒${snoozed}：${f.prompt}` : `Reminder${snoozed}: ${f.prompt}`;
     const more = series(f, c);
     if (f.status !== "overdue") return head + more;
     const when = formatWhen(f.occurrenceAt ?? f.scheduledAt, c);

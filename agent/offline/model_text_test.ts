@@ -10,7 +10,7 @@ Deno.test("complete() answers a due reminder frame without calling tools", async
     status: "due",
     lateBySeconds: 0,
   }))]);
-  assert.deepEqual(reply, { text: "⏰ Reminder: stretch", toolCalls: [] });
+  assert.deepEqual(reply, { text: "Reminder: stretch", toolCalls: [] });
 });
 
 Deno.test("complete() says when an overdue frame was due and how late it is", async () => {
@@ -23,7 +23,7 @@ Deno.test("complete() says when an overdue frame was due and how late it is", as
   });
   assert.equal(
     (await complete([user(late)])).text,
-    "⏰ Reminder: stretch (this was due at 08:40 (Europe/Berlin) — 35 minutes ago, while the session was closed)",
+    "Reminder: stretch (this was due at 08:40 (Europe/Berlin) — 35 minutes ago, while the session was closed)",
   );
   const zh = frame({
     id: "sch_y",
@@ -34,7 +34,7 @@ Deno.test("complete() says when an overdue frame was due and how late it is", as
   });
   assert.equal(
     (await complete([user(zh)], { timeZone: "Asia/Shanghai" })).text,
-    "⏰ 提醒：喝水（原定于 14:00（Asia/Shanghai），已晚了 2小时15分钟，当时会话处于关闭状态）",
+    "提醒：喝水（原定于 14:00（Asia/Shanghai），已晚了 2小时15分钟，当时会话处于关闭状态）",
   );
 });
 
@@ -88,7 +88,7 @@ Deno.test("complete() answers a reminder frame and a request sharing its batch",
     status: "due",
   });
   const reply = await complete([user(due), user("list my reminders")]);
-  assert.equal(reply.text, "⏰ Reminder: stretch");
+  assert.equal(reply.text, "Reminder: stretch");
   assert.deepEqual(calls(reply), [{ id: "call_1", name: "schedule_list", args: {} }]);
   assert.match((await complete([])).text, /offline model/);
 });

@@ -126,18 +126,18 @@ Deno.test("complete() tells a repeating frame's rule, next time, missed and coal
   }))], V2);
   assert.equal(
     reply.text,
-    "⏰ Reminder: take my vitamins (repeats daily at 09:00 (Europe/Berlin), next: 2026-11-30 09:00 (Europe/Berlin); 3 earlier occurrences were missed and not replayed; the hourly reminder limit was reached, so some occurrences were combined)",
+    "Reminder: take my vitamins (repeats daily at 09:00 (Europe/Berlin), next: 2026-11-30 09:00 (Europe/Berlin); 3 earlier occurrences were missed and not replayed; the hourly reminder limit was reached, so some occurrences were combined)",
   );
   const last = await complete([user(frame({
     id: "sch_1", prompt: "喝水", scheduledAt: "2026-11-29T08:00:00.000Z", status: "due", lateBySeconds: 0,
     missed: 1, recurring: { ...repeatValue, nextAt: null },
   }))], V2);
-  assert.equal(last.text, "⏰ 提醒：喝水（重复：每天 09:00（Europe/Berlin），这是最后一次；错过的 1 次不再补发）");
+  assert.equal(last.text, "提醒：喝水（重复：每天 09:00（Europe/Berlin），这是最后一次；错过的 1 次不再补发）");
   const snoozed = await complete([user(frame({
     id: "sch_4", prompt: "stretch", scheduledAt: "2026-11-29T08:15:00.000Z", status: "due", lateBySeconds: 0,
     snoozeOf: { id: "sch_1", occurrenceAt: "2026-11-29T08:05:00.000Z" },
   }))], V2);
-  assert.equal(snoozed.text, "⏰ Reminder (snoozed): stretch");
+  assert.equal(snoozed.text, "Reminder (snoozed): stretch");
 }); // deno-fmt-ignore
 
 Deno.test("complete() cancels by words after an earlier turn already deleted one (current turn only)", async () => {
