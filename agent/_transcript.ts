@@ -36,7 +36,10 @@ export const UNRECORDED_RESULT = {
 
 /** The conversation of one turn: the messages written from its `turn/start` on. */
 export interface TranscriptTurn {
-  /** Seq of the turn's first event (its `turn/start`; for events before any turn, the first). */
+  /**
+   * Seq of the turn's first event: the first of the prompts appended right before its
+   * `turn/start`, else the `turn/start`; for the events before any turn, the first of them.
+   */
   readonly start: number;
   /** The turn id; absent for the events before the first `turn/start`. */
   readonly turnId?: string;
@@ -64,6 +67,9 @@ export function transcriptTurns(
     open = [];
   };
   const push = (message: ModelMessage) => out!.push(message);
+  // The prompts appended right before a turn starts belong to it (they show nothing by
+  // themselves): the turn starts at the first of them.
+  let prompts: number | undefined;
   for (const event of events) {
     if (event.type === "turn/start" || out === undefined) {
       if (out !== undefined) closeOpenCalls();
@@ -71,8 +77,10 @@ export function transcriptTurns(
       const turnId = event.type === "turn/start"
         ? String((event.data as { turnId: unknown }).turnId)
         : undefined;
-      turns.push({ start: event.seq, ...(turnId === undefined ? {} : { turnId }), messages: out });
+      const start = turnId === undefined ? event.seq : prompts ?? event.seq;
+      turns.push({ start, ...(turnId === undefined ? {} : { turnId }), messages: out });
     }
+    prompts = event.type !== "user-rpc" ? undefined : prompts ?? event.seq;
     switch (event.type) {
       case "followup": {
         closeOpenCalls();

@@ -96,12 +96,9 @@ export interface Window {
 const cost = (turn: TranscriptTurn): number =>
   turn.messages.reduce((n, m) => n + estimateMessageTokens(m), 0);
 
-/** The turns that are whole in `events` (the first is cut short unless it starts the log or a turn). */
+/** The turns that are whole in `events`: the first may have begun before them unless they start the log. */
 function wholeTurns(turns: TranscriptTurn[], events: readonly SessionEvent[]): TranscriptTurn[] {
-  const first = events[0];
-  return first === undefined || first.seq === 0 || first.type === "turn/start"
-    ? turns
-    : turns.slice(1);
+  return (events[0]?.seq ?? 0) === 0 ? turns : turns.slice(1);
 }
 
 function fit(turns: readonly TranscriptTurn[], room: number, turnId: string | undefined): Fit {
@@ -215,9 +212,10 @@ export async function buildWindow(history: History, options: WindowOptions): Pro
   const dropped = all.filter((t) => t.start < cut).some((t) => t.messages.length > 0);
   const omitted = lo > 0 || dropped ? cut : 0;
   const messages = keptTurns.flatMap((t) => t.messages);
-  const tokens = kept.tokens + (omitted > 0 ? NOTE_TOKENS : 0);
+  const note = omitted > 0 ? [omissionNote(omitted)] : [];
+  const tokens = kept.tokens + note.reduce((n, m) => n + estimateMessageTokens(m), 0);
   return {
-    messages: omitted > 0 ? [omissionNote(omitted), ...messages] : messages,
+    messages: [...note, ...messages],
     omitted,
     tokens,
     over: options.fixed + tokens > options.budget,
