@@ -22,9 +22,9 @@ interface Setup extends AsyncDisposable {
   readonly warnings: unknown[][];
 }
 
-async function setup(
+function setup(
   options: { turns?: number; contextTokens?: number } = {},
-): Promise<Setup> {
+): Setup {
   const clock = new FakeClock(Date.UTC(2026, 0, 15, 8));
   const store = new SessionStore({ backend: new MemoryBackend(), clock });
   const turns = options.turns ?? 2_000;
@@ -71,7 +71,7 @@ async function setup(
 }
 
 Deno.test("a turn on a bounded session sends a window read from the end, with the note", async () => {
-  await using t = await setup();
+  await using t = setup();
   t.agent.submit({ text: "what now?", source: { kind: "web" } });
   await t.agent.whenIdle();
   const messages = t.model.requests[0]!.messages;
@@ -85,7 +85,7 @@ Deno.test("a turn on a bounded session sends a window read from the end, with th
 });
 
 Deno.test("a current turn over the budget is sent whole and logged", async () => {
-  await using t = await setup();
+  await using t = setup();
   t.agent.submit({ text: "y".repeat(9_000), source: { kind: "web" } });
   await t.agent.whenIdle();
   const messages = t.model.requests[0]!.messages;
@@ -100,7 +100,7 @@ Deno.test("a current turn over the budget is sent whole and logged", async () =>
 });
 
 Deno.test("retry and edit of a message older than the tail read it through the reader", async () => {
-  await using t = await setup();
+  await using t = setup();
   const seen: string[][] = [];
   t.agent.registerTool({
     name: "who",
