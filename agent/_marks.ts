@@ -6,6 +6,9 @@
  * - a request the user edited: {@linkcode SUPERSEDED_NOTE} on the original;
  * - the edit itself: an {@linkcode editNote} naming the original text and the tool actions the
  *   original request ran, so the model reconciles them instead of doing the work twice.
+ *   When the original is older than the request's window (docs/long-sessions.md "Model
+ *   context within a budget"), the note says what is omitted instead: what the original did,
+ *   or the original itself when its text was not found.
  *
  * The notes are plain text, written once here; the offline model reads them back with
  * {@linkcode readMarks}. Private to `@chime/agent`.
