@@ -114,18 +114,21 @@ function fit(turns: readonly TranscriptTurn[], room: number, turnId: string | un
   return fitTurns(turns.map(cost), room, keep);
 }
 
-/** Message ids the events from `start` on show or edit, missing from `index`. */
+/** Message ids the events from `start` on show, or that those messages edit, missing from `index`. */
 function missingMessages(events: readonly SessionEvent[], start: number, index: LogIndex) {
-  const ids = new Set<string>();
-  const need = (id: string | undefined) => {
-    if (id !== undefined && !index.messages.has(id)) ids.add(id);
-  };
+  const shown = new Set<string>();
+  const show = (id: string) => void shown.add(id);
   for (const event of events) {
     if (event.seq < start) continue;
-    if (event.type === "step/start") (event.data as StepStartData).messageIds?.forEach(need);
-    if (event.type === "turn/end") (event.data as TurnEndRecord).stoppedMessageIds?.forEach(need);
+    if (event.type === "step/start") (event.data as StepStartData).messageIds?.forEach(show);
+    if (event.type === "turn/end") (event.data as TurnEndRecord).stoppedMessageIds?.forEach(show);
   }
-  for (const data of index.messages.values()) need(data.edits);
+  const ids = new Set<string>();
+  for (const id of shown) {
+    const data = index.messages.get(id);
+    if (data === undefined) ids.add(id);
+    else if (data.edits !== undefined && !index.messages.has(data.edits)) ids.add(data.edits);
+  }
   return ids;
 }
 
@@ -177,8 +180,9 @@ export async function buildWindow(history: History, options: WindowOptions): Pro
   const room = options.budget - options.fixed - NOTE_TOKENS;
   const scanLimit = Math.max(4 * PAGE, Math.floor(options.budget / 2));
   const known = options.known ?? [];
+  const end = history.length;
   let events: readonly SessionEvent[] = [];
-  let lo = history.length;
+  let lo = end;
   for (let size = PAGE;; size *= 2) {
     if (lo > 0) {
       const from = Math.max(0, lo - size);
@@ -194,7 +198,7 @@ export async function buildWindow(history: History, options: WindowOptions): Pro
   // Exact pass: the older messages the window names are resolved, then the turns fitted again.
   let index = new LogIndex(events, known);
   const first = wholeTurns(transcriptTurns(events, index), events);
-  const start = first[fit(first, room, options.turnId).from]?.start ?? history.length;
+  const start = first[fit(first, room, options.turnId).from]?.start ?? end;
   const missing = missingMessages(events, start, index);
   if (missing.size > 0) {
     const older = await resolve(history, missing, {
@@ -208,7 +212,7 @@ export async function buildWindow(history: History, options: WindowOptions): Pro
   const whole = wholeTurns(all, events);
   const kept = fit(whole, room, options.turnId);
   const keptTurns = whole.slice(kept.from);
-  const cut = keptTurns[0]?.start ?? history.length;
+  const cut = keptTurns[0]?.start ?? end;
   const dropped = all.filter((t) => t.start < cut).some((t) => t.messages.length > 0);
   const omitted = lo > 0 || dropped ? cut : 0;
   const messages = keptTurns.flatMap((t) => t.messages);
