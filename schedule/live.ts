@@ -52,7 +52,7 @@ const registry = new WeakMap<Session, LiveSchedule>();
  *   id: "sch_AbCd1234", kind: "at", prompt: "stretch", scheduledAt: "2030-01-01T00:00:00.000Z",
  * };
  * session.append("schedule/change", { version: 2, op: "create", record });
- * console.assert(schedule.state.active.has("sch_AbCd1234"));
+ * console.assert(schedule.state.active.size === 1);
  * ```
  */
 export class LiveSchedule implements Disposable {
@@ -89,7 +89,7 @@ export class LiveSchedule implements Disposable {
     this.ready = Array.isArray(events)
       ? Promise.resolve(this.#load(events, to))
       : Promise.resolve(events).then((loaded) => this.#load(loaded, to), (error) => {
-        this.#failure = { seq: this.#from, error };
+        this.#failure = { seq: -Infinity, error }; // nothing can be answered
         this.#load([], to);
       });
   }
