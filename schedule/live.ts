@@ -59,7 +59,8 @@ export class LiveSchedule implements Disposable {
   readonly #session: Session;
   readonly #from: number;
   readonly #live: MutableScheduleState = emptyState();
-  readonly #durable: MutableScheduleState = emptyState();
+  /** The state at `#durableAt`; made when a first change becomes durable (idle sessions: none). */
+  #durable: MutableScheduleState | undefined;
   #durableAt: number;
   /** Changes at `seq ≥ #durableAt`, applied to the live state only, in seq order. */
   #pending: { readonly seq: number; readonly change: ScheduleChange }[] = [];
@@ -166,7 +167,7 @@ export class LiveSchedule implements Disposable {
     let n = 0;
     for (; n < this.#pending.length && this.#pending[n]!.seq < through; n++) {
       const { seq, change } = this.#pending[n]!;
-      applyChange(this.#durable, change, seq);
+      applyChange(this.#durable ??= emptyState(), change, seq);
     }
     this.#pending.splice(0, n);
     this.#durableAt = through;
@@ -187,7 +188,7 @@ export class LiveSchedule implements Disposable {
     if (this.#failure !== undefined && this.#failure.seq < this.#durableAt) {
       throw this.#failure.error;
     }
-    return this.#durable.active;
+    return (this.#durable ??= emptyState()).active;
   }
 
   #appended(event: SessionEvent): void {
