@@ -163,7 +163,8 @@ export class LiveSchedule implements Disposable {
    * @param through an exclusive durable bound
    */
   settle(through: number): void {
-    if (through <= this.#durableAt) return;
+    // While loading, the pending list is not complete yet: the next bound moves the cursor.
+    if (!this.loaded || through <= this.#durableAt) return;
     let n = 0;
     for (; n < this.#pending.length && this.#pending[n]!.seq < through; n++) {
       const { seq, change } = this.#pending[n]!;

@@ -243,10 +243,16 @@ Deno.test("an asynchronous read buffers the appends made while it runs (property
         const { type, data } = toEvent(entry);
         session.append(type, data);
       }
+      schedule.settle(session.length); // ignored while loading
       gate.resolve();
       await schedule.ready;
       assert.deepEqual(reads, [{ from: log.seed > 0 ? log.seed : 0, to: log.prefix }]);
       assertSame(schedule, session, head);
+      const durable = outcome(() => foldSession(head, session.events()));
+      assert.deepEqual(
+        activeOutcome(() => schedule.activeAt(session.length)!),
+        "code" in durable ? durable : durable.active,
+      );
       for (const entry of rest.slice(during)) {
         tick();
         const { type, data } = toEvent(entry);
