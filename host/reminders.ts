@@ -1,21 +1,26 @@
 /**
- * `GET /api/sessions/:id/reminders`: the active reminders of a session, folded with
- * `@chime/schedule`'s {@linkcode foldSession} over the durable log only (seed "Commit-aware
- * Web 回执": the page shows nothing the log has not committed). A recurring reminder carries
- * `repeat` and its next occurrence as `scheduledAt` (docs/recurring.md "Host and page").
+ * `GET /api/sessions/:id/reminders`: the active reminders of a session over the durable log only
+ * (seed "Commit-aware Web 回执": the page shows nothing the log has not committed). A live
+ * session answers from its {@linkcode LiveSchedule} in O(active reminders); a cold one folds its
+ * stored `schedule/change` events (one indexed query, docs/long-sessions.md). A recurring
+ * reminder carries `repeat` and its next occurrence as `scheduledAt` (docs/recurring.md "Host
+ * and page").
  *
  * @module
  */
 import {
   DELIVERY_MODE,
   foldSession,
+  LiveSchedule,
+  readStoredChanges,
   type RepeatValue,
   scheduledAtMs,
+  type ScheduleRecord,
   type ScheduleValue,
   scheduleValue,
   type SnoozeOf,
+  storeReader,
 } from "@chime/schedule";
-import type { SessionEvent, SessionHeader } from "@chime/session";
 import type { HostRuntime } from "./runtime.ts";
 
 /** One active reminder as the page lists it. */
@@ -46,13 +51,8 @@ export interface RemindersPage {
   readonly deliveryMode: typeof DELIVERY_MODE;
 }
 
-function page(
-  header: SessionHeader,
-  events: readonly SessionEvent[],
-  now: number,
-): RemindersPage {
-  const records = [...foldSession(header, events).active.values()]
-    .sort((a, b) => scheduledAtMs(a) - scheduledAtMs(b));
+function page(active: Iterable<ScheduleRecord>, now: number): RemindersPage {
+  const records = [...active].sort((a, b) => scheduledAtMs(a) - scheduledAtMs(b));
   const reminders = records.map((record) => activeReminder(scheduleValue(record, now)));
   return { reminders, deliveryMode: DELIVERY_MODE };
 }
@@ -78,9 +78,11 @@ export function activeReminder(value: ScheduleValue): ActiveReminder {
 }
 
 /**
- * The durable active reminders of a session. A live session folds its events below the
- * host's flushed watermark (the same cursor that gates views); a cold one folds its stored
- * events and is never activated.
+ * The durable active reminders of a session. A live session answers below the host's flushed
+ * watermark (the same cursor that gates views): from the state the schedule plugin keeps for it
+ * ({@linkcode LiveSchedule.activeAt}), or, without one (plugin not loaded, state still loading),
+ * by folding its `schedule/change` events below the watermark. A cold one folds its stored
+ * changes and is never activated.
  *
  * @param runtime the host runtime (store, watermark, clock)
  * @param id the session id
@@ -95,8 +97,14 @@ export async function sessionReminders(
   const live = runtime.store.live(id);
   if (live !== undefined) {
     const durable = Math.min(runtime.watermark.get(live), live.length);
-    return page(live.header, live.events(0, durable), now);
+    const active = LiveSchedule.of(live)?.activeAt(durable);
+    if (active !== undefined) return page(active.values(), now);
+    const from = live.header.seedLength ?? 0;
+    const events = await storeReader(runtime.store)(live, { from, to: Math.max(from, durable) });
+    return page(foldSession(live.header, events).active.values(), now);
   }
-  const stored = await runtime.store.inspect(id);
-  return stored === undefined ? undefined : page(stored.header, stored.events, now);
+  const stored = await readStoredChanges(runtime.store, id);
+  return stored === undefined
+    ? undefined
+    : page(foldSession(stored.header, stored.events).active.values(), now);
 }

@@ -1,10 +1,13 @@
 // Private: the model-visible note about reminder changes made outside the model's own tool calls
 // (page snooze/stop, catch-up skips), given once at the first step of the next turn through the
 // plugin's pre-step hook. Nothing extra is persisted: the facts are the durable schedule/change
-// events themselves.
+// events themselves. The hook reads only the window it needs: from the tail back to the turn
+// before the current one.
 import type { PreStepHook } from "@chime/agent";
 import type { SessionEvent } from "@chime/session";
+import { walkBack } from "./_window.ts";
 import { tryDecodeScheduleChange } from "./decoder.ts";
+import { foldStart } from "./fold.ts";
 import { SCHEDULE_CHANGE, type ScheduleChange } from "./protocol.ts";
 
 /** First line of the note. */
@@ -64,10 +67,24 @@ export function scheduleActivityNote(
   return lines.length === 0 ? undefined : [ACTIVITY_HEADING, ...lines].join("\n");
 }
 
-/** The plugin's pre-step hook: the note, once, at the first step of a turn. */
+/**
+ * The plugin's pre-step hook: the note, once, at the first step of a turn. It walks back from
+ * the tail (never below `seedLength`) to the `turn/start` before the current turn's, which is
+ * all {@linkcode scheduleActivityNote} looks at.
+ */
 export const activityHook: PreStepHook = (batch, agent) => {
   if (batch.step !== 0) return;
-  const { session } = agent;
-  const note = scheduleActivityNote(session.events(session.header.seedLength ?? 0), batch.turnId);
-  return note === undefined ? undefined : [note];
+  const window: SessionEvent[] = []; // newest first
+  let starts = 0;
+  const walked = walkBack(agent, foldStart(agent.session.header), (event) => {
+    window.push(event);
+    if (event.type !== "turn/start") return false;
+    if (starts === 0 && (event.data as { turnId?: unknown }).turnId !== batch.turnId) return false;
+    return ++starts === 2;
+  });
+  const note = () => {
+    const text = scheduleActivityNote(window.reverse(), batch.turnId);
+    return text === undefined ? undefined : [text];
+  };
+  return walked === undefined ? note() : walked.then(note);
 };

@@ -1,10 +1,9 @@
 // Private: the owner's maintenance task (seed §"Live 交付生命周期"; docs/recurring.md "Delivery"),
-// synchronous from the re-fold of the exact session suffix to the last append.
+// synchronous from the read of the live schedule state (live.ts) to the last append.
 import type { AgentHandle } from "@chime/agent";
-import type { SessionEvent } from "@chime/session";
-import { foldLive } from "./_tx.ts";
-import { dispatchChange, occurrenceChange, tryDecodeScheduleChange } from "./decoder.ts";
+import { dispatchChange, occurrenceChange } from "./decoder.ts";
 import { reminderFrame } from "./frame.ts";
+import { LiveSchedule } from "./live.ts";
 import {
   type OccurrenceFacts,
   SCHEDULE_CHANGE,
@@ -27,22 +26,8 @@ export interface Delivery {
   readonly budgetUntil?: number;
   /** A contained framing or enqueue failure: that record and later ones stay active. */
   readonly contained?: { readonly id: ScheduleId; readonly cause: unknown };
-  /** The re-fold or an append failed: the owner must fault. */
+  /** The state read (a refused log) or an append failed: the owner must fault. */
   readonly fault?: { readonly cause: unknown };
-}
-
-/** Dispatch instants (epoch ms) of the own suffix within the trailing hour, oldest first. */
-function recentDispatches(events: readonly SessionEvent[], now: number): number[] {
-  const out: number[] = [];
-  for (let i = events.length - 1; i >= 0; i--) {
-    const event = events[i]!;
-    const at = Date.parse(event.at);
-    if (at <= now - HOUR_MS) break;
-    if (event.type === SCHEDULE_CHANGE && tryDecodeScheduleChange(event.data)?.op === "dispatch") {
-      out.unshift(at);
-    }
-  }
-  return out;
 }
 
 /** The occurrence a due recurring record delivers now: the latest ≤ now; the rest are missed. */
@@ -61,8 +46,8 @@ function occurrenceOf(
 }
 
 /**
- * Re-folds the live suffix (a management change that won the race is seen, so no stale
- * dispatch), samples `now()` once, then for each due record in due order: a recurring record
+ * Reads the live state (applied at each append, so a management change that won the race is
+ * seen: no stale dispatch), samples `now()` once, then for each due record in due order: a recurring record
  * outside its catch-up window gets a `skip`; otherwise, while the trailing-hour budget of
  * `maxPerHour` dispatches allows, the fixed frame is enqueued as one follow-up and the dispatch
  * appended (a recurring one names its occurrence, `missed` and `nextAt`).
@@ -71,17 +56,17 @@ export function deliverDue(
   agent: AgentHandle,
   options: { readonly now: () => number; readonly maxPerHour: number },
 ): Delivery {
+  const schedule = LiveSchedule.for(agent);
   let active: ScheduleRecord[];
   try {
-    active = [...foldLive(agent).active.values()];
+    active = [...schedule.state.active.values()];
   } catch (cause) {
     return { decisionNow: options.now(), appended: 0, fault: { cause } };
   }
   const decisionNow = options.now();
   const due = active.filter((record) => scheduledAtMs(record) <= decisionNow)
     .sort((a, b) => scheduledAtMs(a) - scheduledAtMs(b));
-  const { session } = agent;
-  const used = recentDispatches(session.events(session.header.seedLength ?? 0), decisionNow);
+  const used = schedule.recentDispatches(decisionNow);
   let appended = 0;
   let budgetUntil: number | undefined;
   for (const record of due) {

@@ -1,11 +1,12 @@
 // Private: the one transaction skeleton of every schedule management operation (seed
-// §"Session 日志权威与工具"): FIFO → preflight barrier → abort check → confirm → fold → decision →
-// appends → second barrier → confirm. Tools, page actions and the owner's start preflight use it;
-// each operation only supplies a pure decision over the folded state.
+// §"Session 日志权威与工具"): FIFO → preflight barrier → abort check → confirm → decision over
+// the live state (live.ts) → appends → second barrier → confirm. Tools, page actions and the
+// owner's start preflight use it; each operation only supplies a pure decision over the state.
 import type { AgentHandle } from "@chime/agent";
 import { toolError, type ToolFailure } from "./errors.ts";
 import type { ScheduleFifo } from "./fifo.ts";
-import { foldSession, type ScheduleState } from "./fold.ts";
+import type { ScheduleState } from "./fold.ts";
+import { LiveSchedule } from "./live.ts";
 import { SCHEDULE_CHANGE, type ScheduleChange } from "./protocol.ts";
 
 /** What a barrier needs of the agent. */
@@ -14,26 +15,37 @@ export type BarrierAgent = Pick<AgentHandle, "store" | "session">;
 /**
  * One persistence checkpoint (seed §"Persistence checkpoint"): only the literal `true` is a
  * durability acknowledgement; `false` (no acknowledging listener) and a rejection are failures.
+ * An acknowledgement also moves the session's live schedule state's durable cursor to the
+ * flush's bound (`flush` captures `session.length` on entry, as this does).
  *
  * @returns `{ ok: true }` on acknowledgement, else `{ ok: false, cause }`
  */
 export async function barrier(
   agent: BarrierAgent,
 ): Promise<{ readonly ok: true } | { readonly ok: false; readonly cause: unknown }> {
+  const { session } = agent;
+  const through = session.length;
   try {
-    const acknowledged = await agent.store.flush(agent.session);
-    return acknowledged === true
-      ? { ok: true }
-      : { ok: false, cause: new Error("flush returned no durability acknowledgement") };
+    const acknowledged = await agent.store.flush(session);
+    if (acknowledged !== true) {
+      return { ok: false, cause: new Error("flush returned no durability acknowledgement") };
+    }
   } catch (cause) {
     return { ok: false, cause };
   }
+  LiveSchedule.of(session)?.settle(through);
+  return { ok: true };
 }
 
-/** Folds the exact live session suffix the agent owns (from `seedLength` for forks). */
-export function foldLive(agent: Pick<AgentHandle, "session">): ScheduleState {
-  const { session } = agent;
-  return foldSession(session.header, session.events(session.header.seedLength ?? 0));
+/**
+ * The agent's live schedule state once its initial read is applied (no await when it already
+ * is, so callers keep their synchronous steps).
+ */
+export function loadedSchedule(
+  agent: Pick<AgentHandle, "session" | "store">,
+): LiveSchedule | Promise<LiveSchedule> {
+  const schedule = LiveSchedule.for(agent);
+  return schedule.loaded ? schedule : schedule.ready.then(() => schedule);
 }
 
 /** The `persistence_uncertain` answer: never guess whether an eager write committed. */
@@ -82,11 +94,13 @@ export function transact<R>(
   decide: (state: ScheduleState) => Decision<R>,
 ): Promise<R | ToolFailure> {
   return tx.fifo.run(async () => {
+    const loading = loadedSchedule(tx.agent);
+    const schedule = loading instanceof Promise ? await loading : loading;
     const preflight = await barrier(tx.agent);
     names.signal?.throwIfAborted();
     if (!preflight.ok) return uncertain(names.action, preflight.cause);
     tx.confirmed();
-    const decision = decide(foldLive(tx.agent));
+    const decision = decide(schedule.state);
     if (!decision.ok) return decision;
     const changes = decision.changes ?? [];
     if (changes.length === 0) return decision.answer;

@@ -5,11 +5,9 @@
  * @module
  */
 import type { SessionEvent, SessionHeader } from "@chime/session";
-import { decodeScheduleChange } from "./decoder.ts";
-import { ScheduleError } from "./errors.ts";
+import { applyChange, decodeEvent, emptyState } from "./_apply.ts";
 import {
   SCHEDULE_CHANGE,
-  type ScheduleChange,
   scheduledAtMs,
   type ScheduleId,
   type ScheduleRecord,
@@ -44,72 +42,6 @@ export interface FoldOptions {
   readonly from?: number;
 }
 
-function invalidLog(seq: number, reason: string, cause?: unknown): ScheduleError {
-  return new ScheduleError("invalid_log", `Cannot fold schedule/change at seq ${seq}: ${reason}`, {
-    cause,
-    details: { seq },
-  });
-}
-
-interface Mutable {
-  readonly active: Map<ScheduleId, ScheduleRecord>;
-  readonly terminated: Set<ScheduleId>;
-  readonly delivered: Map<ScheduleId, Delivered>;
-}
-
-function activeRecord(state: Mutable, id: ScheduleId, op: string, seq: number): ScheduleRecord {
-  const record = state.active.get(id);
-  if (record === undefined) {
-    const what = state.terminated.has(id) ? "terminated" : "unknown";
-    throw invalidLog(seq, `${op} of ${what} record ${id}`);
-  }
-  return record;
-}
-
-function end(state: Mutable, id: ScheduleId): void {
-  state.active.delete(id);
-  state.terminated.add(id);
-}
-
-function apply(state: Mutable, change: ScheduleChange, seq: number): void {
-  if (change.op === "create") {
-    const { id } = change.record;
-    if (state.active.has(id) || state.terminated.has(id)) {
-      throw invalidLog(seq, `duplicate create of ${id}`);
-    }
-    state.active.set(id, change.record);
-    return;
-  }
-  const record = activeRecord(state, change.id, change.op, seq);
-  const recurring = record.kind === "recurring";
-  switch (change.op) {
-    case "update":
-      state.active.set(change.id, change.record);
-      return;
-    case "delete":
-      return end(state, change.id);
-    case "stop":
-      if (!recurring) throw invalidLog(seq, `stop of one-shot record ${change.id}`);
-      return end(state, change.id);
-    case "dispatch":
-    case "skip": {
-      if (!("occurrenceAt" in change)) {
-        if (recurring) throw invalidLog(seq, `one-shot dispatch of recurring ${change.id}`);
-        state.delivered.set(change.id, { record, occurrenceAt: record.scheduledAt });
-        return end(state, change.id);
-      }
-      if (!recurring) throw invalidLog(seq, `${change.op} of one-shot record ${change.id}`);
-      const { occurrenceAt, nextAt } = change;
-      if (occurrenceAt < record.scheduledAt || (nextAt !== null && nextAt <= occurrenceAt)) {
-        throw invalidLog(seq, `${change.op} of ${change.id} is out of order`);
-      }
-      if (change.op === "dispatch") state.delivered.set(change.id, { record, occurrenceAt });
-      if (nextAt === null) return end(state, change.id);
-      state.active.set(change.id, { ...record, scheduledAt: nextAt });
-    }
-  }
-}
-
 /**
  * Folds `schedule/change` events (other event types are ignored) in log order.
  *
@@ -141,20 +73,12 @@ export function foldSchedule(
   options: FoldOptions = {},
 ): ScheduleState {
   const from = options.from ?? 0;
-  const state: Mutable = { active: new Map(), terminated: new Set(), delivered: new Map() };
-  const seen = new Set<ScheduleId>();
+  const state = emptyState();
   for (const event of events) {
     if (event.type !== SCHEDULE_CHANGE || event.seq < from) continue;
-    let change: ScheduleChange;
-    try {
-      change = decodeScheduleChange(event.data);
-    } catch (cause) {
-      throw invalidLog(event.seq, "undecodable data", cause);
-    }
-    apply(state, change, event.seq);
-    if (change.op === "create") seen.add(change.record.id);
+    applyChange(state, decodeEvent(event), event.seq);
   }
-  return { ...state, seen };
+  return state;
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * `@chime/schedule` owns durable, session-local reminders: the `schedule/change` protocol
  * (version 1 one-shots, version 2 recurring series, update, skip, stop and snooze;
- * docs/recurring.md) and its strict decoder, the pure fold (from `seedLength` for forks), the
+ * docs/recurring.md) and its strict decoder, the pure fold (from `seedLength` for forks) and the
+ * incremental state each live session keeps of it (docs/long-sessions.md), the
  * narrow RFC 3339 profile, the Temporal calendar rules and the RRULE recurrence engine, the five
  * agent-scoped tools (`schedule_create`, `schedule_list`, `schedule_delete`, `schedule_update`,
  * `schedule_snooze`), the page actions (snooze, stop), the live delivery owner and
@@ -114,6 +115,16 @@ export {
   foldStart,
   type ScheduleState,
 } from "./fold.ts";
+export { LiveSchedule, type LiveScheduleOptions } from "./live.ts";
+export {
+  readStoredChanges,
+  type ScheduleChangeReader,
+  type SeqRange,
+  type StoredChanges,
+  storeReader,
+  typeIndex,
+  type TypeIndexedStore,
+} from "./reader.ts";
 export {
   canonicalRule,
   type CatchUp,

@@ -9,8 +9,9 @@
 import { AgentError, type AgentHandle } from "@chime/agent";
 import { type Clock, MAX_TIMER_MS, type TimerHandle } from "@chime/session";
 import { deliverDue, type Delivery } from "./_deliver.ts";
-import { barrier, foldLive } from "./_tx.ts";
+import { barrier, loadedSchedule } from "./_tx.ts";
 import { ScheduleFifo } from "./fifo.ts";
+import { LiveSchedule } from "./live.ts";
 import { scheduledAtMs, type ScheduleRecord } from "./protocol.ts";
 
 /** Where the owner reports what it cannot hand to a caller (injected; never `console.log`). */
@@ -66,18 +67,19 @@ export type OwnerState =
 type Outcome = "done" | "busy" | "stalled" | "stopped";
 
 /**
- * The Agent-scoped live owner. It derives the earliest active target from the durable fold and
+ * The Agent-scoped live owner. It derives the earliest active target from the session's live
+ * schedule state ({@linkcode LiveSchedule}, the fold kept current at each append) and
  * waits for it in timer segments of at most `maxSegmentMs` (60 s by default), re-reading the
  * wall clock at every wake (a backward jump never fires early; a forward jump or a sleeping
  * machine makes the target overdue within one segment). When due it runs one FIFO transaction:
- * `flush` preflight, claim of the idle phase through `runMaintenance()`, re-fold of the exact
- * session suffix, one decision-clock sample, then for each due record in due order the fixed
+ * `flush` preflight, claim of the idle phase through `runMaintenance()`, a read of that state
+ * (O(active records)), one decision-clock sample, then for each due record in due order the fixed
  * frame, one synchronous `followup()` and the `dispatch`; after the phase is released it awaits
  * the dispatch barrier. A recurring record delivers only its latest missed occurrence (the
  * others are counted as `missed`), or a `skip` outside its catch-up window; beyond
- * `maxRemindersPerHour` dispatches in the trailing hour due records wait for the budget
- * (docs/recurring.md "Delivery"). Busy ⇒ one `whenIdle()` wait retries. Disposal never deletes a
- * record.
+ * `maxRemindersPerHour` dispatches in the trailing hour (counted in O(dispatches in that hour))
+ * due records wait for the budget (docs/recurring.md "Delivery"). Busy ⇒ one `whenIdle()` wait
+ * retries. Disposal never deletes a record.
  *
  * @example Own one per live root agent
  * ```ts ignore
@@ -144,14 +146,16 @@ export class ScheduleOwner implements AsyncDisposable {
   }
 
   /**
-   * Starts the owner: one FIFO transaction preflights the session and arms the timer from the
-   * durable fold. A rejected preflight arms nothing; the next idle or management preflight
+   * Starts the owner: one FIFO transaction waits for the live state's initial read, preflights
+   * the session and arms the timer from that state. A rejected preflight arms nothing; the next idle or management preflight
    * retries. Idempotent in effect; never throws.
    */
   start(): void {
     if (this.#inflight !== undefined) return; // queued work arms the timer when it settles
     this.#track(this.#fifo.run(async () => {
       if (this.#stopped !== undefined) return;
+      const loading = loadedSchedule(this.#agent);
+      if (loading instanceof Promise) await loading;
       const preflight = await barrier(this.#agent);
       if (this.#stopped !== undefined) return; // disposed while the preflight ran
       if (preflight.ok) this.#arm();
@@ -160,7 +164,7 @@ export class ScheduleOwner implements AsyncDisposable {
   }
 
   /**
-   * Recomputes the target from the durable fold and clears any hold. The schedule tools call it
+   * Recomputes the target from the live state and clears any hold. The schedule tools call it
    * inside the FIFO after each successful preflight and confirmed append, which also retries a
    * stalled delivery without a private retry timer.
    */
@@ -189,7 +193,7 @@ export class ScheduleOwner implements AsyncDisposable {
     if (this.#stopped !== undefined) return;
     let active: Iterable<ScheduleRecord>;
     try {
-      active = foldLive(this.#agent).active.values();
+      active = LiveSchedule.for(this.#agent).state.active.values();
     } catch (error) {
       return this.#fault(error);
     }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { MAX_TIMER_MS } from "@chime/session";
 import { create, delivered, ops, settle, T0, world } from "./_harness_test.ts";
-import { foldLive } from "./_tx.ts";
+import { foldSession } from "./fold.ts";
 import type { ScheduleChange } from "./protocol.ts";
 
 const MINUTE = 60_000;
@@ -148,7 +148,11 @@ Deno.test("dispose during an idle wait settles, cancels work and keeps the recor
   w.gate.release();
   await settle(w.clock);
   assert.deepEqual(ops(w), ["create"]);
-  assert.equal(foldLive(w.agent).active.size, 1, "teardown never deletes a record");
+  assert.equal(
+    foldSession(w.session.header, w.session.events()).active.size,
+    1,
+    "teardown never deletes a record",
+  );
   assert.equal(w.clock.pendingTimers, 0);
   await owner[Symbol.asyncDispose]();
 });

@@ -12,9 +12,10 @@ import type { Clock } from "@chime/session";
 import { activityHook } from "./_activity.ts";
 import { bindScheduleActions, ScheduleActions } from "./actions.ts";
 import { ScheduleFifo } from "./fifo.ts";
-import { foldSession } from "./fold.ts";
+import { LiveSchedule } from "./live.ts";
 import { type ScheduleLogger, ScheduleOwner } from "./owner.ts";
 import type { RandomBytes } from "./protocol.ts";
+import type { ScheduleChangeReader } from "./reader.ts";
 import { defaultRandom, scheduleTools } from "./tools.ts";
 
 /** The plugin name. */
@@ -32,9 +33,14 @@ export interface SchedulePluginOptions {
   readonly maxRemindersPerHour?: number;
   /** Longest owner timer segment, ms. @default 60_000 */
   readonly maxSegmentMs?: number;
+  /**
+   * Where each agent's live state reads its `schedule/change` events on start.
+   * @default {@linkcode storeReader} of the agent's store (its `readByType` index when it has one)
+   */
+  readonly readChanges?: ScheduleChangeReader;
 }
 
-function install(scope: AgentScope, options: SchedulePluginOptions): void {
+function install(scope: AgentScope, options: SchedulePluginOptions): void | Promise<void> {
   const { agent } = scope;
   // Only root agents (defensive: the loader already publishes roots only).
   if ((agent.session.header.delegationDepth ?? 0) !== 0) return;
@@ -64,13 +70,18 @@ function install(scope: AgentScope, options: SchedulePluginOptions): void {
     revoke();
     throw error;
   }
+  const read = options.readChanges === undefined ? {} : { read: options.readChanges };
+  const schedule = LiveSchedule.for(agent, read);
   scope.own({
     async [Symbol.asyncDispose]() {
       revoke();
       await owner[Symbol.asyncDispose]();
+      schedule[Symbol.dispose](); // last: the owner's in-flight work still reads it
     },
   });
-  owner.start();
+  // The state is complete before setup settles, so the first answer of `keepsLive` is exact.
+  if (schedule.loaded) return owner.start();
+  return schedule.ready.then(() => owner.start());
 }
 
 /**
@@ -80,8 +91,11 @@ function install(scope: AgentScope, options: SchedulePluginOptions): void {
  * owns one {@linkcode ScheduleOwner}; ending the scope (agent or plugin dispose) revokes the
  * tools, the hook and the actions and disposes the owner, which cancels its timer and awaits its
  * in-flight work. A registration failure rolls back the tools registered so
- * far. No durable record is ever deleted by teardown. `keepsLive(agent)` answers whether the
- * session's fold has an active record (a host keeps such a session live).
+ * far. No durable record is ever deleted by teardown. Each agent's {@linkcode LiveSchedule} is
+ * built on setup from its `schedule/change` events only and kept current at each append;
+ * `keepsLive(agent)` answers from it whether the session has an active record (a host keeps
+ * such a session live; `true` while the state still loads, `false` for an agent the plugin
+ * never set up).
  *
  * @param options clock, logger, id randomness, hourly budget, segment @default `{}`
  * @returns the plugin, named `@chime/schedule`
@@ -99,6 +113,10 @@ export function schedulePlugin(options: SchedulePluginOptions = {}): Plugin {
     name: SCHEDULE_PLUGIN_NAME,
     setup: (scope) => install(scope, options),
     // An active record is delivered only while its session is live (seed "用户可见边界").
-    keepsLive: (agent) => foldSession(agent.session.header, agent.session.events()).active.size > 0,
+    keepsLive(agent) {
+      const schedule = LiveSchedule.of(agent.session);
+      if (schedule === undefined) return false; // not set up for this agent: no owner to keep
+      return !schedule.loaded || schedule.state.active.size > 0;
+    },
   };
 }

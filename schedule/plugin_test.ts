@@ -127,3 +127,46 @@ Deno.test("schedulePlugin() publishes page actions; the next turn's model call h
   await handle[Symbol.asyncDispose]();
   assert.equal(scheduleActions(agent), undefined, "unpublished with the scope");
 });
+
+Deno.test("schedulePlugin() builds each agent's live state with its reader; keepsLive reads it", async () => {
+  using clock = new FakeClock(T0);
+  await using store = new SessionStore({ backend: new MemoryBackend(), clock });
+  const session = await store.create({ cwd: "/w", timeZone: "UTC" });
+  const record = {
+    id: "sch_AbCd1234",
+    kind: "at",
+    prompt: "tea",
+    scheduledAt: "2026-01-15T09:00:00.000Z",
+  };
+  session.append("schedule/change", { version: 2, op: "create", record });
+  await using agent = new Agent({
+    session,
+    store,
+    model: new ScriptedModel(() => ({ text: "ok" })),
+    clock,
+  });
+  const gate = Promise.withResolvers<void>();
+  const reads: { from: number; to: number }[] = [];
+  const plugin = schedulePlugin({
+    clock,
+    readChanges: async (s, range) => {
+      reads.push(range);
+      await gate.promise;
+      return s.events(range.from, range.to).filter((e) => e.type === "schedule/change");
+    },
+  });
+  assert.equal(plugin.keepsLive!(agent), false, "an agent the plugin never set up");
+  await using loader = new Loader();
+  await using _handle = await loader.load(plugin);
+  const published = loader.publish(agent);
+  await settle(clock);
+  assert.equal(plugin.keepsLive!(agent), true, "still loading: keep the session live");
+  assert.deepEqual(reads, [{ from: 0, to: 1 }]);
+  gate.resolve();
+  await published;
+  assert.equal(plugin.keepsLive!(agent), true, "one active reminder");
+  await clock.advance(3_600_000);
+  await settle(clock);
+  assert.equal(session.events().filter((e) => e.type === "followup").length, 1, "delivered");
+  assert.equal(plugin.keepsLive!(agent), false, "nothing active");
+});

@@ -34,6 +34,7 @@ import {
   validateListArgs,
   validateSnoozeArgs,
   validateUpdateArgs,
+  type ZoneProvenance,
 } from "./rules.ts";
 import { DELIVERY_MODE, type RecordResult, type ScheduleValue, scheduleValue } from "./value.ts";
 
@@ -91,16 +92,14 @@ export function scheduleTools(options: ScheduleToolsOptions): readonly ToolDefin
   const confirmed = options.onConfirmed ?? (() => {});
   const random = options.random ?? defaultRandom;
   const now = (agent: AgentHandle) => Math.floor((options.clock ?? agent.clock).now());
-  const context = (ctx: ToolContext) => ({
-    now: now(ctx.agent),
-    ...turnProvenance(ctx.agent.session, ctx.turnId),
-  });
-  /** A tool: shape check before the FIFO, then one transaction deciding over the fold. */
-  function tool<A, R>(
+  /** A tool: shape check before the FIFO, then one transaction deciding over the state. */
+  function tool<A, R, P = undefined>(
     spec: ModelToolSpec,
     validate: (args: unknown) => Validated<A>,
     names: { readonly action: string; readonly confirm: string; readonly abortable: boolean },
-    decide: (state: ScheduleState, value: A, ctx: ToolContext) => Decision<R>,
+    decide: (state: ScheduleState, value: A, ctx: ToolContext, facts: P) => Decision<R>,
+    // Facts of the request read before the FIFO (the turn's zones: fixed once the turn runs).
+    prepare: (ctx: ToolContext) => P | Promise<P> = () => undefined as P,
   ): ToolDefinition {
     return {
       ...spec,
@@ -110,10 +109,18 @@ export function scheduleTools(options: ScheduleToolsOptions): readonly ToolDefin
         const tx: Tx = { fifo: options.fifo, agent: ctx.agent, confirmed };
         // A change never lands after its turn ended; a read (list) has nothing to hold back.
         const signal = names.abortable ? { signal: ctx.signal } : {};
-        return transact(tx, { ...names, ...signal }, (state) => decide(state, shape.value, ctx));
+        const run = (facts: P) =>
+          transact(tx, { ...names, ...signal }, (state) => decide(state, shape.value, ctx, facts));
+        const facts = prepare(ctx);
+        return facts instanceof Promise ? facts.then(run) : run(facts);
       },
     };
   }
+  const zones = (ctx: ToolContext) => turnProvenance(ctx.agent, ctx.turnId);
+  const context = (ctx: ToolContext, provenance: ZoneProvenance) => ({
+    now: now(ctx.agent),
+    ...provenance,
+  });
   const change = (action: string, confirm: string) => ({ action, confirm, abortable: true });
 
   return [
@@ -121,7 +128,9 @@ export function scheduleTools(options: ScheduleToolsOptions): readonly ToolDefin
       CREATE_SPEC,
       validateCreateArgs,
       change("create schedule", "confirm the new schedule"),
-      (state, request, ctx) => decideCreate(state, request, context(ctx), random),
+      (state, request, ctx, provenance) =>
+        decideCreate(state, request, context(ctx, provenance), random),
+      zones,
     ),
     tool(
       LIST_SPEC,
@@ -143,7 +152,8 @@ export function scheduleTools(options: ScheduleToolsOptions): readonly ToolDefin
       UPDATE_SPEC,
       validateUpdateArgs,
       change("update schedule", "confirm the update"),
-      (state, request, ctx) => decideUpdate(state, request, context(ctx)),
+      (state, request, ctx, provenance) => decideUpdate(state, request, context(ctx, provenance)),
+      zones,
     ),
     tool(
       SNOOZE_SPEC,

@@ -3,7 +3,8 @@
  * markdown table:
  *
  * - heap per idle owner: `Deno.memoryUsage().heapUsed` after a forced GC, before and after 10,000
- *   live sessions (one pending reminder, own agent, FIFO and owner each) are started and armed,
+ *   live sessions (one pending reminder, own agent, FIFO and owner each, and the session's
+ *   incremental schedule state the owner builds on start) are started and armed,
  *   divided by 10,000 (target ≤ 10 KB);
  * - delivery lateness p50/p99 when 1,000 of those reminders fall due within the same second
  *   (dispatch append instant − `scheduledAt`; target p99 ≤ 250 ms). The chime rows store the

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { createApp } from "@chime/host";
-import { schedulePlugin } from "@chime/schedule";
+import { LiveSchedule, schedulePlugin } from "@chime/schedule";
 import { MemoryBackend } from "@chime/session/testing";
 import { postJson, RECORD, SCHEDULE_ID, testRuntime } from "./_helpers.ts";
 
@@ -51,6 +51,32 @@ Deno.test("GET /reminders folds only the flushed prefix of a live session", asyn
   session.append("schedule/change", { version: 1, op: "dispatch", id: SCHEDULE_ID });
   await runtime.store.flush(session);
   assert.deepEqual((await reminders(app, session.id)).reminders.map((r) => r.id), [OTHER]);
+});
+
+Deno.test("GET /reminders answers a live session from the plugin's state, only below the watermark", async () => {
+  await using runtime = await testRuntime({ plugins: [schedulePlugin()] });
+  const app = createApp(runtime);
+  const { session } = await runtime.create({ timeZone: "Europe/Paris" });
+  await runtime.store.flush(session);
+  assert.ok(LiveSchedule.of(session)?.loaded, "the plugin keeps the session's state");
+  // The state answers: the list never reads the live session's log.
+  const listed = async () => {
+    const events = session.events;
+    session.events = () => assert.fail("GET /reminders must not read the log of a live session");
+    try {
+      return (await reminders(app, session.id)).reminders.map((r) => r.id);
+    } finally {
+      session.events = events;
+    }
+  };
+  session.append("schedule/change", { version: 1, op: "create", record: RECORD });
+  assert.deepEqual(await listed(), [], "nothing durable yet");
+  await runtime.store.flush(session);
+  assert.deepEqual(await listed(), [SCHEDULE_ID]);
+  session.append("schedule/change", { version: 1, op: "delete", id: SCHEDULE_ID });
+  assert.deepEqual(await listed(), [SCHEDULE_ID], "the delete is not durable yet");
+  await runtime.store.flush(session);
+  assert.deepEqual(await listed(), []);
 });
 
 Deno.test("GET /reminders reads a cold session from storage without activating it", async () => {
