@@ -2,7 +2,7 @@
  * chime: a Deno-native chat-agent host whose agents set durable, session-local reminders.
  * This root module re-exports the public API of every workspace member:
  * `@chime/migrations`, `@chime/session`, `@chime/agent`, `@chime/timecontext`,
- * `@chime/schedule`, `@chime/host` and `@chime/ui`.
+ * `@chime/schedule`, `@chime/offline`, `@chime/host` and `@chime/ui`.
  *
  * @example Start the web-schedule example in-process
  * ```ts ignore
@@ -19,6 +19,7 @@ export * from "@chime/session";
 export * from "@chime/agent";
 export * from "@chime/timecontext";
 export * from "@chime/schedule";
+export * from "@chime/offline";
 export * from "@chime/host";
 /** The browser island (wire types mirror the server ones, so they live in their own namespace). */
 export * as ui from "@chime/ui";

@@ -8,7 +8,7 @@
  *   original request ran, so the model reconciles them instead of doing the work twice.
  *
  * The notes are plain text, written once here; the offline model reads them back with
- * {@linkcode readMarks}. Private to `@chime/agent`.
+ * {@linkcode readMarks} (exported so a model adapter outside `@chime/agent` reads the same notes).
  *
  * @module
  */
