@@ -1,6 +1,6 @@
 // The keyless offline model through the real agent loop with the real schedule and
-// time-context plugins (issue 13: cancel twice, Stop, Edit). The schedule in this branch is
-// protocol v1 (no schedule_update): an edit reconciles with delete + create.
+// time-context plugins (issue 13: cancel twice, Stop, Edit; issue 12: repeats). The schedule
+// speaks protocol v2 (docs/recurring.md): an edit reconciles with schedule_update.
 import assert from "node:assert/strict";
 import { Loader } from "@chime/agent";
 import { foldSession, schedulePlugin } from "@chime/schedule";
@@ -22,15 +22,13 @@ async function offlineWorld(timeZone: string, options: { gated?: boolean } = {})
     await h.agent.whenIdle();
     return event.data.messageId;
   };
-  const active = () =>
-    [...foldSession(h.session.header, h.session.events()).active.values()].map((r) => ({
-      prompt: r.prompt,
-      scheduledAt: r.scheduledAt,
-    }));
+  const records = () => [...foldSession(h.session.header, h.session.events()).active.values()];
+  const active = () => records().map((r) => ({ prompt: r.prompt, scheduledAt: r.scheduledAt }));
   return {
     h,
     say,
     active,
+    records,
     hold,
     entered,
     async [Symbol.asyncDispose]() {
@@ -95,10 +93,13 @@ Deno.test("an edit leaves one active call-Bob reminder at the edited time (real 
   assert.deepEqual(w.active(), [{ prompt: "call Bob", scheduledAt: "2026-01-15T15:00:00.000Z" }]);
 }); // deno-fmt-ignore
 
-Deno.test("every day at 9 with v1 schedule tools: an answer, never a silent one-shot", async () => {
+Deno.test("every day at 9 with the real schedule tools: one daily series, never a one-shot", async () => {
   await using w = await offlineWorld("Europe/Berlin");
   await w.say("every day at 9 remind me to take my vitamins");
-  assert.deepEqual(w.active(), []);
-  const reply = ofType<{ text: string }>(w.h.session, "assistant/message").at(-1)!.data.text;
-  assert.match(reply, /Repeating reminders isn't available/);
+  const [record, ...more] = w.records();
+  assert.deepEqual(more, []);
+  assert.equal(record?.kind, "recurring");
+  assert.equal(record.kind === "recurring" && record.rrule, "FREQ=DAILY;BYHOUR=9;BYMINUTE=0");
+  assert.equal(record.kind === "recurring" && record.timeZone, "Europe/Berlin");
+  assert.equal(record.scheduledAt, "2026-01-16T08:00:00.000Z");
 });

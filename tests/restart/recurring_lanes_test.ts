@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { foldSession } from "../../schedule/fold.ts";
 import {
-  changes,
+  type changes,
   dispatched,
   events,
   frames,

@@ -69,9 +69,12 @@ if (import.meta.main) {
   for (const [id, n] of Object.entries(plan.sessions)) {
     await backend.initialize(header(id), evs(0, n));
   }
-  await backend[Symbol.asyncDispose]();
-  if (!plan.crash) await runSql(url, ...plan.sql);
-  else {
+  if (!plan.crash) {
+    await backend[Symbol.asyncDispose]();
+    await runSql(url, ...plan.sql);
+  } else {
+    // The backend stays open: closing the last connection would checkpoint and delete the WAL,
+    // and a fresh connection that writes nothing leaves none behind.
     const client = createClient({ url });
     for (const statement of plan.sql) await client.execute(statement);
     console.log(JSON.stringify({ ready: true }));
