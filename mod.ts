@@ -6,7 +6,7 @@
  *
  * @example Start the web-schedule example in-process
  * ```ts ignore
- * import { loadConfig, startServer } from "./mod.ts";
+ * import { loadConfig, startServer } from "@chime/host";
  * const config = await loadConfig("examples/web-schedule/chime.jsonc", { env: {} });
  * await using server = await startServer({ config, port: 0 });
  * console.log(server.url);

@@ -96,7 +96,7 @@ type Json = Record<string, unknown>;
  *
  * @example Report where a syntax error is
  * ```ts
- * import { parseJsonc } from "./config.ts";
+ * import { parseJsonc } from "@chime/host";
  * try {
  *   parseJsonc('{\n  "port": 1,,\n}', "chime.jsonc");
  * } catch (error) {
@@ -191,7 +191,7 @@ async function readLayer(
  *
  * @example Load the web-schedule example without env overrides
  * ```ts ignore
- * import { loadConfig } from "./config.ts";
+ * import { loadConfig } from "@chime/host";
  * const config = await loadConfig("examples/web-schedule/chime.jsonc");
  * console.assert(config.plugins.includes("@chime/schedule"));
  * ```

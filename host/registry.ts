@@ -101,7 +101,7 @@ export const RENDERERS: readonly string[] = ["@chime/ui/schedule"];
  *
  * @example The web-schedule names resolve
  * ```ts
- * import { resolveRegistry } from "./registry.ts";
+ * import { resolveRegistry } from "@chime/host";
  * const entries = resolveRegistry(["@chime/timecontext", "@chime/schedule"], ["@chime/ui/schedule"]);
  * console.assert(entries.length === 2);
  * ```

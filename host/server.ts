@@ -75,8 +75,8 @@ export interface RunningServer extends AsyncDisposable {
  *
  * @example Serve on a free loopback port
  * ```ts ignore
- * import { loadConfig } from "./config.ts";
- * import { startServer } from "./server.ts";
+ * import { loadConfig } from "@chime/host";
+ * import { startServer } from "@chime/host";
  * const config = await loadConfig("examples/web-schedule/chime.jsonc");
  * await using server = await startServer({ config, port: 0 });
  * console.log(server.url);

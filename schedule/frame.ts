@@ -48,7 +48,7 @@ export const REMINDER_INSTRUCTION: string =
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { reminderFrame } from "./frame.ts";
+ * import { reminderFrame } from "@chime/schedule";
  * const record = {
  *   id: "sch_AbCd1234" as never, kind: "at" as const, prompt: "stretch",
  *   scheduledAt: "1970-01-01T00:00:00.000Z",

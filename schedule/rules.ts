@@ -132,7 +132,7 @@ function refuseRules(args: unknown, action: string): ToolFailure | undefined {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { validateCreateArgs } from "./rules.ts";
+ * import { validateCreateArgs } from "@chime/schedule";
  * const result = validateCreateArgs({ prompt: " stretch ", after_seconds: 1200 });
  * assert(result.ok && result.value.prompt === "stretch");
  * ```
@@ -158,7 +158,7 @@ export function validateCreateArgs(args: unknown): Validated<CreateRequest> {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { validateUpdateArgs } from "./rules.ts";
+ * import { validateUpdateArgs } from "@chime/schedule";
  * const result = validateUpdateArgs({ id: "sch_AbCd1234", prompt: "call mum" });
  * assert(result.ok && result.value.prompt === "call mum");
  * ```
@@ -270,7 +270,7 @@ function localInstant(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { resolveCreate } from "./rules.ts";
+ * import { resolveCreate } from "@chime/schedule";
  * const resolved = resolveCreate(
  *   { prompt: "stretch", selector: { kind: "after", afterSeconds: 60 } },
  *   { now: 0, clientTimeZones: "missing", hasTimeContextMarker: false },
