@@ -102,6 +102,18 @@ export {
   scheduleViews,
 } from "./registry.ts";
 export { createModel, type HostAgent, openBackend } from "./adapters.ts";
+export {
+  chimeLogger,
+  configureLogging,
+  DEFAULT_LOG_LEVEL,
+  LOG_CATEGORY,
+  type LoggingOptions,
+  logLifecycle,
+  logUnexpected,
+  parseLogLevel,
+  requestLog,
+  scheduleLogger,
+} from "./log.ts";
 export { HostRuntime, type RuntimeOptions } from "./runtime.ts";
 export { type RunningServer, startServer, type StartServerOptions } from "./server.ts";
 export type { StreamOptions } from "./sse.ts";
