@@ -18,7 +18,6 @@ import {
   getTextFormatter,
   isLogLevel,
   type Logger,
-  type LogLevel,
   reset,
 } from "@logtape/logtape";
 import type { MiddlewareHandler } from "hono";
@@ -29,16 +28,14 @@ import { ConfigError } from "./errors.ts";
 /** The root category of every chime logger. */
 export const LOG_CATEGORY = "chime";
 
-/** The level the host logs at unless told otherwise. */
-export const DEFAULT_LOG_LEVEL: LogLevel = "info";
+/** A log level, lowest first (logtape's levels). */
+export type ChimeLogLevel = "trace" | "debug" | "info" | "warning" | "error" | "fatal";
 
-/**
- * A logger under the `chime` category.
- *
- * @param name the sub-category, e.g. `http`
- * @returns the logger (silent until a sink is configured)
- */
-export function chimeLogger(name: string): Logger {
+/** The level the host logs at unless told otherwise. */
+export const DEFAULT_LOG_LEVEL: ChimeLogLevel = "info";
+
+/** A logger under the `chime` category, silent until a sink is configured. */
+function chimeLogger(name: string): Logger {
   return getLogger([LOG_CATEGORY, name]);
 }
 
@@ -56,7 +53,7 @@ export function chimeLogger(name: string): Logger {
  * console.assert(parseLogLevel("WARN") === "warning");
  * ```
  */
-export function parseLogLevel(value: string | undefined): LogLevel {
+export function parseLogLevel(value: string | undefined): ChimeLogLevel {
   const level = value?.trim().toLowerCase();
   if (level === undefined || level === "") return DEFAULT_LOG_LEVEL;
   const named = level === "warn" ? "warning" : level;
@@ -70,9 +67,9 @@ export function parseLogLevel(value: string | undefined): LogLevel {
 /** Options of {@linkcode configureLogging}. */
 export interface LoggingOptions {
   /** Lowest level written. @default "info" */
-  readonly level?: LogLevel;
-  /** Where lines go (`info`, `warn`, `error`, … are called). @default the global `console` */
-  readonly console?: NonNullable<ConsoleSinkOptions["console"]>;
+  readonly level?: ChimeLogLevel;
+  /** Where lines go (its `debug`, `info`, `warn` and `error`). @default the global `console` */
+  readonly console?: Pick<Console, "debug" | "info" | "warn" | "error">;
 }
 
 /**
@@ -86,7 +83,9 @@ export interface LoggingOptions {
 export async function configureLogging(options: LoggingOptions = {}): Promise<AsyncDisposable> {
   const sink = getConsoleSink({
     formatter: getTextFormatter({ value: "bare" }),
-    ...(options.console === undefined ? {} : { console: options.console }),
+    ...(options.console === undefined
+      ? {}
+      : { console: options.console as NonNullable<ConsoleSinkOptions["console"]> }),
   });
   await configure({
     reset: true,
@@ -100,14 +99,14 @@ export async function configureLogging(options: LoggingOptions = {}): Promise<As
 }
 
 /**
- * Hono middleware logging one line per request: method, path (the query is left out: it may
+ * Hono middleware (used by `createApp`) logging one line per request: method, path (the query is left out: it may
  * carry a sign-in token), status and duration in ms. Every request at info level; a `5xx` at
  * error level with the error's code.
  *
- * @param logger where lines go @default the `chime.http` logger
  * @returns the middleware
  */
-export function requestLog(logger: Logger = chimeLogger("http")): MiddlewareHandler {
+export function requestLog(): MiddlewareHandler {
+  const logger = chimeLogger("http");
   return async (c, next) => {
     const started = performance.now();
     await next();
@@ -124,10 +123,10 @@ export function requestLog(logger: Logger = chimeLogger("http")): MiddlewareHand
  * A schedule owner logger (`schedulePlugin({ logger })`) writing to `chime.schedule`: contained
  * failures at warning level, owner faults at error level.
  *
- * @param logger where lines go @default the `chime.schedule` logger
  * @returns the logger to pass to the schedule plugin
  */
-export function scheduleLogger(logger: Logger = chimeLogger("schedule")): ScheduleLogger {
+export function scheduleLogger(): ScheduleLogger {
+  const logger = chimeLogger("schedule");
   return {
     warn: (message, details) => logger.warn("{message}", { message, details }),
     error: (message, details) => logger.error("{message}", { message, details }),
@@ -139,13 +138,10 @@ export function scheduleLogger(logger: Logger = chimeLogger("schedule")): Schedu
  * parent and the last parent seq it copied).
  *
  * @param store the host's store
- * @param logger where lines go @default the `chime.session` logger
  * @returns a handle whose disposal stops logging
  */
-export function logLifecycle(
-  store: Pick<SessionStore, "onLive">,
-  logger: Logger = chimeLogger("session"),
-): Disposable {
+export function logLifecycle(store: Pick<SessionStore, "onLive">): Disposable {
+  const logger = chimeLogger("session");
   return store.onLive((session, durable) => {
     const { id, lineage } = session.header;
     if (lineage !== null && durable === 0) {
@@ -167,10 +163,10 @@ export function logLifecycle(
  * listener, a failed agent teardown): logged at error level under `chime.host`; the host keeps
  * serving.
  *
- * @param logger where lines go @default the `chime.host` logger
  * @returns the callback
  */
-export function logUnexpected(logger: Logger = chimeLogger("host")): (error: unknown) => void {
+export function logUnexpected(): (error: unknown) => void {
+  const logger = chimeLogger("host");
   return (error) => {
     const code = (error as { code?: unknown } | null)?.code;
     logger.error("unexpected error (still serving): {code} {error}", {

@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
-import { configure, type LogRecord, reset } from "@logtape/logtape";
+import { configure, type LogLevel, type LogRecord, reset } from "@logtape/logtape";
 import { Hono } from "hono";
 import { SessionStore } from "@chime/session";
 import { MemoryBackend } from "@chime/session/testing";
 import { ConfigError } from "./errors.ts";
 import {
+  type ChimeLogLevel,
   configureLogging,
   logLifecycle,
   logUnexpected,
@@ -104,3 +105,8 @@ Deno.test("parseLogLevel() reads levels and refuses others; configureLogging() w
   }
   assert.match(lines.join(""), /\[INF\] chime·http: GET \/ 200 \d+ms/);
 });
+
+// The level union is logtape's, spelled out so the public API names no npm type.
+const _levels: [Equal<ChimeLogLevel, LogLevel>] = [true];
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true
+  : false;

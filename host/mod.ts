@@ -103,7 +103,7 @@ export {
 } from "./registry.ts";
 export { createModel, type HostAgent, openBackend } from "./adapters.ts";
 export {
-  chimeLogger,
+  type ChimeLogLevel,
   configureLogging,
   DEFAULT_LOG_LEVEL,
   LOG_CATEGORY,
@@ -111,7 +111,6 @@ export {
   logLifecycle,
   logUnexpected,
   parseLogLevel,
-  requestLog,
   scheduleLogger,
 } from "./log.ts";
 export { HostRuntime, type RuntimeOptions } from "./runtime.ts";
