@@ -31,6 +31,8 @@ export interface SpawnOptions {
   readonly entry?: string;
   /** Working directory of the process. @default the repository root */
   readonly cwd?: string;
+  /** `deno run` flags before the module (e.g. `--cached-only`). @default none */
+  readonly flags?: readonly string[];
   /** Extra command-line arguments (e.g. `--host 0.0.0.0`). @default none */
   readonly args?: readonly string[];
   /** Extra environment variables (e.g. `CHIME_TOKEN`). @default none */
@@ -55,6 +57,7 @@ export async function spawnServer(
     args: [
       "run",
       "-A",
+      ...(options.flags ?? []),
       entry,
       "--config",
       config,
