@@ -24,6 +24,7 @@
  * @module
  */
 export { OfflineModel } from "./model.ts";
+// Model types in this package's signatures, re-exported for documentation.
 export type {
   ModelAdapter,
   ModelMessage,
@@ -31,4 +32,4 @@ export type {
   ModelRequest,
   ModelToolCall,
   ModelToolSpec,
-} from "./model.ts";
+} from "@chime/agent";

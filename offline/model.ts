@@ -24,16 +24,6 @@ import type {
   ModelToolSpec,
 } from "@chime/agent";
 
-// Re-exported so this entry point documents on its own (`deno doc --lint offline/mod.ts`).
-export type {
-  ModelAdapter,
-  ModelMessage,
-  ModelReply,
-  ModelRequest,
-  ModelToolCall,
-  ModelToolSpec,
-} from "@chime/agent";
-
 /**
  * Plugin notes that are context, never requests: the time-context reading and the schedule
  * plugin's `[schedule-activity]` note (page actions and skips, docs/recurring.md).
