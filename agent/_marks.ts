@@ -6,6 +6,9 @@
  * - a request the user edited: {@linkcode SUPERSEDED_NOTE} on the original;
  * - the edit itself: an {@linkcode editNote} naming the original text and the tool actions the
  *   original request ran, so the model reconciles them instead of doing the work twice.
+ *   When the original is older than the request's window (docs/long-sessions.md "Model
+ *   context within a budget"), the note says what is omitted instead: what the original did,
+ *   or the original itself when its text was not found.
  *
  * The notes are plain text, written once here; the offline model reads them back with
  * {@linkcode readMarks} (exported so a model adapter outside `@chime/agent` reads the same notes).
@@ -22,8 +25,13 @@ export const SUPERSEDED_NOTE =
   "[The user edited this message; the edited version below replaces it: do not act on this one]";
 
 const EDIT_HEAD = "[Edit: this message replaces the user's earlier message ";
+/** The head of an edit whose original is older than the request's window (docs/long-sessions.md). */
+const EDIT_HEAD_OMITTED =
+  "[Edit: this message replaces an earlier message of the user that is older than this conversation (omitted).";
 const EDIT_DID = "What that earlier request did:";
 const EDIT_NOTHING = "What that earlier request did: nothing (no tool calls).";
+const EDIT_DID_OMITTED =
+  "What that earlier request did: omitted (older than this conversation); check the current state before acting.";
 const EDIT_TAIL =
   "Bring those results in line with this version (change or undo them); do not do them twice.]";
 const ACTION_ARROW = " → ";
@@ -41,10 +49,20 @@ export interface EditAction {
 
 /** What an edit note says. */
 export interface EditInfo {
-  /** The original message's text. */
+  /** The original message's text (`""` when {@linkcode EditInfo.originalOmitted}). */
   readonly original: string;
-  /** The tool actions the original request ran, oldest first. */
+  /** The tool actions the original request ran, oldest first (none listed when omitted). */
   readonly actions: readonly EditAction[];
+  /**
+   * The original is older than the request's window and its text was not found: the note
+   * says so instead of quoting it (implies {@linkcode EditInfo.actionsOmitted}).
+   */
+  readonly originalOmitted?: boolean;
+  /**
+   * Some earlier version is older than the request's window, so what it did is not known:
+   * the note says so instead of listing actions.
+   */
+  readonly actionsOmitted?: boolean;
 }
 
 /** A user message's content split into its notes and the user's own text. */
@@ -90,10 +108,14 @@ export function markText(marks: Marked): string {
   const lines: string[] = [];
   if (marks.stopped) lines.push(STOPPED_NOTE);
   if (marks.superseded) lines.push(SUPERSEDED_NOTE);
-  if (marks.edit !== undefined) {
-    lines.push(`${EDIT_HEAD}${JSON.stringify(marks.edit.original)}.`);
-    if (marks.edit.actions.length === 0) lines.push(EDIT_NOTHING);
-    else lines.push(EDIT_DID, ...marks.edit.actions.map(actionLine));
+  const edit = marks.edit;
+  if (edit !== undefined) {
+    lines.push(
+      edit.originalOmitted ? EDIT_HEAD_OMITTED : `${EDIT_HEAD}${JSON.stringify(edit.original)}.`,
+    );
+    if (edit.originalOmitted || edit.actionsOmitted) lines.push(EDIT_DID_OMITTED);
+    else if (edit.actions.length === 0) lines.push(EDIT_NOTHING);
+    else lines.push(EDIT_DID, ...edit.actions.map(actionLine));
     lines.push(EDIT_TAIL);
   }
   return [...lines, marks.text].join("\n");
@@ -119,22 +141,32 @@ function readAction(line: string): EditAction | undefined {
   };
 }
 
-function readEdit(lines: string[]): EditInfo | undefined {
-  const head = lines[0];
+function readOriginal(head: string | undefined): string | null | undefined {
+  if (head === EDIT_HEAD_OMITTED) return null;
   if (head === undefined || !head.startsWith(EDIT_HEAD) || !head.endsWith(".")) return undefined;
-  let original: unknown;
   try {
-    original = JSON.parse(head.slice(EDIT_HEAD.length, -1));
+    const original: unknown = JSON.parse(head.slice(EDIT_HEAD.length, -1));
+    return typeof original === "string" ? original : undefined;
   } catch {
     return undefined;
   }
+}
+
+function readEdit(lines: string[]): EditInfo | undefined {
+  const original = readOriginal(lines[0]);
   const tail = lines.indexOf(EDIT_TAIL);
-  if (typeof original !== "string" || tail < 0) return undefined;
+  if (original === undefined || tail < 0) return undefined;
+  const omitted = original === null || lines[1] === EDIT_DID_OMITTED;
   const actions = lines.slice(1, tail).filter((l) => l.startsWith("- ")).flatMap((l) =>
     readAction(l) ?? []
   );
   lines.splice(0, tail + 1);
-  return { original, actions };
+  return {
+    original: original ?? "",
+    actions: omitted ? [] : actions,
+    ...(original === null ? { originalOmitted: true } : {}),
+    ...(omitted ? { actionsOmitted: true } : {}),
+  };
 }
 
 /**

@@ -14,28 +14,19 @@
  *   note; the edit carries a note with the original text and the tool actions every earlier
  *   version ran (a turn's calls from the step that claimed the message up to the next step
  *   that claimed others), so the model reconciles them (update or undo) instead of repeating
- *   them.
+ *   them; when the original is older than the request's window the note says what is omitted.
+ *
+ * The conversation is cut into turns (from each `turn/start`), the unit the context budget
+ * drops (`_window.ts`): a tool call and its result, real or {@linkcode UNRECORDED_RESULT}, are
+ * always in the same turn.
  *
  * @module
  */
-import type { SessionEvent, StepStartData, UserRpcData } from "@chime/session";
-import { type EditAction, markText, summarizeResult } from "./_marks.ts";
-import type { ModelMessage, ModelToolCall } from "./types.ts";
+import type { SessionEvent, StepStartData } from "@chime/session";
+import { type AssistantMessageData, LogIndex, type TurnEndRecord } from "./_log_index.ts";
+import type { ModelMessage } from "./types.ts";
 
-/** Data of `assistant/message`. */
-export interface AssistantMessageData {
-  readonly turnId: string;
-  readonly text: string;
-  readonly toolCalls?: readonly ModelToolCall[];
-}
-
-/** Data of `turn/end` as the agent writes it; a Stop names the messages it stopped. */
-export interface TurnEndRecord {
-  readonly turnId: string;
-  readonly outcome: "completed" | "error" | "cancelled";
-  readonly error?: string;
-  readonly stoppedMessageIds?: readonly string[];
-}
+export { type AssistantMessageData, LogIndex, type TurnEndRecord } from "./_log_index.ts";
 
 /** What the model sees for a call whose result never got recorded (cancel, crash). */
 export const UNRECORDED_RESULT = {
@@ -43,166 +34,57 @@ export const UNRECORDED_RESULT = {
   error: { code: "cancelled", message: "Cannot report: the turn ended before this tool returned" },
 } as const;
 
-/** A tool call and its recorded result, at its log position. */
-interface Action {
-  readonly at: number;
-  readonly call: ModelToolCall;
-  result?: unknown;
-}
-
-/** Facts about the log gathered before the conversation is written. */
-class LogIndex {
-  readonly messages = new Map<string, UserRpcData>();
-  /** Log position of each message's first `user-rpc`. */
-  readonly order = new Map<string, number>();
-  /** Turn ids that claimed each message, in order. */
-  readonly claims = new Map<string, string[]>();
-  readonly cancelled = new Set<string>();
-  /** Where each message first enters the conversation (claim or stop), as a log position. */
-  readonly entered = new Map<string, number>();
+/** The conversation of one turn: the messages written from its `turn/start` on. */
+export interface TranscriptTurn {
   /**
-   * Tool actions per message: the calls a turn made from the step that claimed the message up
-   * to the next step that claimed other messages (steering), in log order.
+   * Seq of the turn's first event: the first of the prompts appended right before its
+   * `turn/start`, else the `turn/start`; for the events before any turn, the first of them.
    */
-  readonly actions = new Map<string, Action[]>();
-
-  constructor(events: readonly SessionEvent[]) {
-    const byCall = new Map<string, Action>();
-    const owners = new Map<string, readonly string[]>();
-    events.forEach((event, at) => {
-      switch (event.type) {
-        case "user-rpc": {
-          const data = event.data as UserRpcData;
-          if (!this.messages.has(data.messageId)) {
-            this.messages.set(data.messageId, data);
-            this.order.set(data.messageId, at);
-          }
-          break;
-        }
-        case "step/start": {
-          const data = event.data as StepStartData;
-          if ((data.messageIds ?? []).length > 0) owners.set(data.turnId, data.messageIds);
-          for (const id of data.messageIds ?? []) {
-            const turns = this.claims.get(id) ?? [];
-            if (!turns.includes(data.turnId)) turns.push(data.turnId);
-            this.claims.set(id, turns);
-            if (!this.entered.has(id)) this.entered.set(id, at);
-          }
-          break;
-        }
-        case "assistant/message": {
-          const data = event.data as AssistantMessageData;
-          for (const call of data.toolCalls ?? []) {
-            const action: Action = { at, call };
-            byCall.set(call.id, action);
-            for (const id of owners.get(data.turnId) ?? []) {
-              this.actions.set(id, [...this.actions.get(id) ?? [], action]);
-            }
-          }
-          break;
-        }
-        case "tool/result": {
-          const data = event.data as { callId: string; result: unknown };
-          const action = byCall.get(data.callId);
-          if (action !== undefined) action.result = data.result ?? null;
-          break;
-        }
-        case "turn/end": {
-          const data = event.data as TurnEndRecord;
-          if (data.outcome !== "cancelled") break;
-          this.cancelled.add(data.turnId);
-          for (const id of data.stoppedMessageIds ?? []) {
-            if (!this.entered.has(id)) this.entered.set(id, at);
-          }
-          break;
-        }
-      }
-    });
-  }
-
-  /** The first message of the edit family `messageId` belongs to. */
-  #root(messageId: string): string {
-    const seen = new Set<string>();
-    let id = messageId;
-    for (;;) {
-      const edits = this.messages.get(id)?.edits;
-      if (edits === undefined || seen.has(edits) || !this.messages.has(edits)) return id;
-      seen.add(id);
-      id = edits;
-    }
-  }
-
-  /** Family members of `messageId` appended before it, oldest first. */
-  #earlier(messageId: string): string[] {
-    const root = this.#root(messageId);
-    const at = this.order.get(messageId) ?? -1;
-    return [...this.messages.keys()]
-      .filter((id) => (this.order.get(id) ?? -1) < at && this.#root(id) === root)
-      .sort((a, b) => this.order.get(a)! - this.order.get(b)!);
-  }
-
-  /** Whether a later version of `messageId` (an edit of it, or of what it edits) entered the conversation. */
-  superseded(messageId: string): boolean {
-    const root = this.#root(messageId);
-    const mine = this.order.get(messageId) ?? -1;
-    for (const [id, order] of this.order) {
-      if (order > mine && this.entered.has(id) && this.#root(id) === root) return true;
-    }
-    return false;
-  }
-
-  /** The model-visible content of `messageId` entering the conversation in `turnId`. */
-  content(messageId: string, turnId: string): string | undefined {
-    const data = this.messages.get(messageId);
-    if (data === undefined) return undefined;
-    const edit = data.edits === undefined ? undefined : this.#editInfo(messageId);
-    return markText({
-      stopped: this.cancelled.has(turnId),
-      superseded: this.superseded(messageId),
-      ...(edit === undefined ? {} : { edit }),
-      text: data.text,
-    });
-  }
-
-  #editInfo(messageId: string): { original: string; actions: EditAction[] } | undefined {
-    const earlier = this.#earlier(messageId);
-    const first = earlier[0];
-    if (first === undefined) return undefined;
-    const ran = new Set(earlier.flatMap((id) => this.actions.get(id) ?? []));
-    const actions = [...ran].sort((a, b) => a.at - b.at).map(({ call, result }): EditAction => ({
-      name: call.name,
-      args: parseArgs(call.arguments),
-      ...(result === undefined ? {} : { result: summarizeResult(result) }),
-    }));
-    const latest = this.messages.get(earlier.at(-1)!)!;
-    return { original: latest.text, actions };
-  }
+  readonly start: number;
+  /** The turn id; absent for the events before the first `turn/start`. */
+  readonly turnId?: string;
+  /** Its messages, oldest first. */
+  readonly messages: ModelMessage[];
 }
 
-function parseArgs(text: string): unknown {
-  try {
-    return text.trim() === "" ? {} : JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-/** The conversation implied by `events`, oldest first. */
-export function buildTranscript(events: readonly SessionEvent[]): ModelMessage[] {
-  const index = new LogIndex(events);
-  const out: ModelMessage[] = [];
+/**
+ * The conversation implied by `events`, cut into turns, oldest first.
+ *
+ * @param events a dense stretch of the log, oldest first
+ * @param index facts about the log @default an index of `events` alone
+ */
+export function transcriptTurns(
+  events: readonly SessionEvent[],
+  index: LogIndex = new LogIndex(events),
+): TranscriptTurn[] {
+  const turns: TranscriptTurn[] = [];
+  let out: ModelMessage[] | undefined;
   let open: string[] = [];
   const closeOpenCalls = () => {
     for (const id of open) {
-      out.push({ role: "tool", toolCallId: id, content: JSON.stringify(UNRECORDED_RESULT) });
+      out!.push({ role: "tool", toolCallId: id, content: JSON.stringify(UNRECORDED_RESULT) });
     }
     open = [];
   };
+  const push = (message: ModelMessage) => out!.push(message);
+  // The prompts appended right before a turn starts belong to it (they show nothing by
+  // themselves): the turn starts at the first of them.
+  let prompts: number | undefined;
   for (const event of events) {
+    if (event.type === "turn/start" || out === undefined) {
+      if (out !== undefined) closeOpenCalls();
+      out = [];
+      const turnId = event.type === "turn/start"
+        ? String((event.data as { turnId: unknown }).turnId)
+        : undefined;
+      const start = turnId === undefined ? event.seq : prompts ?? event.seq;
+      turns.push({ start, ...(turnId === undefined ? {} : { turnId }), messages: out });
+    }
+    prompts = event.type !== "user-rpc" ? undefined : prompts ?? event.seq;
     switch (event.type) {
       case "followup": {
         closeOpenCalls();
-        out.push({ role: "user", content: String((event.data as { frame: unknown }).frame) });
+        push({ role: "user", content: String((event.data as { frame: unknown }).frame) });
         break;
       }
       case "step/start": {
@@ -210,7 +92,7 @@ export function buildTranscript(events: readonly SessionEvent[]): ModelMessage[]
         const data = event.data as StepStartData;
         for (const id of data.messageIds ?? []) {
           const content = index.content(id, data.turnId);
-          if (content !== undefined) out.push({ role: "user", content });
+          if (content !== undefined) push({ role: "user", content });
         }
         break;
       }
@@ -218,7 +100,7 @@ export function buildTranscript(events: readonly SessionEvent[]): ModelMessage[]
         closeOpenCalls();
         const data = event.data as AssistantMessageData;
         const calls = data.toolCalls ?? [];
-        out.push(
+        push(
           calls.length > 0
             ? { role: "assistant", content: data.text, toolCalls: calls }
             : { role: "assistant", content: data.text },
@@ -231,7 +113,7 @@ export function buildTranscript(events: readonly SessionEvent[]): ModelMessage[]
         const at = open.indexOf(data.callId);
         if (at < 0) break;
         open.splice(at, 1);
-        out.push({
+        push({
           role: "tool",
           toolCallId: data.callId,
           content: JSON.stringify(data.result ?? null),
@@ -246,12 +128,17 @@ export function buildTranscript(events: readonly SessionEvent[]): ModelMessage[]
         for (const id of data.stoppedMessageIds ?? []) {
           if (index.claims.get(id)?.includes(data.turnId)) continue;
           const content = index.content(id, data.turnId);
-          if (content !== undefined) out.push({ role: "user", content });
+          if (content !== undefined) push({ role: "user", content });
         }
         break;
       }
     }
   }
-  closeOpenCalls();
-  return out;
+  if (out !== undefined) closeOpenCalls();
+  return turns;
+}
+
+/** The conversation implied by `events` (the whole log from seq 0), oldest first. */
+export function buildTranscript(events: readonly SessionEvent[]): ModelMessage[] {
+  return transcriptTurns(events).flatMap((turn) => turn.messages);
 }

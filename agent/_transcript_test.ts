@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { SessionEvent } from "@chime/session";
 import { markText, readMarks, STOPPED_NOTE, summarizeResult, SUPERSEDED_NOTE } from "./_marks.ts";
-import { buildTranscript } from "./_transcript.ts";
+import { buildTranscript, transcriptTurns } from "./_transcript.ts";
 
 function log(...entries: [string, Record<string, unknown>][]): SessionEvent[] {
   return entries.map(([type, data], seq) => ({ seq, type, at: "2026-01-01T00:00:00.000Z", data }));
@@ -127,6 +127,47 @@ Deno.test("markText() and readMarks() round-trip; plain text stays plain", () =>
   assert.equal(summarizeResult("text"), "text");
 });
 
+Deno.test("markText() and readMarks() round-trip an edit whose original is older than the window", () => {
+  const actionsOmitted = {
+    stopped: false,
+    superseded: false,
+    edit: { original: "at 9", actions: [], actionsOmitted: true },
+    text: "at 10",
+  };
+  assert.deepEqual(readMarks(markText(actionsOmitted)), actionsOmitted);
+  assert.match(markText(actionsOmitted), /What that earlier request did: omitted/);
+  const originalOmitted = {
+    stopped: false,
+    superseded: false,
+    edit: { original: "", actions: [], originalOmitted: true, actionsOmitted: true },
+    text: "at 10",
+  };
+  assert.deepEqual(readMarks(markText(originalOmitted)), originalOmitted);
+  assert.match(
+    markText(originalOmitted),
+    /replaces an earlier message of the user that is older than this conversation \(omitted\)/,
+  );
+}); // deno-fmt-ignore
+
+Deno.test("transcriptTurns() cuts at each turn/start; the prompts right before it belong to it", () => {
+  const events = log(
+    ["session/start", {}],
+    msg("m1", "one"),
+    ["turn/start", { turnId: "t1" }],
+    step("t1", "m1"),
+    ["assistant/message", { turnId: "t1", text: "", toolCalls: [{ id: "c1", name: "x", arguments: "{}" }] }],
+    msg("m2", "two"),
+    msg("m3", "three"),
+    ["turn/start", { turnId: "t2" }],
+    step("t2", "m2", "m3"),
+  );
+  const turns = transcriptTurns(events);
+  assert.deepEqual(turns.map((t) => [t.start, t.turnId]), [[0, undefined], [1, "t1"], [5, "t2"]]);
+  // The unanswered call of t1 gets its result inside t1, never in the next turn.
+  assert.deepEqual(turns[1]!.messages.map((m) => m.role), ["user", "assistant", "tool"]);
+  assert.deepEqual(turns[2]!.messages.map((m) => m.content), ["two", "three"]);
+}); // deno-fmt-ignore
+
 Deno.test("buildTranscript() gives an edit only the actions of its own request, not a steered one's", () => {
   const call = (id: string, prompt: string) => ({
     id,
@@ -156,4 +197,4 @@ Deno.test("buildTranscript() gives an edit only the actions of its own request, 
     "call mom",
     "call mom too",
   ]);
-}); // deno-fmt-ignore
+});

@@ -7,7 +7,12 @@
 import type { SessionEvent, StepStartData, UserRpcData } from "@chime/session";
 import { abortReason, attempt, errorText, raceAbort } from "./_abort.ts";
 import type { ToolRegistry } from "./_registry.ts";
-import { type AssistantMessageData, buildTranscript, type TurnEndRecord } from "./_transcript.ts";
+import type { AgentLogger } from "./agent_options.ts";
+import { type ClaimedMessage, forgetClaims, noteClaims } from "./_claims.ts";
+import { estimateMessageTokens, estimateToolTokens } from "./context_budget.ts";
+import type { History, MessageEvent } from "./_history.ts";
+import type { AssistantMessageData, TurnEndRecord } from "./_transcript.ts";
+import { buildWindow } from "./_window.ts";
 import { openTurnId } from "./provenance.ts";
 import {
   type AgentHandle,
@@ -22,7 +27,8 @@ import {
 
 /**
  * Closes a turn a stopped process left open (`turn/end { outcome: 'error' }`), so it is never
- * mistaken for the open turn of the new live agent.
+ * mistaken for the open turn of the new live agent. Bounded: `openTurnId` searches backwards
+ * from the end of the session's memory tail.
  */
 export function closeDanglingTurn(handle: AgentHandle): void {
   const dangling = openTurnId(handle.session);
@@ -62,6 +68,13 @@ export interface TurnHost {
   readonly systemPrompt: string | undefined;
   readonly maxSteps: number;
   readonly tools: ToolRegistry;
+  /** The session log, read from the end. */
+  readonly history: History;
+  /** The request budget, estimated tokens. */
+  readonly contextTokens: number;
+  /** Older messages resolved for earlier requests. */
+  readonly messageCache: Map<string, MessageEvent | null>;
+  readonly logger: AgentLogger;
   newId(): string;
   /** Removes and returns every queued input. */
   claim(): Input[];
@@ -78,6 +91,7 @@ export class TurnRun {
   #ended = false;
   #staging: Staged[] | undefined;
   readonly #claimed: string[] = [];
+  readonly #claimedEvents: ClaimedMessage[] = [];
 
   constructor(host: TurnHost) {
     this.#host = host;
@@ -129,6 +143,7 @@ export class TurnRun {
     if (this.#ended) return false;
     this.#ended = true;
     this.#staging = undefined;
+    forgetClaims(this.#host.handle.session, this.turnId);
     try {
       if (options.record ?? true) {
         const data: TurnEndRecord = {
@@ -195,6 +210,8 @@ export class TurnRun {
   async #admit(step: number, inputs: Input[]): Promise<string[] | undefined> {
     const messages = inputs.flatMap((i) => i.kind === "message" ? [i.event] : []);
     for (const m of messages) this.#claimed.push(m.data.messageId);
+    this.#claimedEvents.push(...messages);
+    noteClaims(this.#host.handle.session, this.turnId, messages);
     const followups = inputs.flatMap((i) => i.kind === "followup" ? [i.frame] : []);
     const extra: string[] = [];
     if (inputs.length > 0) {
@@ -235,23 +252,49 @@ export class TurnRun {
     return extra;
   }
 
+  /**
+   * The request's messages: the system text, the conversation window that fits the budget
+   * (docs/long-sessions.md "Model context within a budget") and this step's hook additions.
+   */
+  async #messages(extra: readonly string[], toolTokens: number): Promise<ModelMessage[]> {
+    const host = this.#host;
+    const head: ModelMessage[] = host.systemPrompt === undefined
+      ? []
+      : [{ role: "system", content: host.systemPrompt }];
+    const tail = extra.map((content): ModelMessage => ({ role: "user", content }));
+    const fixed = [...head, ...tail].reduce((n, m) => n + estimateMessageTokens(m), toolTokens);
+    const window = await buildWindow(host.history, {
+      budget: host.contextTokens,
+      fixed,
+      turnId: this.turnId,
+      known: this.#claimedEvents,
+      cache: host.messageCache,
+    });
+    if (window.over) {
+      host.logger.warn("Model request over its budget: the current turn alone exceeds it", {
+        session: host.handle.session.id,
+        turnId: this.turnId,
+        estimatedTokens: fixed + window.tokens,
+        contextTokens: host.contextTokens,
+      });
+    }
+    return [...head, ...window.messages, ...tail];
+  }
+
   async #callModel(extra: readonly string[]): Promise<ModelReply> {
-    const { handle, model, systemPrompt } = this.#host;
+    const { handle, model } = this.#host;
     if (model === undefined) {
       throw new ModelError(
         "model_missing",
         "Cannot call the model: no model adapter is configured",
       );
     }
-    const messages: ModelMessage[] = [
-      ...(systemPrompt === undefined ? [] : [{ role: "system" as const, content: systemPrompt }]),
-      ...buildTranscript(handle.session.events()),
-      ...extra.map((content) => ({ role: "user" as const, content })),
-    ];
+    const tools = this.#host.tools.specs();
+    const messages = await this.#messages(extra, estimateToolTokens(tools));
     const timeZone = handle.session.header.timeZone;
     const reply = await model.complete({
       messages,
-      tools: this.#host.tools.specs(),
+      tools,
       signal: this.signal,
       context: { now: handle.clock.now(), ...(timeZone === undefined ? {} : { timeZone }) },
     });

@@ -8,6 +8,8 @@ import type { Clock, Session, SessionEvent, SessionStore, UserRpcData } from "@c
 import { systemClock } from "@chime/session";
 import type { AgentOptions, SubmitInput } from "./agent_options.ts";
 import { abortReason } from "./_abort.ts";
+import { checkContextTokens, OFFLINE_CONTEXT_TOKENS } from "./context_budget.ts";
+import { defaultReader, History, type MessageEvent, tailStartOf } from "./_history.ts";
 import { OwnerStack } from "./_owners.ts";
 import { HookList, ToolRegistry } from "./_registry.ts";
 import { PhaseMachine } from "./_phase.ts";
@@ -44,7 +46,9 @@ export class Agent implements AgentHandle, AsyncDisposable {
   readonly store: SessionStore;
   /** The injected clock. */
   readonly clock: Clock;
-  readonly #options: AgentOptions & { readonly maxSteps: number };
+  readonly #options: AgentOptions & { readonly maxSteps: number; readonly contextTokens: number };
+  readonly #history: History;
+  readonly #messageCache = new Map<string, MessageEvent | null>();
   readonly #newId: () => string;
   readonly #reportError: (error: unknown) => void;
   readonly #tools = new ToolRegistry();
@@ -60,6 +64,10 @@ export class Agent implements AgentHandle, AsyncDisposable {
         systemPrompt: this.#options.systemPrompt,
         maxSteps: this.#options.maxSteps,
         tools: this.#tools,
+        history: this.#history,
+        contextTokens: this.#options.contextTokens,
+        messageCache: this.#messageCache,
+        logger: this.#options.logger ?? console,
         newId: this.#newId,
         claim: () => this.#phases.claim(),
         pending: () => this.#phases.pending(),
@@ -73,8 +81,10 @@ export class Agent implements AgentHandle, AsyncDisposable {
    * Creates the agent of a live root session. A turn a stopped process left open in the
    * session's own suffix is closed first with `turn/end { outcome: 'error' }`.
    *
-   * @param options session, store, model and optional clock, system prompt, step limit
-   * @throws {RangeError} when `maxSteps` is not a positive integer
+   * @param options session, store, model and optional clock, system prompt, step limit,
+   *   request budget, reader of older events
+   * @throws {RangeError} when `maxSteps` is not a positive integer, or `contextTokens` (or the
+   *   model's) is not an integer from 1,000 to 10,000,000
    */
   constructor(options: AgentOptions) {
     this.session = options.session;
@@ -84,7 +94,14 @@ export class Agent implements AgentHandle, AsyncDisposable {
     if (!Number.isSafeInteger(maxSteps) || maxSteps < 1) {
       throw new RangeError(`Cannot create agent: maxSteps ${maxSteps} is not positive`);
     }
-    this.#options = { ...options, maxSteps };
+    const contextTokens = checkContextTokens(
+      options.contextTokens ?? options.model?.contextTokens ?? OFFLINE_CONTEXT_TOKENS,
+    );
+    this.#options = { ...options, maxSteps, contextTokens };
+    this.#history = new History(
+      options.session,
+      options.readEvents ?? defaultReader(options.session, options.store),
+    );
     this.#newId = options.generateId ?? (() => crypto.randomUUID());
     this.#reportError = options.reportError ?? ((e) => globalThis.reportError(e));
     closeDanglingTurn(this);
@@ -149,25 +166,29 @@ export class Agent implements AgentHandle, AsyncDisposable {
 
   /**
    * Queues a new turn for an existing message; its batch is that message with its own
-   * original provenance.
+   * original provenance. The message is searched newest first: in the session's memory tail
+   * (then it is queued before this returns), else in older pages through the reader.
    *
-   * @throws {AgentError} `message_not_found`, `disposed`
+   * @returns a promise settled once the message is queued
+   * @throws {AgentError} `message_not_found`, `disposed` (as a rejection)
    */
-  retry(messageId: string): void {
+  async retry(messageId: string): Promise<void> {
     this.#live("retry");
-    this.#phases.enqueue({ kind: "message", event: this.#message(messageId, "retry") });
+    const event = findMessage(this.session, messageId) ?? await this.#older(messageId, "retry");
+    this.#live("retry");
+    this.#phases.enqueue({ kind: "message", event });
   }
 
   /**
    * Appends an edit of `messageId` (a new `user-rpc` with `edits` and the original `source`)
-   * and queues it.
+   * and queues it. The original is searched like {@linkcode Agent.retry}'s message.
    *
    * @returns the new event
-   * @throws {AgentError} `message_not_found`, `disposed`
+   * @throws {AgentError} `message_not_found`, `disposed` (as a rejection)
    */
-  edit(messageId: string, text: string): SessionEvent<"user-rpc", UserRpcData> {
+  async edit(messageId: string, text: string): Promise<SessionEvent<"user-rpc", UserRpcData>> {
     this.#live("edit");
-    const original = this.#message(messageId, "edit");
+    const original = findMessage(this.session, messageId) ?? await this.#older(messageId, "edit");
     return this.submit({ text, source: original.data.source, edits: messageId });
   }
 
@@ -293,8 +314,11 @@ export class Agent implements AgentHandle, AsyncDisposable {
     if (this.disposed) throw new AgentError("disposed", `Cannot ${action}: the agent is disposed`);
   }
 
-  #message(messageId: string, action: string): SessionEvent<"user-rpc", UserRpcData> {
-    const event = findMessage(this.session, messageId);
+  /** The message `messageId` from below the memory tail. */
+  async #older(messageId: string, action: string): Promise<MessageEvent> {
+    const before = tailStartOf(this.session);
+    const found = await this.#history.findMessages(new Set([messageId]), { before });
+    const event = found.get(messageId);
     if (event !== undefined) return event;
     throw new AgentError("message_not_found", `Cannot ${action}: no message ${messageId}`);
   }

@@ -106,14 +106,14 @@ Deno.test("`retry()` runs a new turn for the original message with its own prove
   });
   h.agent.submit({ text: "other", source: web("America/New_York") });
   await h.agent.whenIdle();
-  h.agent.retry(original.data.messageId);
+  await h.agent.retry(original.data.messageId);
   await h.agent.whenIdle();
   assert.equal(seen.length, 1 + 1);
   assert.equal(seen[1], original);
   const steps = ofType<{ messageIds: string[] }>(h.session, "step/start");
   assert.deepEqual(steps.at(-1)!.data.messageIds, [original.data.messageId]);
   assert.equal(ofType(h.session, "user-rpc").length, 2);
-  assert.throws(
+  await assert.rejects(
     () => h.agent.retry("missing"),
     (e) => e instanceof AgentError && e.code === "message_not_found",
   );
@@ -123,7 +123,7 @@ Deno.test("`edit()` appends an edit that keeps the original message's zone", asy
   await using h = await harness(new ScriptedModel(() => ({ text: "ok" })));
   const original = h.agent.submit({ text: "at 9", source: web("Asia/Kolkata") });
   await h.agent.whenIdle();
-  const edited = h.agent.edit(original.data.messageId, "at 10");
+  const edited = await h.agent.edit(original.data.messageId, "at 10");
   assert.deepEqual(edited.data, {
     messageId: "id3",
     text: "at 10",
@@ -133,7 +133,7 @@ Deno.test("`edit()` appends an edit that keeps the original message's zone", asy
   await h.agent.whenIdle();
   const steps = ofType<{ messageIds: string[] }>(h.session, "step/start");
   assert.deepEqual(steps.at(-1)!.data.messageIds, ["id3"]);
-  assert.throws(
+  await assert.rejects(
     () => h.agent.edit("missing", "x"),
     (e) => e instanceof AgentError && e.code === "message_not_found",
   );

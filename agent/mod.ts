@@ -4,8 +4,9 @@
  * (`runMaintenance()`, `whenIdle()`, `followup()`, seed §"Live 交付生命周期"), the plugin
  * {@linkcode Loader} (only roots published after a plugin loaded, seed §"决策"), request
  * provenance helpers ({@linkcode turnMessages}, {@linkcode openTurnId}), the notes the transcript
- * puts on stopped, superseded and edited requests ({@linkcode readMarks}) and the model adapters
- * (OpenAI-compatible streaming, scripted; the keyless offline model is `@chime/offline`).
+ * puts on stopped, superseded and edited requests ({@linkcode readMarks}), the model request
+ * budget (`contextTokens`, docs/long-sessions.md "Model context within a budget") and the model
+ * adapters (OpenAI-compatible streaming, scripted; the keyless offline model is `@chime/offline`).
  *
  * @example Run a turn with a tool against a scripted model
  * ```ts
@@ -56,7 +57,17 @@ export type {
   UserRpcData,
 } from "@chime/session";
 export { Agent } from "./agent.ts";
-export type { AgentOptions, SubmitInput } from "./agent_options.ts";
+export type { AgentLogger, AgentOptions, ReadEvents, SubmitInput } from "./agent_options.ts";
+export {
+  checkContextTokens,
+  estimateMessageTokens,
+  estimateTextTokens,
+  estimateToolTokens,
+  MESSAGE_OVERHEAD_TOKENS,
+  MIN_CONTEXT_TOKENS,
+  OFFLINE_CONTEXT_TOKENS,
+  OPENAI_COMPATIBLE_CONTEXT_TOKENS,
+} from "./context_budget.ts";
 export { Loader, type PluginHandle } from "./loader.ts";
 export {
   type EditAction,

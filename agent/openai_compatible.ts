@@ -7,6 +7,7 @@
 import OpenAI from "openai";
 import { type Clock, systemClock } from "@chime/session";
 import { abortReason } from "./_abort.ts";
+import { checkContextTokens, OPENAI_COMPATIBLE_CONTEXT_TOKENS } from "./context_budget.ts";
 import { ReplyAssembler } from "./_stream_assembler.ts";
 import {
   type ModelAdapter,
@@ -33,6 +34,11 @@ export interface OpenAICompatibleOptions {
   readonly timeoutMs?: number;
   /** Timers for the timeout. @default systemClock */
   readonly clock?: Clock;
+  /**
+   * The request budget in estimated tokens (`context_budget.ts`; the agent fits each request
+   * into it). At least 1,000. @default 64000
+   */
+  readonly contextTokens?: number;
 }
 
 type WireMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
@@ -118,6 +124,8 @@ function classify(error: unknown, timedOut: boolean): ModelError {
 export class OpenAICompatibleAdapter implements ModelAdapter {
   /** `openai-compatible:<model>`. */
   readonly name: string;
+  /** The request budget, estimated tokens. */
+  readonly contextTokens: number;
   readonly #client: OpenAI;
   readonly #model: string;
   readonly #timeoutMs: number;
@@ -126,14 +134,18 @@ export class OpenAICompatibleAdapter implements ModelAdapter {
   /**
    * Creates the adapter; no request is made until {@linkcode OpenAICompatibleAdapter.complete}.
    *
-   * @param options endpoint, model, key, timeout
-   * @throws {RangeError} when `timeoutMs` is not a positive number
+   * @param options endpoint, model, key, timeout, request budget
+   * @throws {RangeError} when `timeoutMs` is not a positive number, or `contextTokens` is not
+   *   an integer from 1,000 to 10,000,000
    */
   constructor(options: OpenAICompatibleOptions) {
     this.#timeoutMs = options.timeoutMs ?? 60_000;
     if (!(this.#timeoutMs > 0)) {
       throw new RangeError(`Cannot create adapter: timeoutMs ${this.#timeoutMs} is not positive`);
     }
+    this.contextTokens = checkContextTokens(
+      options.contextTokens ?? OPENAI_COMPATIBLE_CONTEXT_TOKENS,
+    );
     this.#model = options.model;
     this.#clock = options.clock ?? systemClock;
     this.name = `openai-compatible:${options.model}`;

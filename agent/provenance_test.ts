@@ -30,13 +30,13 @@ Deno.test("`turnMessages()` of a retry turn holds the original message once", as
   await using h = await harness(new ScriptedModel(() => ({ text: "ok" })));
   const a = h.agent.submit({ text: "a", source: web("Asia/Tokyo") });
   await h.agent.whenIdle();
-  h.agent.retry(a.data.messageId);
+  await h.agent.retry(a.data.messageId);
   let retryTurn: string | undefined;
   h.agent.addPreStep((batch) => {
     retryTurn = batch.turnId;
   });
   await h.agent.whenIdle();
-  h.agent.retry(a.data.messageId);
+  await h.agent.retry(a.data.messageId);
   await h.agent.whenIdle();
   assert.ok(retryTurn);
   assert.deepEqual(turnMessages(h.session, retryTurn), [a]);

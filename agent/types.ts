@@ -66,6 +66,12 @@ export interface ModelRequest {
 export interface ModelAdapter {
   /** Name for logs, e.g. `offline`, `openai-compatible:deepseek-chat`. */
   readonly name: string;
+  /**
+   * The request budget this model takes, in estimated tokens (`context_budget.ts`); the agent
+   * fits each request into it unless `AgentOptions.contextTokens` says otherwise.
+   * @default absent: 32,000
+   */
+  readonly contextTokens?: number;
   /** Produces one assistant reply. */
   complete(request: ModelRequest): Promise<ModelReply>;
 }

@@ -29,11 +29,12 @@ export interface HostAgent {
     },
   ): { readonly seq: number; readonly data: { readonly messageId: string } };
   /**
-   * Queues a new turn for an existing message with its own original provenance.
+   * Queues a new turn for an existing message with its own original provenance (an old
+   * message is read from storage first, so this settles once it is queued).
    *
    * @param messageId the message
    */
-  retry(messageId: string): void;
+  retry(messageId: string): Promise<void>;
   /**
    * Appends an edit of a message, keeping its source zone, and queues it.
    *
@@ -44,7 +45,7 @@ export interface HostAgent {
   edit(
     messageId: string,
     text: string,
-  ): { readonly seq: number; readonly data: { readonly messageId: string } };
+  ): Promise<{ readonly seq: number; readonly data: { readonly messageId: string } }>;
   /** Ends the running turn as `cancelled`; throws `no_running_turn` when none runs. */
   cancel(): void;
   /** Resolves when the agent is next idle. */
@@ -61,7 +62,8 @@ export async function openBackend(storage: StorageSettings): Promise<Persistence
 }
 
 /**
- * Builds the configured model adapter.
+ * Builds the configured model adapter, carrying `settings.contextTokens` (the agent fits each
+ * request into it; absent: the adapter's default, README "Configuration").
  *
  * @param settings the model settings after env overrides
  * @param clock the clock the OpenAI-compatible adapter uses for retries
@@ -69,10 +71,17 @@ export async function openBackend(storage: StorageSettings): Promise<Persistence
  */
 export function createModel(settings: ModelSettings, clock: Clock): ModelAdapter | undefined {
   if (settings.kind === "none") return undefined;
-  return settings.kind === "offline" ? new OfflineModel() : new OpenAICompatibleAdapter({
+  const contextTokens = settings.contextTokens;
+  if (settings.kind === "offline") {
+    const offline = new OfflineModel();
+    if (contextTokens === undefined) return offline;
+    return { name: offline.name, contextTokens, complete: (request) => offline.complete(request) };
+  }
+  return new OpenAICompatibleAdapter({
     baseURL: settings.baseURL,
     model: settings.model,
     apiKey: settings.apiKey,
     clock,
+    ...(contextTokens === undefined ? {} : { contextTokens }),
   });
 }

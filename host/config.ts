@@ -8,11 +8,21 @@
 import { dirname, isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse, type ParseError, printParseErrorCode } from "jsonc-parser";
-import { applyEnv, type ModelSettings } from "./_env.ts";
+import {
+  MIN_CONTEXT_TOKENS,
+  OFFLINE_CONTEXT_TOKENS,
+  OPENAI_COMPATIBLE_CONTEXT_TOKENS,
+} from "@chime/agent";
+import { applyEnv, type ModelSettings as EnvModelSettings } from "./_env.ts";
 import { validateConfig } from "./_validate.ts";
 import { ConfigError } from "./errors.ts";
 
-export type { ModelSettings } from "./_env.ts";
+/**
+ * The model to build, with why it was chosen and its request budget: `contextTokens`
+ * (`model.contextTokens` in `chime.jsonc`, estimated tokens; README "Configuration"),
+ * always set by {@linkcode loadConfig}.
+ */
+export type ModelSettings = EnvModelSettings & { readonly contextTokens?: number };
 export { ConfigError, type ConfigErrorCode } from "./errors.ts";
 
 /** Where sessions are persisted. Relative paths are already resolved. */
@@ -30,7 +40,7 @@ export interface HostConfig {
   readonly dataDir?: string;
   /** The storage backend. */
   readonly storage: StorageSettings;
-  /** The model adapter to build. */
+  /** The model adapter to build, with its request budget. */
   readonly model: ModelSettings;
   /** Plugin names, loaded in order from the static registry. */
   readonly plugins: readonly string[];
@@ -175,10 +185,37 @@ async function readLayer(
   return { value: merge(base.value, layer) as Json, files: [...base.files, path] };
 }
 
+/** The largest `model.contextTokens` accepted. */
+const MAX_CONTEXT_TOKENS = 10_000_000;
+
+/**
+ * Takes `model.contextTokens` out of the merged layers (the rest of `model` is validated with
+ * its kind) and checks it.
+ */
+function takeContextTokens(value: Json, file: string): number | undefined {
+  const model = value.model;
+  if (!isObject(model) || !("contextTokens" in model)) return undefined;
+  const { contextTokens, ...rest } = model;
+  if (
+    typeof contextTokens !== "number" || !Number.isInteger(contextTokens) ||
+    contextTokens < MIN_CONTEXT_TOKENS || contextTokens > MAX_CONTEXT_TOKENS
+  ) {
+    throw new ConfigError(
+      "config_invalid",
+      `Cannot load config: ${file}: model.contextTokens must be an integer ${MIN_CONTEXT_TOKENS}..${MAX_CONTEXT_TOKENS}`,
+    );
+  }
+  value.model = rest;
+  return contextTokens;
+}
+
 /**
  * Loads a configuration file with its `extends` chain, validates it and applies environment
  * overrides (`CHIME_PORT`, `CHIME_DB`, `CHIME_MODEL_BASE_URL`, `CHIME_MODEL`,
  * `CHIME_MODEL_API_KEY`, `DEEPSEEK_API_KEY`, `CHIME_TOKEN`, `CHIME_ALLOWED_HOSTS`).
+ *
+ * `model.contextTokens` (the request budget, estimated tokens) defaults by the adapter chosen:
+ * 32,000 for the offline model, 64,000 for an OpenAI-compatible endpoint (DeepSeek included).
  *
  * Relative `dataDir` values resolve against the declaring file's directory; relative storage
  * paths against `dataDir` when set, else against the declaring file's directory. CLI and env
@@ -205,8 +242,15 @@ export async function loadConfig(
   const file = resolvePath(cwd, path);
   const { value, files } = await readLayer(file, read, []);
   if (options.dataDir !== undefined) value.dataDir = resolvePath(cwd, options.dataDir);
-  const { model, ...config } = validateConfig(value, files.at(-1) ?? file);
-  return applyEnv({ ...config, files }, model, options.env ?? {}, cwd);
+  const top = files.at(-1) ?? file;
+  const contextTokens = takeContextTokens(value, top);
+  const { model, ...config } = validateConfig(value, top);
+  const loaded = applyEnv({ ...config, files }, model, options.env ?? {}, cwd);
+  const budget = contextTokens ??
+    (loaded.model.kind === "openai-compatible"
+      ? OPENAI_COMPATIBLE_CONTEXT_TOKENS
+      : OFFLINE_CONTEXT_TOKENS);
+  return { ...loaded, model: { ...loaded.model, contextTokens: budget } };
 }
 
 /**

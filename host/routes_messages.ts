@@ -60,7 +60,7 @@ export function messageRoutes(runtime: HostRuntime): Hono {
       await runtime.requireMessage(id, messageId, "retry");
       const session = await runtime.resume(id);
       const agent = await runtime.agentFor(session);
-      agent.retry(messageId);
+      await agent.retry(messageId);
       await runtime.store.flush(session); // the retried message is stored
       return c.json({ messageId }, 202);
     })
@@ -71,7 +71,7 @@ export function messageRoutes(runtime: HostRuntime): Hono {
       await runtime.requireMessage(id, messageId, "edit");
       const session = await runtime.resume(id);
       const agent = await runtime.agentFor(session);
-      const event = agent.edit(messageId, text);
+      const event = await agent.edit(messageId, text);
       await runtime.store.flush(session); // acknowledged only once the edit is stored
       return c.json({ messageId: event.data.messageId, seq: event.seq, edits: messageId }, 202);
     });

@@ -90,7 +90,7 @@ Deno.test("Stop ends the running turn and stops the message queued behind it; la
   t.h.agent.addPreStep((batch) => {
     seenZones.push(...batch.messages.map((m) => m.data.source.clientTimeZone));
   });
-  t.h.agent.retry(queued.data.messageId);
+  await t.h.agent.retry(queued.data.messageId);
   await t.h.agent.whenIdle();
   assert.deepEqual(seenZones, [SHA]);
   assert.deepEqual([...t.fake.active.values()].map((r) => r.prompt), ["buy milk"]);
@@ -131,7 +131,7 @@ Deno.test("an edit replaces: one active call-Bob reminder at the edited time (sc
   await using t = await offlineAgent();
   const original = await t.say("remind me at 3pm to call Bob");
   assert.equal([...t.fake.active.values()][0]?.scheduledAt, "2026-01-15T14:00:00Z");
-  t.h.agent.edit(original, "remind me at 4pm to call Bob");
+  await t.h.agent.edit(original, "remind me at 4pm to call Bob");
   await t.h.agent.whenIdle();
   const active = [...t.fake.active.values()];
   assert.deepEqual(active.map((r) => [r.id, r.prompt, r.scheduledAt]), [
@@ -155,14 +155,14 @@ Deno.test("an edit replaces: one active call-Bob reminder at the edited time (sc
 Deno.test("an edit to a repeat updates the same reminder; an edit to something else undoes it", async () => {
   await using t = await offlineAgent();
   const original = await t.say("remind me at 3pm to call Bob");
-  const edit = t.h.agent.edit(original, "remind me every day at 4pm to call Bob");
+  const edit = await t.h.agent.edit(original, "remind me every day at 4pm to call Bob");
   await t.h.agent.whenIdle();
   const [record] = [...t.fake.active.values()];
   assert.equal(t.fake.active.size, 1);
   assert.equal(record?.kind, "recurring");
   assert.equal(record?.repeat?.rrule, "FREQ=DAILY;BYHOUR=16;BYMINUTE=0");
   // Editing again (the edit of the edit) to a question undoes the reminder.
-  t.h.agent.edit(edit.data.messageId, "what time is it");
+  await t.h.agent.edit(edit.data.messageId, "what time is it");
   await t.h.agent.whenIdle();
   assert.equal(t.fake.active.size, 0);
   assert.match(lastReply(t.h), /cancelled/);
@@ -173,7 +173,7 @@ Deno.test("an edit of a reminder that already fired sets it anew", async () => {
   const original = await t.say("remind me in 10 minutes to stretch");
   t.h.agent.followup(t.fake.fire("sch_1"));
   await t.h.agent.whenIdle();
-  t.h.agent.edit(original, "remind me in 20 minutes to stretch");
+  await t.h.agent.edit(original, "remind me in 20 minutes to stretch");
   await t.h.agent.whenIdle();
   assert.deepEqual(t.fake.calls.map((c) => c.name), [
     "schedule_create",

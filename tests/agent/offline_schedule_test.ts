@@ -88,7 +88,7 @@ Deno.test("an edit leaves one active call-Bob reminder at the edited time (real 
   await using w = await offlineWorld("Europe/Berlin");
   const original = await w.say("remind me at 3pm to call Bob");
   assert.deepEqual(w.active(), [{ prompt: "call Bob", scheduledAt: "2026-01-15T14:00:00.000Z" }]);
-  w.h.agent.edit(original, "remind me at 4pm to call Bob");
+  await w.h.agent.edit(original, "remind me at 4pm to call Bob");
   await w.h.agent.whenIdle();
   assert.deepEqual(w.active(), [{ prompt: "call Bob", scheduledAt: "2026-01-15T15:00:00.000Z" }]);
 }); // deno-fmt-ignore

@@ -397,6 +397,7 @@ Deno.test({
         after[0]!.scheduledAt,
       );
       await rowsAre(page, 1);
+      await message(page, originalId).getByTestId("message-replaced").waitFor();
       const row = page.getByTestId("active-reminder");
       match(await row.innerText(), /call Bob/);
       match(await row.locator("time").innerText(), /4:00\sPM/);

@@ -8,7 +8,7 @@
 import type { WireEvent } from "../wire.ts";
 
 /** How a user message entered the agent loop, when it is not plain. */
-export type MessageState = "queued" | "steering" | "stopped";
+export type MessageState = "queued" | "steering" | "stopped" | "replaced";
 
 /** Whether a turn is open at the end of `events` (a `turn/start` not yet ended). */
 export function turnOpen(events: readonly WireEvent[]): boolean {
@@ -21,7 +21,9 @@ export function turnOpen(events: readonly WireEvent[]): boolean {
 }
 
 /**
- * Lifecycle states by the `seq` of each `user-rpc` that has one: `stopped` when a cancelled
+ * Lifecycle states by the `seq` of each `user-rpc` that has one: `replaced` once a later
+ * `user-rpc` edits it (`edits: messageId`: the edit replaces the request, docs/events.md);
+ * `stopped` when a cancelled
  * `turn/end` names it in `stoppedMessageIds` (Stop ended it, or it was queued behind the stopped
  * turn: the model never carries it out; a retry claims it again and clears the state, see
  * docs/events.md), `queued` while no
@@ -57,6 +59,12 @@ export function messageStates(events: readonly WireEvent[]): Map<number, Message
         waiting.set(id, e.seq);
         seqOf.set(id, e.seq);
       }
+      const edits = (e.data as { edits?: unknown }).edits;
+      const original = typeof edits === "string" ? seqOf.get(edits) : undefined;
+      if (original !== undefined) {
+        waiting.delete(edits as string);
+        states.set(original, "replaced");
+      }
     } else if (e.type === "turn/start") {
       lastTurnStart = e.seq;
     } else if (e.type === "step/start") {
@@ -74,7 +82,7 @@ export function messageStates(events: readonly WireEvent[]): Map<number, Message
       const stopped = (e.data as { stoppedMessageIds?: unknown }).stoppedMessageIds;
       for (const id of Array.isArray(stopped) ? stopped : []) {
         const seq = typeof id === "string" ? seqOf.get(id) : undefined;
-        if (seq === undefined) continue;
+        if (seq === undefined || states.get(seq) === "replaced") continue;
         waiting.delete(id as string);
         states.set(seq, "stopped");
       }

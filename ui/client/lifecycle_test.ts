@@ -71,3 +71,22 @@ Deno.test("messageStates() marks the messages a Stop ended as stopped until a re
   ];
   deepEqual([...messageStates(retried)], [[0, "stopped"]]);
 });
+
+Deno.test("messageStates() marks an edited message replaced; a Stop never overrides it", () => {
+  seq = 0;
+  const events = [
+    ev("user-rpc", { messageId: "a", text: "remind me at 3pm to call Bob" }),
+    ev("turn/start", { turnId: "t" }),
+    ev("step/start", { turnId: "t", step: 0, messageIds: ["a"] }),
+    ev("turn/end", { turnId: "t", outcome: "completed" }),
+    ev("user-rpc", { messageId: "b", text: "remind me at 4pm to call Bob", edits: "a" }),
+  ];
+  deepEqual([...messageStates(events)], [[0, "replaced"], [4, "queued"]]);
+  const stopped = [
+    ...events,
+    ev("turn/start", { turnId: "u" }),
+    ev("step/start", { turnId: "u", step: 0, messageIds: ["b"] }),
+    ev("turn/end", { turnId: "u", outcome: "cancelled", stoppedMessageIds: ["b", "a"] }),
+  ];
+  deepEqual([...messageStates(stopped)], [[0, "replaced"], [4, "stopped"]]);
+});

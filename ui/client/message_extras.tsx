@@ -57,6 +57,11 @@ export function MessageExtras(
           {icon("queued")} {text("queued")}
         </span>
       )}
+      {props.state === "replaced" && (
+        <span class="badge replaced" data-testid="message-replaced" data-state="replaced">
+          {icon("edit")} {text("replaced")}
+        </span>
+      )}
       {props.state === "stopped" && (
         <span class="badge stopped" data-testid="message-stopped" data-state="stopped">
           {icon("stop")} {text("stopped")}
