@@ -77,6 +77,8 @@ export {
   type StorageSettings,
 } from "./config.ts";
 export { ConfigError, type ConfigErrorCode, HostError, type HostErrorCode } from "./errors.ts";
+/** The model the environment and configuration chose, before its context budget is added. */
+export type { ModelSettings as ModelChoice } from "./_env.ts";
 export {
   type BacklogSource,
   FeedClient,
