@@ -11,7 +11,7 @@
  *   or the original itself when its text was not found.
  *
  * The notes are plain text, written once here; the offline model reads them back with
- * {@linkcode readMarks}. Private to `@chime/agent`.
+ * {@linkcode readMarks} (exported so a model adapter outside `@chime/agent` reads the same notes).
  *
  * @module
  */

@@ -3,9 +3,10 @@
  * `agent/pre-step` hooks, the agent-scoped tool registry, idle maintenance
  * (`runMaintenance()`, `whenIdle()`, `followup()`, seed §"Live 交付生命周期"), the plugin
  * {@linkcode Loader} (only roots published after a plugin loaded, seed §"决策"), request
- * provenance helpers ({@linkcode turnMessages}, {@linkcode openTurnId}), the model request
+ * provenance helpers ({@linkcode turnMessages}, {@linkcode openTurnId}), the notes the transcript
+ * puts on stopped, superseded and edited requests ({@linkcode readMarks}), the model request
  * budget (`contextTokens`, docs/long-sessions.md "Model context within a budget") and the model
- * adapters (OpenAI-compatible streaming, offline, scripted).
+ * adapters (OpenAI-compatible streaming, scripted; the keyless offline model is `@chime/offline`).
  *
  * @example Run a turn with a tool against a scripted model
  * ```ts
@@ -69,13 +70,21 @@ export {
 } from "./context_budget.ts";
 export { Loader, type PluginHandle } from "./loader.ts";
 export {
+  type EditAction,
+  type EditInfo,
+  type Marked,
+  markText,
+  readMarks,
+  STOPPED_NOTE,
+  SUPERSEDED_NOTE,
+} from "./_marks.ts";
+export {
   DEEPSEEK_BASE_URL,
   DEEPSEEK_MODEL,
   type ModelConfig,
   type ModelDecision,
   modelFromEnv,
 } from "./model_env.ts";
-export { OfflineModel } from "./offline.ts";
 export { OpenAICompatibleAdapter, type OpenAICompatibleOptions } from "./openai_compatible.ts";
 export { findMessage, openTurnId, type SessionLog, turnMessages } from "./provenance.ts";
 export { ScriptedModel, type ScriptedReply, type ScriptStep } from "./scripted.ts";

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { type ModelAdapter, OfflineModel, OpenAICompatibleAdapter } from "@chime/agent";
+import { type ModelAdapter, OpenAICompatibleAdapter } from "@chime/agent";
+import { OfflineModel } from "@chime/offline";
 import { type Clock, JsonlBackend, LibsqlBackend, type PersistenceBackend } from "@chime/session";
 import type { ModelSettings, StorageSettings } from "./config.ts";
 import { storageDirectory } from "./config.ts";

@@ -15,6 +15,7 @@ import type { HostRuntime } from "./runtime.ts";
 import { sessionRoutes } from "./routes_sessions.ts";
 import { hostGuard, originGuard, type OriginOptions, securityHeaders } from "./security.ts";
 import type { StreamOptions } from "./sse.ts";
+import { requestLog } from "./log.ts";
 
 /** One static file served by the host (the embedded UI island). */
 export interface StaticAsset {
@@ -124,6 +125,7 @@ export function createApp(runtime: HostRuntime, options: AppOptions = {}): HostA
   const timeoutMs = options.bodyTimeoutMs ?? 30_000;
   // Order matters: headers wrap every answer; names and origins are checked before the token,
   // and the token before any body is read.
+  app.use("*", requestLog());
   app.use("*", securityHeaders());
   app.use("*", hostGuard(options));
   app.use("*", originGuard(options));

@@ -14,7 +14,7 @@ import type { StaticAsset } from "./app.ts";
  *
  * @example The page is HTML
  * ```ts
- * import { defaultAssets } from "./assets.ts";
+ * import { defaultAssets } from "@chime/host";
  * console.assert(defaultAssets()["/"]?.contentType.startsWith("text/html"));
  * ```
  */

@@ -106,7 +106,7 @@ type Json = Record<string, unknown>;
  *
  * @example Report where a syntax error is
  * ```ts
- * import { parseJsonc } from "./config.ts";
+ * import { parseJsonc } from "@chime/host";
  * try {
  *   parseJsonc('{\n  "port": 1,,\n}', "chime.jsonc");
  * } catch (error) {
@@ -228,7 +228,7 @@ function takeContextTokens(value: Json, file: string): number | undefined {
  *
  * @example Load the web-schedule example without env overrides
  * ```ts ignore
- * import { loadConfig } from "./config.ts";
+ * import { loadConfig } from "@chime/host";
  * const config = await loadConfig("examples/web-schedule/chime.jsonc");
  * console.assert(config.plugins.includes("@chime/schedule"));
  * ```

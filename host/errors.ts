@@ -34,7 +34,7 @@ export type HostErrorCode =
  *
  * @example Branch on the code
  * ```ts
- * import { HostError } from "./errors.ts";
+ * import { HostError } from "@chime/host";
  * const error = new HostError("invalid_json", "Cannot read body: not JSON");
  * console.assert(error.code === "invalid_json");
  * ```
@@ -68,7 +68,7 @@ export type ConfigErrorCode = "config_unreadable" | "config_syntax" | "config_in
  *
  * @example Branch on the code
  * ```ts
- * import { ConfigError } from "./errors.ts";
+ * import { ConfigError } from "@chime/host";
  * const error = new ConfigError("config_invalid", "Cannot load config: port must be a number");
  * console.assert(error.code === "config_invalid");
  * ```

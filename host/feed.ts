@@ -43,9 +43,9 @@ export interface FeedsOptions {
  *
  * @example Attach a client and receive an appended event
  * ```ts
- * import { Feeds } from "./feed.ts";
- * import { Views } from "./views.ts";
- * import { Watermark } from "./watermark.ts";
+ * import { Feeds } from "@chime/host";
+ * import { Views } from "@chime/host";
+ * import { Watermark } from "@chime/host";
  * import { Session } from "@chime/session";
  * const session = new Session({
  *   header: { version: 1, id: "s", cwd: "/", createdAt: "2030-01-01T00:00:00.000Z",

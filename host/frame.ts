@@ -35,7 +35,7 @@ export const HEARTBEAT_FRAME = ": heartbeat\n\n";
  *
  * @example A raw event
  * ```ts
- * import { sseFrame } from "./frame.ts";
+ * import { sseFrame } from "@chime/host";
  * const event = { seq: 3, type: "note", at: "2030-01-01T00:00:00.000Z", data: {} };
  * console.assert(sseFrame({ kind: "event", event }, 3).startsWith("id: 3\nevent: session-event\n"));
  * ```

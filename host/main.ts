@@ -6,7 +6,10 @@
  * defaults with data next to a compiled binary or a built module), `--port N`, `--host NAME` (binds loopback
  * unless told otherwise; a non-loopback name needs `CHIME_TOKEN`, and the one-time sign-in URL is
  * printed), `--data-dir DIR`, `--check-storage` (scan the configured store with the storage
- * doctor, print its damage and exit: 0 clean, 1 damage found, 2 cannot scan). SIGINT and SIGTERM
+ * doctor, print its damage and exit: 0 clean, 1 damage found, 2 cannot scan), `--log-level LEVEL`
+ * (`trace`, `debug`, `info`, `warning`, `error`, `fatal`; default `CHIME_LOG_LEVEL`, else `info`):
+ * one text line per request, session lifecycle, owner faults and storage errors go to the
+ * console through `@logtape/logtape` (host/log.ts). SIGINT and SIGTERM
  * shut down cleanly: streams end,
  * agents and their owners are disposed, the store is flushed and closed.
  *
@@ -18,6 +21,7 @@ import { parseArgs } from "node:util";
 import { checkStorage, formatReport } from "@chime/session";
 import { type HostConfig, loadConfig } from "./config.ts";
 import { ConfigError } from "./errors.ts";
+import { configureLogging, logUnexpected, parseLogLevel } from "./log.ts";
 import { startServer } from "./server.ts";
 
 const BUILT_IN_DEFAULT = `{
@@ -70,16 +74,20 @@ async function main(args: string[]): Promise<number> {
       host: { type: "string" },
       "data-dir": { type: "string" },
       "check-storage": { type: "boolean" },
+      "log-level": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
   });
   if (values.help) {
     console.log(
-      "usage: chime [--config PATH] [--port N] [--host NAME] [--data-dir DIR] [--check-storage]",
+      "usage: chime [--config PATH] [--port N] [--host NAME] [--data-dir DIR] [--check-storage]" +
+        " [--log-level LEVEL]",
     );
     return 0;
   }
+  const level = parseLogLevel(values["log-level"] ?? Deno.env.get("CHIME_LOG_LEVEL"));
+  await using _logging = await configureLogging({ level });
   const config = await resolveConfig(values);
   if (values["check-storage"]) {
     // Scan the configured store and exit: 0 clean, 1 damage found, 2 cannot scan (a running
@@ -95,9 +103,10 @@ async function main(args: string[]): Promise<number> {
   const port = parsePort(values.port);
   const server = await startServer({
     config,
-    // Failures with no caller (a throwing listener, a failed agent teardown) are logged: Deno's
-    // default `reportError` would end the process, and one bad plugin must not stop the host.
-    reportError: (error) => console.error("chime: unexpected error (still serving):", error),
+    // Failures with no caller (a throwing listener, a failed agent teardown, a storage error in a
+    // background flush) are logged: Deno's default `reportError` would end the process, and one
+    // bad plugin must not stop the host.
+    reportError: logUnexpected(),
     ...(port === undefined ? {} : { port }),
     ...(values.host === undefined ? {} : { hostname: values.host }),
   });

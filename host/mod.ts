@@ -77,6 +77,8 @@ export {
   type StorageSettings,
 } from "./config.ts";
 export { ConfigError, type ConfigErrorCode, HostError, type HostErrorCode } from "./errors.ts";
+/** The model the environment and configuration chose, before its context budget is added. */
+export type { ModelSettings as ModelChoice } from "./_env.ts";
 export {
   type BacklogSource,
   FeedClient,
@@ -102,6 +104,17 @@ export {
   scheduleViews,
 } from "./registry.ts";
 export { createModel, type HostAgent, openBackend } from "./adapters.ts";
+export {
+  type ChimeLogLevel,
+  configureLogging,
+  DEFAULT_LOG_LEVEL,
+  LOG_CATEGORY,
+  type LoggingOptions,
+  logLifecycle,
+  logUnexpected,
+  parseLogLevel,
+  scheduleLogger,
+} from "./log.ts";
 export { HostRuntime, type RuntimeOptions } from "./runtime.ts";
 export { type RunningServer, startServer, type StartServerOptions } from "./server.ts";
 export type { StreamOptions } from "./sse.ts";

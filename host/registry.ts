@@ -16,6 +16,7 @@ import {
 } from "@chime/schedule";
 import { timeContextPlugin } from "@chime/timecontext";
 import { ConfigError } from "./errors.ts";
+import { scheduleLogger } from "./log.ts";
 import type { EventView } from "./frame.ts";
 import type { ContextScan, ViewSource } from "./views.ts";
 
@@ -85,7 +86,10 @@ export const scheduleViews: ViewSource = {
 /** Plugins a configuration may name. */
 export const PLUGINS: Readonly<Record<string, PluginEntry>> = {
   "@chime/timecontext": { create: () => timeContextPlugin() as unknown as Plugin },
-  "@chime/schedule": { create: () => schedulePlugin(), views: scheduleViews },
+  "@chime/schedule": {
+    create: () => schedulePlugin({ logger: scheduleLogger() }),
+    views: scheduleViews,
+  },
 };
 
 /** Client renderers a configuration may enable (bundled in the page). */
@@ -101,7 +105,7 @@ export const RENDERERS: readonly string[] = ["@chime/ui/schedule"];
  *
  * @example The web-schedule names resolve
  * ```ts
- * import { resolveRegistry } from "./registry.ts";
+ * import { resolveRegistry } from "@chime/host";
  * const entries = resolveRegistry(["@chime/timecontext", "@chime/schedule"], ["@chime/ui/schedule"]);
  * console.assert(entries.length === 2);
  * ```

@@ -46,7 +46,7 @@ const WILDCARDS = new Set(["0.0.0.0", "::", "[::]", ""]);
  *
  * @example
  * ```ts
- * import { isLoopbackName } from "./security.ts";
+ * import { isLoopbackName } from "@chime/host";
  * console.assert(isLoopbackName("127.0.0.1") && isLoopbackName("[::1]"));
  * console.assert(!isLoopbackName("0.0.0.0"));
  * ```

@@ -9,6 +9,7 @@ import { type AppOptions, createApp, type HostApp } from "./app.ts";
 import { defaultAssets } from "./assets.ts";
 import type { HostConfig } from "./config.ts";
 import { ConfigError } from "./errors.ts";
+import { logLifecycle } from "./log.ts";
 import { HostRuntime, type RuntimeOptions } from "./runtime.ts";
 import { isLoopbackName } from "./security.ts";
 
@@ -75,8 +76,8 @@ export interface RunningServer extends AsyncDisposable {
  *
  * @example Serve on a free loopback port
  * ```ts ignore
- * import { loadConfig } from "./config.ts";
- * import { startServer } from "./server.ts";
+ * import { loadConfig } from "@chime/host";
+ * import { startServer } from "@chime/host";
  * const config = await loadConfig("examples/web-schedule/chime.jsonc");
  * await using server = await startServer({ config, port: 0 });
  * console.log(server.url);
@@ -99,6 +100,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       "reportError",
     ]),
   });
+  const lifecycle = logLifecycle(runtime.store);
   const idleMs = config.timeouts.idleSeconds * 1000;
   // The app is built once the public port is known (it names the sign-in cookie).
   const app = Promise.withResolvers<HostApp>();
@@ -123,6 +125,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   } catch (error) {
     await server?.shutdown();
     await runtime[Symbol.asyncDispose]();
+    lifecycle[Symbol.dispose]();
     throw error;
   }
   const http = server;
@@ -143,6 +146,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       runtime.feeds.closeAll();
       const closed = http.shutdown();
       await runtime[Symbol.asyncDispose]();
+      lifecycle[Symbol.dispose]();
       await front?.close();
       await closed;
     })();

@@ -92,7 +92,7 @@ function eventAt(events: readonly SessionEvent[], seq: number): SessionEvent | u
  *
  * @example No sources, no views
  * ```ts
- * import { Views } from "./views.ts";
+ * import { Views } from "@chime/host";
  * const views = new Views([]);
  * console.assert(views.gatedSeqs([]).length === 0);
  * ```

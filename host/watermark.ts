@@ -21,7 +21,7 @@ export interface CoveredRange {
  *
  * @example Out-of-order flushes never move the watermark back
  * ```ts
- * import { Watermark } from "./watermark.ts";
+ * import { Watermark } from "@chime/host";
  * import { Session } from "@chime/session";
  * const session = new Session({
  *   header: { version: 1, id: "s", cwd: "/", createdAt: "2030-01-01T00:00:00.000Z",

@@ -151,7 +151,7 @@ const V14_LAYOUT = expected(SCHEMA_V14);
  *
  * @example A brand-new file is empty
  * ```ts
- * import { classifySchema } from "./schema.ts";
+ * import { classifySchema } from "@chime/migrations";
  * const verdict = classifySchema({ applicationId: 0, userVersion: 0, entries: [] });
  * console.assert(verdict.kind === "empty");
  * ```

@@ -164,7 +164,7 @@ function untilDate(until: number, timeZone: string): string {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { describeRule } from "./recurrence.ts";
+ * import { describeRule } from "@chime/schedule";
  * const series = { rrule: "FREQ=DAILY;BYHOUR=9;BYMINUTE=0", dtstart: "2026-12-01T09:00:00",
  *   timeZone: "Asia/Shanghai" };
  * assert.equal(describeRule(series, "en"), "daily at 09:00 (Asia/Shanghai)");

@@ -40,7 +40,7 @@ function addDistinct(zones: string[], zone: string): void {
  * @example Two client zones are ambiguous
  * ```ts
  * import assert from "node:assert/strict";
- * import { implicitTimeZone } from "./rules.ts";
+ * import { implicitTimeZone } from "@chime/schedule";
  * const result = implicitTimeZone({
  *   sessionTimeZone: "Europe/Paris",
  *   clientTimeZones: ["Europe/Paris", "Asia/Tokyo"],

@@ -45,7 +45,7 @@ function invalidArguments(reason: string): ScheduleError {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { parseLocalDateTime } from "./calendar.ts";
+ * import { parseLocalDateTime } from "@chime/schedule";
  * assert(parseLocalDateTime({ date: "2028-02-29", time: "09:00" }).day === 29);
  * ```
  */
@@ -96,7 +96,7 @@ function zoneOf(timeZone: string): string {
  * @example The earlier instant in New York's autumn overlap
  * ```ts
  * import assert from "node:assert/strict";
- * import { resolveLocal } from "./calendar.ts";
+ * import { resolveLocal } from "@chime/schedule";
  * const { epochMs, overlap } = resolveLocal(
  *   { date: "2025-11-02", time: "01:30" },
  *   "America/New_York",

@@ -201,7 +201,7 @@ function decodeV2(data: Record<string, unknown>): ScheduleChange {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { decodeScheduleChange } from "./decoder.ts";
+ * import { decodeScheduleChange } from "@chime/schedule";
  * const change = decodeScheduleChange({ version: 1, op: "delete", id: "sch_AbCd1234" });
  * assert(change.op === "delete");
  * ```

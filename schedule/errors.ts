@@ -42,7 +42,7 @@ export interface ScheduleErrorDetails {
  * @example Branch on the code
  * ```ts
  * import assert from "node:assert/strict";
- * import { ScheduleError } from "./errors.ts";
+ * import { ScheduleError } from "@chime/schedule";
  * const error = new ScheduleError("not_in_future", "Cannot schedule: the time has passed");
  * assert(error.code === "not_in_future");
  * ```
@@ -106,7 +106,7 @@ export type ToolErrorExtra = Pick<ToolError, "knownTimeZones" | "id">;
  * @example A confirmation request
  * ```ts
  * import assert from "node:assert/strict";
- * import { toolError } from "./errors.ts";
+ * import { toolError } from "@chime/schedule";
  * const failure = toolError("timezone_confirmation_required", "Cannot schedule: which zone?", {
  *   knownTimeZones: ["Europe/Paris"],
  * });
@@ -133,7 +133,7 @@ export function toolError(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { ScheduleError, toolFailureFrom } from "./errors.ts";
+ * import { ScheduleError, toolFailureFrom } from "@chime/schedule";
  * const failure = toolFailureFrom(new ScheduleError("invalid_time_zone", "Cannot use zone: x"));
  * assert(failure.error.code === "invalid_time_zone");
  * ```

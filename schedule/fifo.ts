@@ -13,7 +13,7 @@
  *
  * @example Two transactions never interleave
  * ```ts
- * import { ScheduleFifo } from "./fifo.ts";
+ * import { ScheduleFifo } from "@chime/schedule";
  * const fifo = new ScheduleFifo();
  * const order: string[] = [];
  * await Promise.all([

@@ -14,6 +14,9 @@ import { describeRule } from "./recurrence.ts";
  */
 export const OVERDUE_THRESHOLD_MS: number = 60_000;
 
+/** The frame's tag name: the JSON line sits between `<schedule-reminder>` and its closing tag. */
+export const REMINDER_FRAME_TAG = "schedule-reminder";
+
 /** The instruction line after the frame; fixed text. */
 export const REMINDER_INSTRUCTION: string =
   "A reminder the user scheduled earlier in this session is now due. Tell the user about it " +
@@ -45,7 +48,7 @@ export const REMINDER_INSTRUCTION: string =
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { reminderFrame } from "./frame.ts";
+ * import { reminderFrame } from "@chime/schedule";
  * const record = {
  *   id: "sch_AbCd1234" as never, kind: "at" as const, prompt: "stretch",
  *   scheduledAt: "1970-01-01T00:00:00.000Z",
@@ -81,7 +84,6 @@ export function reminderFrame(
   if (record.kind !== "recurring" && record.snoozeOf !== undefined) {
     fields.snoozeOf = record.snoozeOf;
   }
-  return `<schedule-reminder>\n${
-    JSON.stringify(fields)
-  }\n</schedule-reminder>\n${REMINDER_INSTRUCTION}`;
+  const tag = REMINDER_FRAME_TAG;
+  return `<${tag}>\n${JSON.stringify(fields)}\n</${tag}>\n${REMINDER_INSTRUCTION}`;
 }

@@ -187,7 +187,23 @@ export {
   scheduleReminderPresentation,
   scheduleReminderPresentations,
 } from "./presentation.ts";
-export { OVERDUE_THRESHOLD_MS, REMINDER_INSTRUCTION, reminderFrame } from "./frame.ts";
+export {
+  OVERDUE_THRESHOLD_MS,
+  REMINDER_FRAME_TAG,
+  REMINDER_INSTRUCTION,
+  reminderFrame,
+} from "./frame.ts";
+export { ACTIVITY_HEADING as SCHEDULE_ACTIVITY_HEADING } from "./_activity.ts";
+export {
+  type CreateArgs,
+  type DeleteArgs,
+  type LocalAtArgs,
+  type RepeatArgs,
+  SCHEDULE_TOOL_NAMES,
+  type SelectorArgs,
+  type SnoozeArgs,
+  type UpdateArgs,
+} from "./args.ts";
 export { ScheduleFifo } from "./fifo.ts";
 export {
   type CreateResult,

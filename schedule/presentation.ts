@@ -94,7 +94,7 @@ function receipt(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { scheduleReminderPresentations } from "./presentation.ts";
+ * import { scheduleReminderPresentations } from "@chime/schedule";
  * const header = {
  *   version: 1 as const, id: "s", cwd: "/", createdAt: "2030-01-01T00:00:00.000Z",
  *   origin: "test", lineage: null, delegationDepth: 0,

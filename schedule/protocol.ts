@@ -30,7 +30,7 @@ const MAX_ID_ATTEMPTS = 16;
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { isScheduleId } from "./protocol.ts";
+ * import { isScheduleId } from "@chime/schedule";
  * assert(isScheduleId("sch_AbCd1234"));
  * assert(!isScheduleId("sch_short"));
  * ```
@@ -61,7 +61,7 @@ export interface MakeScheduleIdOptions {
  * @example Deterministic in tests
  * ```ts
  * import assert from "node:assert/strict";
- * import { makeScheduleId } from "./protocol.ts";
+ * import { makeScheduleId } from "@chime/schedule";
  * const id = makeScheduleId((n) => new Uint8Array(n));
  * assert(id === "sch_AAAAAAAAAAAAAAAA");
  * ```

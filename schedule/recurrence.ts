@@ -53,7 +53,7 @@ const DTSTART = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})$/;
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { canonicalRule } from "./recurrence.ts";
+ * import { canonicalRule } from "@chime/schedule";
  * assert.equal(canonicalRule("rrule:byminute=0;byhour=9;freq=daily;interval=1"),
  *   "FREQ=DAILY;BYHOUR=9;BYMINUTE=0");
  * ```
@@ -142,7 +142,7 @@ function* walk(c: Compiled, after: number): Generator<number> {
  * @example Daily at 09:00 in Shanghai
  * ```ts
  * import assert from "node:assert/strict";
- * import { nextOccurrence } from "./recurrence.ts";
+ * import { nextOccurrence } from "@chime/schedule";
  * const series = { rrule: "FREQ=DAILY;BYHOUR=9;BYMINUTE=0", dtstart: "2026-12-01T09:00:00",
  *   timeZone: "Asia/Shanghai" };
  * const next = nextOccurrence(series, Date.parse("2026-12-05T02:00:00Z"));
@@ -177,7 +177,7 @@ export interface CatchUp {
  * @example Five hours of an hourly series
  * ```ts
  * import assert from "node:assert/strict";
- * import { catchUp } from "./recurrence.ts";
+ * import { catchUp } from "@chime/schedule";
  * const series = { rrule: "FREQ=HOURLY", dtstart: "2026-01-01T00:00:00", timeZone: "UTC" };
  * const from = Date.parse("2026-01-01T01:00:00Z");
  * const result = catchUp(series, from, from + 5 * 3_600_000 + 1);

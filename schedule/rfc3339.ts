@@ -50,7 +50,7 @@ function invalid(text: unknown, reason: string): ScheduleError {
  * @example Offsets are applied, fractions truncated
  * ```ts
  * import assert from "node:assert/strict";
- * import { parseStrictInstant } from "./rfc3339.ts";
+ * import { parseStrictInstant } from "@chime/schedule";
  * const ms = parseStrictInstant("2030-01-01T05:45:00.123999999+05:45");
  * assert(new Date(ms).toISOString() === "2030-01-01T00:00:00.123Z");
  * ```
@@ -110,7 +110,7 @@ export function isStrictInstant(text: unknown): text is string {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { formatInstant } from "./rfc3339.ts";
+ * import { formatInstant } from "@chime/schedule";
  * assert(formatInstant(0) === "1970-01-01T00:00:00.000Z");
  * ```
  */

@@ -8,20 +8,34 @@
  *
  * @module
  */
-import { extraKeys, has, isPlainObject } from "./_shape.ts";
+import {
+  CREATE_ARGS,
+  DELETE_ARGS,
+  LIST_ARGS,
+  MAX_PROMPT_LENGTH,
+  MAX_SNOOZE_SECONDS,
+  MIN_SNOOZE_SECONDS,
+  parseArgs,
+  SNOOZE_ARGS,
+  UPDATE_ARGS,
+} from "./_args.ts";
+import { has, isPlainObject } from "./_shape.ts";
+import type { LocalAtArgs, SelectorArgs } from "./args.ts";
 import { implicitTimeZone, type ZoneProvenance } from "./_provenance.ts";
 import { type RepeatSelector, resolveRepeat, validateRepeat } from "./_repeat.ts";
 import { type LocalDateTime, parseLocalDateTime, resolveLocal } from "./calendar.ts";
 import { toolError, type ToolFailure, toolFailureFrom } from "./errors.ts";
-import {
-  isScheduleId,
-  type RecurringRecord,
-  type ScheduleId,
-  type ScheduleRecord,
-} from "./protocol.ts";
+import type { RecurringRecord, ScheduleId, ScheduleRecord } from "./protocol.ts";
 import { formatInstant, MAX_INSTANT_MS, parseStrictInstant } from "./rfc3339.ts";
 
-export { implicitTimeZone, type RepeatSelector, type ZoneProvenance };
+export {
+  implicitTimeZone,
+  MAX_PROMPT_LENGTH,
+  MAX_SNOOZE_SECONDS,
+  MIN_SNOOZE_SECONDS,
+  type RepeatSelector,
+  type ZoneProvenance,
+};
 export {
   DELIVERY_MODE,
   type RepeatValue,
@@ -29,9 +43,6 @@ export {
   type ScheduleValue,
   scheduleValue,
 } from "./value.ts";
-
-/** Longest accepted prompt, in Unicode code points after trimming. */
-export const MAX_PROMPT_LENGTH: number = 1000;
 
 /** The validated selector of a create request. */
 export type CreateSelector =
@@ -61,70 +72,46 @@ export interface UpdateRequest {
 /** A validation outcome: the typed value, or a tool failure to return as is. */
 export type Validated<T> = { readonly ok: true; readonly value: T } | ToolFailure;
 
-const CREATE_KEYS = ["prompt", "after_seconds", "at", "repeat"];
-const SELECTORS = ["after_seconds", "at", "repeat"];
-const LOCAL_KEYS = ["date", "time", "time_zone"];
-
 function bad(message: string): ToolFailure {
   return toolError("invalid_arguments", `Cannot create schedule: ${message}`);
 }
 
-function validateAt(at: unknown): CreateSelector | ToolFailure {
+function validateAt(at: string | LocalAtArgs): CreateSelector | ToolFailure {
   try {
     if (typeof at === "string") return { kind: "instant", epochMs: parseStrictInstant(at) };
+    parseLocalDateTime(at);
   } catch (error) {
     return toolFailureFrom(error);
   }
-  if (!isPlainObject(at)) return bad("at is neither a date-time string nor { date, time }");
-  const extra = extraKeys(at, LOCAL_KEYS);
-  if (extra.length > 0) return bad(`at has unknown field ${JSON.stringify(extra[0])}`);
-  const { date, time, time_zone: timeZone } = at;
-  if (typeof date !== "string" || typeof time !== "string") return bad("at needs date and time");
-  if (has(at, "time_zone") && typeof timeZone !== "string") return bad("time_zone is not a string");
-  try {
-    parseLocalDateTime({ date, time });
-  } catch (error) {
-    return toolFailureFrom(error);
-  }
-  const local = { date, time };
-  return typeof timeZone === "string"
-    ? { kind: "local", local, timeZone }
-    : { kind: "local", local };
+  const local = { date: at.date, time: at.time };
+  return at.time_zone === undefined
+    ? { kind: "local", local }
+    : { kind: "local", local, timeZone: at.time_zone };
 }
 
-function validatePrompt(value: unknown, action: string): string | ToolFailure {
-  const prompt = typeof value === "string" ? value.trim() : "";
-  if (prompt.length === 0) {
-    return toolError("invalid_arguments", `Cannot ${action}: prompt must be a non-empty string`);
-  }
-  if ([...prompt].length > MAX_PROMPT_LENGTH) {
-    return toolError(
-      "invalid_arguments",
-      `Cannot ${action}: prompt is longer than ${MAX_PROMPT_LENGTH} characters`,
-    );
-  }
-  return prompt;
-}
-
-/** The one selector of `args`, `undefined` when none is given, or a failure. */
-function validateSelector(args: Record<string, unknown>): CreateSelector | undefined | ToolFailure {
-  const given = SELECTORS.filter((key) => has(args, key));
+/** The one selector of parsed `args`, `undefined` when none is given, or a failure. */
+function validateSelector(args: SelectorArgs): CreateSelector | undefined | ToolFailure {
+  const given = (["after_seconds", "at", "repeat"] as const).filter((k) => args[k] !== undefined);
   if (given.length > 1) return bad("give exactly one of after_seconds, at and repeat");
-  if (has(args, "after_seconds")) {
-    const afterSeconds = args.after_seconds;
-    if (!Number.isSafeInteger(afterSeconds) || (afterSeconds as number) <= 0) {
-      return bad("after_seconds must be a positive integer");
-    }
-    return { kind: "after", afterSeconds: afterSeconds as number };
-  }
-  if (has(args, "at")) return validateAt(args.at);
-  if (has(args, "repeat")) return validateRepeat(args.repeat);
+  if (args.after_seconds !== undefined) return { kind: "after", afterSeconds: args.after_seconds };
+  if (args.at !== undefined) return validateAt(args.at);
+  if (args.repeat !== undefined) return validateRepeat(args.repeat);
   return undefined;
 }
 
-function refuseRules(args: Record<string, unknown>, action: string): ToolFailure | undefined {
+/** A failure when `args` is not a plain JSON object (class instances and arrays included). */
+function plain(args: unknown, action: string): ToolFailure | undefined {
+  return isPlainObject(args)
+    ? undefined
+    : toolError("invalid_arguments", `Cannot ${action}: arguments are not an object`);
+}
+
+/** `every_seconds` and `cron` are refused by name, never read as unknown fields. */
+function refuseRules(args: unknown, action: string): ToolFailure | undefined {
+  const notPlain = plain(args, action);
+  if (notPlain !== undefined) return notPlain;
   for (const rule of ["every_seconds", "cron"]) {
-    if (has(args, rule)) {
+    if (has(args as Record<string, unknown>, rule)) {
       return toolError(
         "unsupported_rule",
         `Cannot ${action}: ${rule} is not supported; use repeat with an RRULE`,
@@ -145,21 +132,19 @@ function refuseRules(args: Record<string, unknown>, action: string): ToolFailure
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { validateCreateArgs } from "./rules.ts";
+ * import { validateCreateArgs } from "@chime/schedule";
  * const result = validateCreateArgs({ prompt: " stretch ", after_seconds: 1200 });
  * assert(result.ok && result.value.prompt === "stretch");
  * ```
  */
 export function validateCreateArgs(args: unknown): Validated<CreateRequest> {
-  if (!isPlainObject(args)) return bad("arguments are not an object");
   const refused = refuseRules(args, "create schedule");
   if (refused !== undefined) return refused;
-  const extra = extraKeys(args, CREATE_KEYS);
-  if (extra.length > 0) return bad(`unknown field ${JSON.stringify(extra[0])}`);
-  const prompt = validatePrompt(args.prompt, "create schedule");
-  if (typeof prompt !== "string") return prompt;
-  const selector = validateSelector(args);
+  const parsed = parseArgs(CREATE_ARGS, args, "create schedule");
+  if (!parsed.ok) return parsed;
+  const selector = validateSelector(parsed.value);
   if (selector === undefined) return bad("give exactly one of after_seconds, at and repeat");
+  const prompt = parsed.value.prompt.trim();
   return "ok" in selector ? selector : { ok: true, value: { prompt, selector } };
 }
 
@@ -173,45 +158,34 @@ export function validateCreateArgs(args: unknown): Validated<CreateRequest> {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { validateUpdateArgs } from "./rules.ts";
+ * import { validateUpdateArgs } from "@chime/schedule";
  * const result = validateUpdateArgs({ id: "sch_AbCd1234", prompt: "call mum" });
  * assert(result.ok && result.value.prompt === "call mum");
  * ```
  */
 export function validateUpdateArgs(args: unknown): Validated<UpdateRequest> {
-  const fail = (reason: string) =>
-    toolError("invalid_arguments", `Cannot update schedule: ${reason}`);
-  if (!isPlainObject(args)) return fail("arguments are not an object");
   const refused = refuseRules(args, "update schedule");
   if (refused !== undefined) return refused;
-  const extra = extraKeys(args, ["id", ...CREATE_KEYS]);
-  if (extra.length > 0) return fail(`unknown field ${JSON.stringify(extra[0])}`);
-  if (!isScheduleId(args.id)) return fail("id must be a schedule id (sch_…)");
-  let prompt: string | undefined;
-  if (has(args, "prompt")) {
-    const checked = validatePrompt(args.prompt, "update schedule");
-    if (typeof checked !== "string") return checked;
-    prompt = checked;
-  }
-  const selector = validateSelector(args);
+  const parsed = parseArgs(UPDATE_ARGS, args, "update schedule");
+  if (!parsed.ok) return parsed;
+  const selector = validateSelector(parsed.value);
   if (selector !== undefined && "ok" in selector) return selector;
+  const prompt = parsed.value.prompt?.trim();
   if (prompt === undefined && selector === undefined) {
-    return fail("give a new prompt, a new after_seconds, at or repeat, or both");
+    return toolError(
+      "invalid_arguments",
+      "Cannot update schedule: give a new prompt, a new after_seconds, at or repeat, or both",
+    );
   }
   return {
     ok: true,
     value: {
-      id: args.id,
+      id: parsed.value.id as ScheduleId,
       ...(prompt === undefined ? {} : { prompt }),
       ...(selector === undefined ? {} : { selector }),
     },
   };
 }
-
-/** Shortest snooze, seconds. */
-export const MIN_SNOOZE_SECONDS = 60;
-/** Longest snooze, seconds (7 days). */
-export const MAX_SNOOZE_SECONDS = 7 * 86_400;
 
 /**
  * Shape check of `schedule_snooze` arguments: exactly `{ id, after_seconds }` with
@@ -223,18 +197,11 @@ export const MAX_SNOOZE_SECONDS = 7 * 86_400;
 export function validateSnoozeArgs(
   args: unknown,
 ): Validated<{ readonly id: ScheduleId; readonly afterSeconds: number }> {
-  const failure = toolError(
-    "invalid_arguments",
-    `Cannot snooze schedule: expected { id, after_seconds } with ${MIN_SNOOZE_SECONDS} ≤ ` +
-      `after_seconds ≤ ${MAX_SNOOZE_SECONDS}`,
-  );
-  if (!isPlainObject(args) || extraKeys(args, ["id", "after_seconds"]).length > 0) return failure;
-  const seconds = args.after_seconds;
-  if (
-    !isScheduleId(args.id) || !Number.isSafeInteger(seconds) ||
-    (seconds as number) < MIN_SNOOZE_SECONDS || (seconds as number) > MAX_SNOOZE_SECONDS
-  ) return failure;
-  return { ok: true, value: { id: args.id, afterSeconds: seconds as number } };
+  const action = "snooze schedule";
+  const parsed = plain(args, action) ?? parseArgs(SNOOZE_ARGS, args, action);
+  if (!parsed.ok) return parsed;
+  const { id, after_seconds: afterSeconds } = parsed.value;
+  return { ok: true, value: { id: id as ScheduleId, afterSeconds } };
 }
 
 /** Time and provenance facts {@linkcode resolveCreate} decides with (sampled after preflight). */
@@ -303,7 +270,7 @@ function localInstant(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { resolveCreate } from "./rules.ts";
+ * import { resolveCreate } from "@chime/schedule";
  * const resolved = resolveCreate(
  *   { prompt: "stretch", selector: { kind: "after", afterSeconds: 60 } },
  *   { now: 0, clientTimeZones: "missing", hasTimeContextMarker: false },
@@ -360,9 +327,8 @@ export function toScheduleRecord(
  * @returns the id, or an `invalid_arguments` failure
  */
 export function validateDeleteArgs(args: unknown): Validated<{ readonly id: ScheduleId }> {
-  const failure = toolError("invalid_arguments", "Cannot delete schedule: expected { id }");
-  if (!isPlainObject(args) || extraKeys(args, ["id"]).length > 0) return failure;
-  return isScheduleId(args.id) ? { ok: true, value: { id: args.id } } : failure;
+  const parsed = plain(args, "delete schedule") ?? parseArgs(DELETE_ARGS, args, "delete schedule");
+  return parsed.ok ? { ok: true, value: { id: parsed.value.id as ScheduleId } } : parsed;
 }
 
 /**
@@ -372,7 +338,6 @@ export function validateDeleteArgs(args: unknown): Validated<{ readonly id: Sche
  * @returns `{ ok: true, value: {} }`, or an `invalid_arguments` failure
  */
 export function validateListArgs(args: unknown): Validated<Record<string, never>> {
-  return isPlainObject(args) && Object.keys(args).length === 0
-    ? { ok: true, value: {} }
-    : toolError("invalid_arguments", "Cannot list schedules: expected {}");
+  const parsed = plain(args, "list schedules") ?? parseArgs(LIST_ARGS, args, "list schedules");
+  return parsed.ok ? { ok: true, value: {} } : parsed;
 }

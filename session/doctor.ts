@@ -12,7 +12,7 @@
  *
  * @example Scan a folder
  * ```ts
- * import { checkStorage } from "./doctor.ts";
+ * import { checkStorage } from "@chime/session";
  * const report = await checkStorage({ kind: "jsonl", dir: await Deno.makeTempDir() });
  * console.assert(report.damage.length === 0);
  * ```

@@ -26,7 +26,7 @@ export type SessionErrorCode =
  *
  * @example Branch on the code
  * ```ts
- * import { SessionError } from "./errors.ts";
+ * import { SessionError } from "@chime/session";
  * const error = new SessionError("session_not_found", "Cannot resume: no session x");
  * console.assert(error.code === "session_not_found");
  * ```

@@ -232,9 +232,13 @@ export class JsonlBackend implements PersistenceBackend {
     );
   }
 
-  /** Waits for in-flight writes; holds no open files between calls. */
-  async [Symbol.asyncDispose](): Promise<void> {
-    await Promise.all([...this.#locks.values()]);
-    this.#lock[Symbol.dispose]();
+  /** Waits for in-flight writes and releases the writer lock. Idempotent. */
+  [Symbol.asyncDispose](): Promise<void> {
+    this.#disposing ??= (async () => {
+      await Promise.all([...this.#locks.values()]);
+      this.#lock[Symbol.dispose]();
+    })();
+    return this.#disposing;
   }
+  #disposing: Promise<void> | undefined;
 }

@@ -324,13 +324,17 @@ export class LibsqlBackend implements PersistenceBackend {
     for (const p of accepted) p.done.resolve();
   }
 
-  /** Waits for queued writes, then closes the client; later writes reject. */
-  async [Symbol.asyncDispose](): Promise<void> {
-    this.#closed = true;
-    await this.#draining;
-    this.#client.close();
-    this.#lock?.[Symbol.dispose]();
+  /** Waits for queued writes, then closes the client; later writes reject. Idempotent. */
+  [Symbol.asyncDispose](): Promise<void> {
+    this.#disposing ??= (async () => {
+      this.#closed = true;
+      await this.#draining;
+      this.#client.close();
+      this.#lock?.[Symbol.dispose]();
+    })();
+    return this.#disposing;
   }
+  #disposing: Promise<void> | undefined;
 }
 
 function validate(p: Pending, stored: number | undefined): SessionError | undefined {

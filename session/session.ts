@@ -44,7 +44,7 @@ function deepFreeze<T>(value: T): T {
  *
  * @example Append and read
  * ```ts
- * import { Session } from "./session.ts";
+ * import { Session } from "@chime/session";
  * const session = new Session({
  *   header: { version: 1, id: "s1", cwd: "/", createdAt: "2026-01-01T00:00:00.000Z",
  *     origin: "doc", lineage: null, delegationDepth: 0 },

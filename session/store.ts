@@ -468,11 +468,18 @@ export class SessionStore implements AsyncDisposable {
     });
   }
 
-  /** Closes every live session, then the backend. */
-  async [Symbol.asyncDispose](): Promise<void> {
-    const results = await Promise.allSettled(this.liveSessions().map((s) => this.close(s)));
-    await this.#backend[Symbol.asyncDispose]();
-    const failed = results.flatMap((r) => r.status === "rejected" ? [r.reason] : []);
-    if (failed.length > 0) throw failed[0];
+  /**
+   * Closes every live session, then the backend. Idempotent: a second call (the store and its
+   * backend both held with `await using`) awaits the first.
+   */
+  [Symbol.asyncDispose](): Promise<void> {
+    this.#disposing ??= (async () => {
+      const results = await Promise.allSettled(this.liveSessions().map((s) => this.close(s)));
+      await this.#backend[Symbol.asyncDispose]();
+      const failed = results.flatMap((r) => r.status === "rejected" ? [r.reason] : []);
+      if (failed.length > 0) throw failed[0];
+    })();
+    return this.#disposing;
   }
+  #disposing: Promise<void> | undefined;
 }

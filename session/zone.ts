@@ -26,7 +26,7 @@ const OFFSET_LIKE = /^(?:utc|gmt)[+-]\d/i;
  *
  * @example Normalize case, keep links
  * ```ts
- * import { normalizeTimeZone } from "./zone.ts";
+ * import { normalizeTimeZone } from "@chime/session";
  * console.assert(normalizeTimeZone("america/new_york") === "America/New_York");
  * console.assert(normalizeTimeZone("Asia/Calcutta") === "Asia/Calcutta");
  * ```
@@ -79,7 +79,7 @@ export function isTimeZone(input: unknown): input is string {
  *
  * @example Links are equal to their targets
  * ```ts
- * import { timeZonesEqual } from "./zone.ts";
+ * import { timeZonesEqual } from "@chime/session";
  * console.assert(timeZonesEqual("Asia/Calcutta", "Asia/Kolkata"));
  * console.assert(!timeZonesEqual("Europe/London", "Europe/Dublin"));
  * ```

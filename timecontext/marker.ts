@@ -25,7 +25,7 @@ export interface TimeContextMarkerData {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { hasTimeContextMarker } from "./marker.ts";
+ * import { hasTimeContextMarker } from "@chime/timecontext";
  * const events = [
  *   { seq: 0, type: "time-context/marker", at: "2026-01-01T00:00:00.000Z", data: { turnId: "t1" } },
  * ];

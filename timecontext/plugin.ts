@@ -91,7 +91,7 @@ function timeContextHook(options: TimeContextOptions): TimeContextHook {
  * @example Create the plugin for the agent's plugin loader
  * ```ts
  * import assert from "node:assert/strict";
- * import { timeContextPlugin } from "./plugin.ts";
+ * import { timeContextPlugin } from "@chime/timecontext";
  * const plugin = timeContextPlugin();
  * assert.ok(plugin.name === "@chime/timecontext");
  * ```

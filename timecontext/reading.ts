@@ -70,7 +70,7 @@ function clientLines(instant: Temporal.Instant, zones: DerivedZones): string[] {
  * @example A session in Berlin, a request from Berlin
  * ```ts
  * import assert from "node:assert/strict";
- * import { formatTimeReading } from "./reading.ts";
+ * import { formatTimeReading } from "@chime/timecontext";
  * const reading = formatTimeReading(Date.UTC(2026, 0, 1, 8, 0), {
  *   sessionTimeZone: "Europe/Berlin", clientTimeZones: ["Europe/Berlin"], missingClientZone: false,
  * });

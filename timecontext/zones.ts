@@ -43,7 +43,7 @@ export interface ZoneSourceMessage {
  * @example A Chrome and a Firefox tab in India agree
  * ```ts
  * import assert from "node:assert/strict";
- * import { deriveZones } from "./zones.ts";
+ * import { deriveZones } from "@chime/timecontext";
  * const zones = deriveZones({ timeZone: "Asia/Kolkata" }, [
  *   { data: { source: { clientTimeZone: "Asia/Calcutta" } } },
  *   { data: { source: { clientTimeZone: "Asia/Kolkata" } } },
@@ -82,7 +82,7 @@ export function deriveZones(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { zonesAgree } from "./zones.ts";
+ * import { zonesAgree } from "@chime/timecontext";
  * assert.ok(zonesAgree({
  *   sessionTimeZone: "US/Eastern", clientTimeZones: ["America/New_York"], missingClientZone: false,
  * }));

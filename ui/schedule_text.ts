@@ -75,7 +75,7 @@ const pad = (n: string | undefined) => (n ?? "0").padStart(2, "0");
  * @returns e.g. `daily at 09:00` / `每天 09:00`; the rule itself when it is not understood
  * @example
  * ```ts
- * import { describeRule } from "./schedule_text.ts";
+ * import { describeRule } from "@chime/ui/schedule";
  * console.assert(describeRule("FREQ=DAILY;BYHOUR=9;BYMINUTE=0", "en") === "daily at 09:00");
  * ```
  */

@@ -18,7 +18,7 @@ interface Pending {
  *
  * @example Advance time
  * ```ts
- * import { FakeClock } from "./fake_clock.ts";
+ * import { FakeClock } from "@chime/session/testing";
  * using clock = new FakeClock(0);
  * let fired = false;
  * clock.setTimer(() => fired = true, 10);
@@ -34,7 +34,11 @@ export class FakeClock implements Clock, Disposable {
   /** Every delay passed to `setTimer`, in order, for assertions on segmentation. */
   readonly delays: number[] = [];
 
-  /** @param startMs initial wall time, epoch ms */
+  /**
+   * A fake clock at a given wall time; the monotonic clock starts at 0.
+   *
+   * @param startMs initial wall time, epoch ms (UTC)
+   */
   constructor(startMs: number) {
     this.#wall = startMs;
   }

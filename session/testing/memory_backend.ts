@@ -61,14 +61,25 @@ export class MemoryBackend implements PersistenceBackend {
     }
   }
 
-  /** @inheritdoc */
+  /**
+   * The stored header and event count.
+   *
+   * @param id session id
+   * @returns the cursor, or `undefined` when the session is not stored
+   */
   async cursor(id: string): Promise<StoredCursor | undefined> {
     await this.#step("cursor", id, "before");
     const s = this.#sessions.get(id);
     return s && { header: s.header, length: s.events.length };
   }
 
-  /** @inheritdoc */
+  /**
+   * Stores a new session with its first events.
+   *
+   * @param header the session header
+   * @param events the first events (seq from 0)
+   * @throws {SessionError} `session_exists` when the id is stored
+   */
   async initialize(header: SessionHeader, events: readonly SessionEvent[]): Promise<void> {
     await this.#step("initialize", header.id, "before");
     if (this.#sessions.has(header.id)) {
@@ -81,7 +92,13 @@ export class MemoryBackend implements PersistenceBackend {
     await this.#step("initialize", header.id, "after");
   }
 
-  /** @inheritdoc */
+  /**
+   * Appends events after the stored ones.
+   *
+   * @param id session id
+   * @param events events whose first `seq` is the stored length
+   * @throws {SessionError} `session_not_found`, or `invalid_seq` on a gap or overlap
+   */
   async append(id: string, events: readonly SessionEvent[]): Promise<void> {
     await this.#step("append", id, "before");
     const s = this.#sessions.get(id);
@@ -93,14 +110,25 @@ export class MemoryBackend implements PersistenceBackend {
     await this.#step("append", id, "after");
   }
 
-  /** @inheritdoc */
+  /**
+   * Loads a stored session (copies, never the kept objects).
+   *
+   * @param id session id
+   * @returns the header and all events, or `undefined`
+   */
   async load(id: string): Promise<StoredSession | undefined> {
     await this.#step("load", id, "before");
     const s = this.#sessions.get(id);
     return s && structuredClone({ header: s.header, events: s.events });
   }
 
-  /** @inheritdoc */
+  /**
+   * A page of stored events.
+   *
+   * @param id session id
+   * @param page `after`/`before` seq bounds and `limit` (default 500)
+   * @returns the events in seq order (empty for an unknown id)
+   */
   readEvents(id: string, page: EventPage = {}): Promise<SessionEvent[]> {
     const all = this.#sessions.get(id)?.events ?? [];
     const limit = page.limit ?? 500;
@@ -112,7 +140,11 @@ export class MemoryBackend implements PersistenceBackend {
     return Promise.resolve(structuredClone(out));
   }
 
-  /** @inheritdoc */
+  /**
+   * Every stored header, newest first.
+   *
+   * @returns the headers
+   */
   list(): Promise<SessionHeader[]> {
     return Promise.resolve(
       [...this.#sessions.values()].map((s) => s.header)

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { Loader } from "@chime/agent";
 import { foldSession, schedulePlugin } from "@chime/schedule";
 import { timeContextPlugin } from "@chime/timecontext";
-import { gatedOffline } from "../../agent/testing/gated_offline.ts";
+import { gatedOffline } from "../../offline/testing/gated_offline.ts";
 import { harness, ofType, web } from "../../agent/testing/harness.ts";
 
 async function offlineWorld(timeZone: string, options: { gated?: boolean } = {}) {

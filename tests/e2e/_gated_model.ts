@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { OfflineModel } from "../../agent/offline.ts";
+import { OfflineModel } from "@chime/offline";
 import type { ModelMessage, ModelToolSpec } from "../../agent/types.ts";
 import { textEvents, toolCallEvents } from "../../agent/testing/fake_openai.ts";
 

@@ -114,8 +114,9 @@ export async function startHost(options: HostOptions): Promise<HostProcess> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (exited) {
+      const { code } = await status;
       await drained;
-      throw new Error(`host exited before it was healthy:\n${text}`);
+      throw new Error(`host exited (${code}) before it was healthy; output:\n${text}`);
     }
     const ok = await fetch(`${url}/healthz`).then(
       async (r) => r.ok && (await r.json() as { ok?: unknown }).ok === true,

@@ -31,6 +31,8 @@ export interface SpawnOptions {
   readonly entry?: string;
   /** Working directory of the process. @default the repository root */
   readonly cwd?: string;
+  /** `deno run` flags before the module (e.g. `--cached-only`). @default none */
+  readonly flags?: readonly string[];
   /** Extra command-line arguments (e.g. `--host 0.0.0.0`). @default none */
   readonly args?: readonly string[];
   /** Extra environment variables (e.g. `CHIME_TOKEN`). @default none */
@@ -55,6 +57,7 @@ export async function spawnServer(
     args: [
       "run",
       "-A",
+      ...(options.flags ?? []),
       entry,
       "--config",
       config,
@@ -81,22 +84,31 @@ export async function spawnServer(
     }
   };
   const drained = Promise.all([pump(child.stdout), pump(child.stderr)]);
-  const status = child.status.then((s) => {
-    listening.reject(new Error(`server exited (${s.code}) before listening:\n${text}`));
+  const status = child.status;
+  // An early exit is reported with everything the child printed (its pipes drained first),
+  // never masked by a failed kill of a process that is already gone.
+  const exited = status.then(async (s) => {
+    await drained;
     return s;
   });
-  const timer = setTimeout(() => listening.reject(new Error(`no listen line:\n${text}`)), 60_000);
-  let url: string;
-  try {
-    url = await listening.promise;
-  } catch (error) {
-    child.kill("SIGKILL");
-    await status;
-    await drained;
-    throw error;
-  } finally {
-    clearTimeout(timer);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), 60_000);
+  });
+  const first = await Promise.race([listening.promise, exited, timeout]);
+  clearTimeout(timer);
+  if (typeof first !== "string" || first === "timeout") {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* it exited on its own */ }
+    const { code } = await exited;
+    throw new Error(
+      first === "timeout"
+        ? `no listen line within 60 s; output:\n${text}`
+        : `server exited (${code}) before listening; output:\n${text}`,
+    );
   }
+  const url = first;
   let stopped: Promise<number> | undefined;
   const stop = (signal: Deno.Signal = "SIGTERM") => {
     stopped ??= (async () => {

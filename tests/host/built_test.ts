@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { buildHost, pinExternals, pinSpecifier } from "../../host/build.ts";
+import { buildHost, lockPathOf, pinExternals, pinSpecifier } from "../../host/build.ts";
 import { mainJob } from "./_main_job.ts";
 import { ROOT, spawnServer } from "./_server.ts";
 
@@ -45,5 +45,29 @@ Deno.test("the keyless main job against the built form, run from another directo
   } finally {
     await Deno.remove(dist, { recursive: true });
     await Deno.remove(cwd, { recursive: true });
+  }
+});
+
+Deno.test("the built form starts with no network from its lock file and the package cache", async () => {
+  const dist = await Deno.makeTempDir({ prefix: "chime-dist-" });
+  try {
+    const entry = await buildHost({ output: join(dist, "chime.js") });
+    const lock = lockPathOf(entry);
+    assert.equal(lock, join(dist, "chime.lock"));
+    const pinned = JSON.parse(await Deno.readTextFile(lock));
+    assert.match(pinned.npm["@libsql/client@0.18.0"].integrity, /^sha512-/);
+    // Any registry access would go to a dead proxy; --cached-only forbids it anyway.
+    const dead = "http://127.0.0.1:9";
+    await using server = await spawnServer(join(dist, "data"), join(ROOT, "config/default.jsonc"), {
+      entry,
+      cwd: dist,
+      flags: ["--cached-only", "--no-config", `--lock=${lock}`, "--frozen"],
+      env: { HTTPS_PROXY: dead, HTTP_PROXY: dead, https_proxy: dead, http_proxy: dead },
+    });
+    const health = await fetch(`${server.url}/healthz`);
+    assert.deepEqual(await health.json(), { ok: true });
+    assert.equal(await server.stop(), 0);
+  } finally {
+    await Deno.remove(dist, { recursive: true });
   }
 });

@@ -10,8 +10,8 @@
  *
  * @module
  */
-import type { EditAction, EditInfo } from "../_marks.ts";
-import type { ModelMessage } from "../types.ts";
+import type { EditAction, EditInfo } from "@chime/agent";
+import type { ModelMessage } from "@chime/agent";
 import {
   type CreateArgs,
   errorCode,
@@ -25,6 +25,7 @@ import {
   type Selector,
   str,
   TOOL,
+  type ToolArgs,
 } from "./contract.ts";
 import type { OfflineIntent, Target } from "./parse.ts";
 import { callArgs, knownReminders, latestReminder } from "./refer.ts";
@@ -43,9 +44,9 @@ import {
 /** One tool call to make. */
 export interface Call {
   /** Tool name. */
-  readonly name: string;
+  readonly name: keyof ToolArgs;
   /** Arguments (serialized as the call's JSON). */
-  readonly args: Record<string, unknown>;
+  readonly args: ToolArgs[keyof ToolArgs];
 }
 
 /** A reply in the making: text and tool calls. */
@@ -79,7 +80,7 @@ export interface PlanContext {
 }
 
 const text = (t: string): Draft => ({ text: t, calls: [] });
-const call = (name: string, args: Record<string, unknown>): Call => ({ name, args });
+const call = <N extends keyof ToolArgs>(name: N, args: ToolArgs[N]): Call => ({ name, args });
 
 /**
  * Joins drafts: texts one paragraph each, calls in order.

@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { OfflineModel } from "../offline.ts";
-import { ScriptedModel } from "../scripted.ts";
-import type { ModelRequest } from "../types.ts";
+import { OfflineModel } from "../model.ts";
+import { ScriptedModel } from "@chime/agent";
+import type { ModelRequest } from "@chime/agent";
 
 /** The model, its requests, the gate and a signal of the first call. */
 export interface GatedOffline {

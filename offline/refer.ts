@@ -14,7 +14,7 @@ import {
   TOOL,
 } from "./contract.ts";
 import { isReminderFrame, parseReminderFrames } from "./frame.ts";
-import type { ModelMessage } from "../types.ts";
+import type { ModelMessage } from "@chime/agent";
 
 /** A reminder the conversation named, and how. */
 export interface Known {

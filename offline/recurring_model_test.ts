@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { markText, STOPPED_NOTE, SUPERSEDED_NOTE } from "../_marks.ts";
+import { markText, STOPPED_NOTE, SUPERSEDED_NOTE } from "@chime/agent";
 import { called, calls, complete, frame, result, TOOLS, TOOLS_V2, user } from "./_fixtures_test.ts";
 
 const V2 = { tools: TOOLS_V2 };

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { OfflineModel } from "../offline.ts";
+import { OfflineModel } from "./model.ts";
 import { called, calls, complete, result, user } from "./_fixtures_test.ts";
 
 Deno.test("OfflineModel is named offline", () => {

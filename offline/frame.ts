@@ -1,11 +1,13 @@
 /**
- * Reads the fixed reminder follow-up frame (seed §"固定 framing") the schedule owner sends:
+ * Reads the fixed reminder follow-up frame the schedule owner sends (`reminderFrame()` of
+ * `@chime/schedule`, docs/events.md):
  * `<schedule-reminder>` + one JSON line + `</schedule-reminder>` + an instruction line. Version 2
  * frames add `occurrenceAt`, `missed`, `coalesced`, `recurring` and `snoozeOf`
  * (docs/recurring.md "Delivery"); every field is read defensively.
  *
  * @module
  */
+import { REMINDER_FRAME_TAG } from "@chime/schedule";
 import { obj, readRepeat, type RepeatView, str } from "./contract.ts";
 
 /** One reminder frame's payload, read defensively. */
@@ -32,7 +34,8 @@ export interface ReminderFrame {
   readonly snoozeOf?: string;
 }
 
-const FRAME_RE = /<schedule-reminder>\s*([\s\S]*?)\s*<\/schedule-reminder>/g;
+const OPEN = `<${REMINDER_FRAME_TAG}>`;
+const FRAME_RE = new RegExp(`${OPEN}\\s*([\\s\\S]*?)\\s*</${REMINDER_FRAME_TAG}>`, "g");
 
 function read(json: string): ReminderFrame | undefined {
   let value: unknown;
@@ -83,5 +86,5 @@ export function parseReminderFrames(text: string): ReminderFrame[] {
  * @returns `true` when it holds a `<schedule-reminder>` tag
  */
 export function isReminderFrame(text: string): boolean {
-  return text.includes("<schedule-reminder>");
+  return text.includes(OPEN);
 }

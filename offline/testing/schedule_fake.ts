@@ -1,13 +1,18 @@
 /**
  * An in-memory stand-in for the schedule tools in the shapes of docs/recurring.md ("Tools"):
  * `schedule_create` (with `repeat`), `schedule_list`, `schedule_update`, `schedule_delete` and
- * `schedule_snooze`, every value with `deliveryMode: 'session-local'`. Agent tests use it to
- * drive the offline model through the real loop (`@chime/agent` may not import
- * `@chime/schedule`). Not published; it checks shapes only as far as the tests need.
+ * `schedule_snooze`, every value with `deliveryMode: 'session-local'`. Offline-model tests use
+ * it to drive the model through the real loop and read every call back. Not published; it
+ * checks shapes only as far as the tests need.
  *
  * @module
  */
-import type { AgentHandle, ToolDefinition } from "../types.ts";
+import type { AgentHandle, ToolDefinition } from "@chime/agent";
+import {
+  REMINDER_FRAME_TAG,
+  REMINDER_INSTRUCTION,
+  SCHEDULE_TOOL_NAMES as TOOL,
+} from "@chime/schedule";
 
 /** A record as the fake keeps it. */
 export interface FakeRecord {
@@ -64,7 +69,7 @@ export class ScheduleFake {
       missed: 0,
       ...(record.repeat ? { recurring: { ...record.repeat, nextAt: record.scheduledAt } } : {}),
     });
-    return `<schedule-reminder>\n${json}\n</schedule-reminder>\nTell the user now.`;
+    return `<${REMINDER_FRAME_TAG}>\n${json}\n</${REMINDER_FRAME_TAG}>\n${REMINDER_INSTRUCTION}`;
   }
 
   #value(record: FakeRecord) {
@@ -138,7 +143,7 @@ export class ScheduleFake {
     });
     const selectors = { after_seconds: {}, at: {}, repeat: {} };
     return [
-      tool("schedule_create", { prompt: {}, ...selectors }, (args) => {
+      tool(TOOL.create, { prompt: {}, ...selectors }, (args) => {
         const when = this.#when(args);
         if ("error" in when) return when.error;
         const record = { id: `sch_${++this.#next}`, prompt: String(args.prompt), ...when };
@@ -146,12 +151,12 @@ export class ScheduleFake {
         this.#all.set(record.id, record);
         return { ok: true, ...this.#value(record) };
       }),
-      tool("schedule_list", {}, () => ({
+      tool(TOOL.list, {}, () => ({
         ok: true,
         schedules: [...this.active.values()].map((r) => this.#value(r)),
         deliveryMode: "session-local",
       })),
-      tool("schedule_update", { id: {}, prompt: {}, ...selectors }, (args) => {
+      tool(TOOL.update, { id: {}, prompt: {}, ...selectors }, (args) => {
         const found = this.#find(args.id);
         if ("error" in found) return found.error;
         const when = "after_seconds" in args || "at" in args || "repeat" in args
@@ -168,14 +173,14 @@ export class ScheduleFake {
         this.active.set(record.id, record);
         return { ok: true, ...this.#value(record) };
       }),
-      tool("schedule_delete", { id: {} }, (args) => {
+      tool(TOOL.delete, { id: {} }, (args) => {
         const found = this.#find(args.id);
         if ("error" in found) return found.error;
         this.active.delete(found.id);
         this.ended.add(found.id);
         return { ok: true, deleted: this.#value(found), deliveryMode: "session-local" };
       }),
-      tool("schedule_snooze", { id: {}, after_seconds: {} }, (args) => {
+      tool(TOOL.snooze, { id: {}, after_seconds: {} }, (args) => {
         const id = String(args.id);
         const base = this.#all.get(id);
         if (base === undefined) return fail("schedule_not_found", `Cannot snooze: no ${id}`);

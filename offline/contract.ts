@@ -1,72 +1,65 @@
 /**
- * The schedule tools as the offline model speaks them: names, argument shapes and defensive
- * readers of their results. The contract lives in `docs/recurring.md` (schedule/change v2,
- * "Tools") and ARCHITECTURE.md §6 "Tools"; `@chime/agent` may not import `@chime/schedule`
- * (the arrows point schedule → agent), so this module is the one place on the agent side that
- * writes those shapes down. Keep it in step with `docs/recurring.md`.
+ * The schedule tools as the offline model speaks them. Names, argument shapes, the result
+ * values and the reminder frame are `@chime/schedule`'s own exports (docs/recurring.md
+ * "Tools"); this module adds only the exactly-one-selector refinement the model builds and the
+ * defensive readers of tool values (a tool value reaches the model as JSON text).
  *
  * @module
  */
+import type {
+  CreateArgs as ScheduleCreateArgs,
+  DeleteArgs,
+  LocalAtArgs,
+  RepeatArgs,
+  RepeatValue,
+  ScheduleValue,
+  SelectorArgs,
+  SnoozeArgs,
+  UpdateArgs as ScheduleUpdateArgs,
+} from "@chime/schedule";
+import { SCHEDULE_TOOL_NAMES } from "@chime/schedule";
 
 /** Tool names (docs/recurring.md "Tools"). */
-export const TOOL = {
-  create: "schedule_create",
-  list: "schedule_list",
-  update: "schedule_update",
-  delete: "schedule_delete",
-  snooze: "schedule_snooze",
-} as const;
+export const TOOL: typeof SCHEDULE_TOOL_NAMES = SCHEDULE_TOOL_NAMES;
 
-/** The structured local `at` selector (ARCHITECTURE.md §6 "Tools"). */
-export interface LocalAt {
-  /** Local date `YYYY-MM-DD`. */
-  readonly date: string;
-  /** Local time `HH:MM`. */
-  readonly time: string;
-  /** Explicit IANA zone, only when the user named one. */
-  readonly time_zone?: string;
-}
+/** The structured local `at` selector. */
+export type LocalAt = LocalAtArgs;
+export type { RepeatArgs };
 
-/** The recurring selector `repeat` (docs/recurring.md "Tools"). */
-export interface RepeatArgs {
-  /** RFC 5545 RRULE value without the `RRULE:` prefix, e.g. `FREQ=DAILY;BYHOUR=9;BYMINUTE=0`. */
-  readonly rrule: string;
-  /** Local DTSTART; the tool defaults it to the decision instant. */
-  readonly start?: { readonly date: string; readonly time: string };
-  /** Explicit IANA zone, only when the user named one (else the implicit zone). */
-  readonly time_zone?: string;
-}
+type One<K extends keyof SelectorArgs> = {
+  readonly [P in K]-?: Exclude<SelectorArgs[P], undefined>;
+};
 
 /** Exactly one selector of `schedule_create` / `schedule_update`. */
-export type Selector =
-  | { readonly after_seconds: number }
-  | { readonly at: LocalAt | string }
-  | { readonly repeat: RepeatArgs };
+export type Selector = One<"after_seconds"> | One<"at"> | One<"repeat">;
 
-/** Arguments of `schedule_create`. */
-export type CreateArgs = { readonly prompt: string } & Selector;
+/** Arguments of `schedule_create` as the model builds them: the prompt and one selector. */
+export type CreateArgs = Pick<ScheduleCreateArgs, "prompt"> & Selector;
 
-/** Arguments of `schedule_update`: the id, and a prompt and/or a selector. */
-export type UpdateArgs = { readonly id: string; readonly prompt?: string } & Partial<Selector>;
-
-/** `repeat` of a listed recurring record (docs/recurring.md `schedule_list`). */
-export interface RepeatView {
-  /** The canonical RRULE value. */
-  readonly rrule: string;
-  /** IANA zone the rule runs in. */
-  readonly timeZone: string;
-  /** The rule in words, when the tool gave them. */
-  readonly text?: { readonly en: string; readonly zh: string };
+/** Arguments of each tool, by name: a call the model makes type-checks against the tool's. */
+export interface ToolArgs {
+  /** `schedule_create`. */
+  readonly schedule_create: CreateArgs;
+  /** `schedule_list`. */
+  readonly schedule_list: Record<string, never>;
+  /** `schedule_delete`. */
+  readonly schedule_delete: DeleteArgs;
+  /** `schedule_update`. */
+  readonly schedule_update: ScheduleUpdateArgs;
+  /** `schedule_snooze`. */
+  readonly schedule_snooze: SnoozeArgs;
 }
 
-/** A reminder as read, defensively, from a tool value or a frame. */
-export interface ScheduleView {
+/** `repeat` of a listed recurring record, or `recurring` of a frame, as read. */
+export type RepeatView = Pick<RepeatValue, "rrule" | "timeZone"> & {
+  /** The rule in words, when the tool gave them. */
+  readonly text?: RepeatValue["text"];
+};
+
+/** A reminder as read, defensively, from a tool value ({@linkcode ScheduleValue}) or a frame. */
+export interface ScheduleView extends Pick<ScheduleValue, "prompt" | "scheduledAt"> {
   /** Schedule id. */
   readonly id: string;
-  /** Reminder text. */
-  readonly prompt: string;
-  /** Target instant (the next occurrence of a recurring one), UTC RFC 3339 (may be empty). */
-  readonly scheduledAt: string;
   /** `scheduled`, `overdue` or whatever the tool reported. */
   readonly status: string;
   /** `after`, `at`, `recurring` or empty. */

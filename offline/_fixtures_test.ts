@@ -1,6 +1,6 @@
 /** Shared fixtures of the offline model tests (a `_test.ts` file so it is never published). */
-import { OfflineModel } from "../offline.ts";
-import type { ModelMessage, ModelReply, ModelToolSpec } from "../types.ts";
+import { OfflineModel } from "./model.ts";
+import type { ModelMessage, ModelReply, ModelToolSpec } from "@chime/agent";
 
 export const NOW = Date.parse("2026-11-29T08:15:00Z");
 export const TOOLS: readonly ModelToolSpec[] = [

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { STOPPED_NOTE, SUPERSEDED_NOTE } from "./_marks.ts";
+import { STOPPED_NOTE, SUPERSEDED_NOTE } from "@chime/agent";
 import { gatedOffline } from "./testing/gated_offline.ts";
-import { gate, harness, ofType, web } from "./testing/harness.ts";
+import { gate, harness, ofType, web } from "../agent/testing/harness.ts";
 import { ScheduleFake } from "./testing/schedule_fake.ts";
 
 const BER = "Europe/Berlin";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { OfflineModel } from "../offline.ts";
+import { OfflineModel } from "./model.ts";
 import { calls, complete, frame, NOW, TOOLS, user } from "./_fixtures_test.ts";
 
 Deno.test("complete() answers a due reminder frame without calling tools", async () => {

@@ -1,50 +1,34 @@
 /**
  * The keyless offline model: a deterministic {@linkcode ModelAdapter} that understands reminder
  * requests in English and Chinese (chrono-node for clock times) and answers tool results and
- * reminder frames with short texts (ARCHITECTURE.md §6 "Tools"; seed §"绝对时间规范化").
+ * reminder frames with short texts (docs/recurring.md "Tools"; seed §"绝对时间规范化").
  *
  * @module
  */
-import { readMarks } from "./_marks.ts";
-import { TOOL } from "./offline/contract.ts";
-import { isReminderFrame, parseReminderFrames, type ReminderFrame } from "./offline/frame.ts";
-import { frameText } from "./offline/frame_text.ts";
-import { isChinese, parseIntent } from "./offline/parse.ts";
-import {
-  type Draft,
-  firstDraft,
-  followUp,
-  merge,
-  type PlanContext,
-  type Request,
-} from "./offline/plan.ts";
-import { callNames } from "./offline/refer.ts";
-import { describeResult, type ReplyContext } from "./offline/reply.ts";
-import { helpText } from "./offline/texts.ts";
+import { readMarks } from "@chime/agent";
+import { SCHEDULE_ACTIVITY_HEADING } from "@chime/schedule";
+import { TIME_CONTEXT_HEADING } from "@chime/timecontext";
+import { TOOL } from "./contract.ts";
+import { isReminderFrame, parseReminderFrames, type ReminderFrame } from "./frame.ts";
+import { frameText } from "./frame_text.ts";
+import { isChinese, parseIntent } from "./parse.ts";
+import { type Draft, firstDraft, followUp, merge, type PlanContext, type Request } from "./plan.ts";
+import { callNames } from "./refer.ts";
+import { describeResult, type ReplyContext } from "./reply.ts";
+import { helpText } from "./texts.ts";
 import type {
   ModelAdapter,
   ModelMessage,
   ModelReply,
   ModelRequest,
   ModelToolSpec,
-} from "./types.ts";
-
-// Re-exported so this entry point documents on its own (`deno doc --lint agent/offline.ts`).
-export type {
-  ModelAdapter,
-  ModelMessage,
-  ModelReply,
-  ModelRequest,
-  ModelToolCall,
-  ModelToolSpec,
-} from "./types.ts";
+} from "@chime/agent";
 
 /**
  * Plugin notes that are context, never requests: the time-context reading and the schedule
- * plugin's `[schedule-activity]` note (page actions and skips, docs/recurring.md). Headings only:
- * the agent member may not import the plugins that write them (docs/architecture.md).
+ * plugin's `[schedule-activity]` note (page actions and skips, docs/recurring.md).
  */
-const CONTEXT_HEADINGS = ["[time-context]", "[schedule-activity]"] as const;
+const CONTEXT_HEADINGS = [TIME_CONTEXT_HEADING, SCHEDULE_ACTIVITY_HEADING] as const;
 
 /** The batch a step answers: the user messages of the latest user group, read for action. */
 interface Batch {
@@ -134,7 +118,7 @@ function forToolResults(pc: PlanContext): Draft {
  *
  * @example Ask for a reminder
  * ```ts
- * import { OfflineModel } from "./offline.ts";
+ * import { OfflineModel } from "@chime/offline";
  * import assert from "node:assert/strict";
  *
  * const model = new OfflineModel();

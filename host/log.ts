@@ -1,0 +1,177 @@
+/**
+ * Structured logging with `@logtape/logtape`. Library code only ever asks for a logger under the
+ * `chime` category; nothing is printed until the application configures a sink (the host's
+ * `main.ts` does, with {@linkcode configureLogging}). What is logged: each HTTP request (method,
+ * path without its query, status, duration; never bodies or tokens), session lifecycle (live,
+ * resumed, forked), schedule owner faults and failures with no caller (storage errors among
+ * them).
+ *
+ * Categories: `chime.http`, `chime.session`, `chime.schedule`, `chime.host`.
+ *
+ * @module
+ */
+import {
+  configure,
+  type ConsoleSinkOptions,
+  getConsoleSink,
+  getLogger,
+  getTextFormatter,
+  isLogLevel,
+  type Logger,
+  reset,
+} from "@logtape/logtape";
+import type { MiddlewareHandler } from "hono";
+import type { ScheduleLogger } from "@chime/schedule";
+import type { SessionStore } from "@chime/session";
+import { ConfigError } from "./errors.ts";
+
+/** The root category of every chime logger. */
+export const LOG_CATEGORY = "chime";
+
+/** A log level, lowest first (logtape's levels). */
+export type ChimeLogLevel = "trace" | "debug" | "info" | "warning" | "error" | "fatal";
+
+/** The level the host logs at unless told otherwise. */
+export const DEFAULT_LOG_LEVEL: ChimeLogLevel = "info";
+
+/** A logger under the `chime` category, silent until a sink is configured. */
+function chimeLogger(name: string): Logger {
+  return getLogger([LOG_CATEGORY, name]);
+}
+
+/**
+ * Reads a log level from a flag or `CHIME_LOG_LEVEL`.
+ *
+ * @param value `trace`, `debug`, `info`, `warning`, `error` or `fatal` (any case); `warn` is read
+ *   as `warning`
+ * @returns the level; {@linkcode DEFAULT_LOG_LEVEL} when `value` is undefined or empty
+ * @throws {ConfigError} `config_invalid` for any other value
+ *
+ * @example
+ * ```ts
+ * import { parseLogLevel } from "@chime/host";
+ * console.assert(parseLogLevel("WARN") === "warning");
+ * ```
+ */
+export function parseLogLevel(value: string | undefined): ChimeLogLevel {
+  const level = value?.trim().toLowerCase();
+  if (level === undefined || level === "") return DEFAULT_LOG_LEVEL;
+  const named = level === "warn" ? "warning" : level;
+  if (isLogLevel(named)) return named;
+  throw new ConfigError(
+    "config_invalid",
+    `Cannot start: log level "${value}" is not trace, debug, info, warning, error or fatal`,
+  );
+}
+
+/** Options of {@linkcode configureLogging}. */
+export interface LoggingOptions {
+  /** Lowest level written. @default "info" */
+  readonly level?: ChimeLogLevel;
+  /** Where lines go (its `debug`, `info`, `warn` and `error`). @default the global `console` */
+  readonly console?: Pick<Console, "debug" | "info" | "warn" | "error">;
+}
+
+/**
+ * Sends the `chime` categories to the console as text lines
+ * (`2026-11-30 12:00:00.000 +00:00 [INF] chime·http: GET /api/sessions 200 3ms`). Replaces any
+ * earlier logtape configuration.
+ *
+ * @param options the lowest level and the console
+ * @returns a handle whose disposal flushes and removes the configuration
+ */
+export async function configureLogging(options: LoggingOptions = {}): Promise<AsyncDisposable> {
+  const sink = getConsoleSink({
+    formatter: getTextFormatter({ value: "bare" }),
+    ...(options.console === undefined
+      ? {}
+      : { console: options.console as NonNullable<ConsoleSinkOptions["console"]> }),
+  });
+  await configure({
+    reset: true,
+    sinks: { console: sink },
+    loggers: [
+      { category: LOG_CATEGORY, sinks: ["console"], lowestLevel: options.level ?? "info" },
+      { category: ["logtape", "meta"], sinks: ["console"], lowestLevel: "warning" },
+    ],
+  });
+  return { [Symbol.asyncDispose]: () => reset() };
+}
+
+/**
+ * Hono middleware (used by `createApp`) logging one line per request: method, path (the query is left out: it may
+ * carry a sign-in token), status and duration in ms. Every request at info level; a `5xx` at
+ * error level with the error's code.
+ *
+ * @returns the middleware
+ */
+export function requestLog(): MiddlewareHandler {
+  const logger = chimeLogger("http");
+  return async (c, next) => {
+    const started = performance.now();
+    await next();
+    const ms = Math.round(performance.now() - started);
+    const fields = { method: c.req.method, path: c.req.path, status: c.res.status, ms };
+    const message = "{method} {path} {status} {ms}ms";
+    if (c.res.status < 500) return logger.info(message, fields);
+    const code = (c.error as { code?: unknown } | undefined)?.code;
+    logger.error(`${message} {error}`, { ...fields, error: code ?? c.error?.name ?? "" });
+  };
+}
+
+/**
+ * A schedule owner logger (`schedulePlugin({ logger })`) writing to `chime.schedule`: contained
+ * failures at warning level, owner faults at error level.
+ *
+ * @returns the logger to pass to the schedule plugin
+ */
+export function scheduleLogger(): ScheduleLogger {
+  const logger = chimeLogger("schedule");
+  return {
+    warn: (message, details) => logger.warn("{message}", { message, details }),
+    error: (message, details) => logger.error("{message}", { message, details }),
+  };
+}
+
+/**
+ * Logs sessions going live: `created`, `resumed` (read back from storage) or `forked` (with its
+ * parent and the last parent seq it copied).
+ *
+ * @param store the host's store
+ * @returns a handle whose disposal stops logging
+ */
+export function logLifecycle(store: Pick<SessionStore, "onLive">): Disposable {
+  const logger = chimeLogger("session");
+  return store.onLive((session, durable) => {
+    const { id, lineage } = session.header;
+    if (lineage !== null && durable === 0) {
+      logger.info("session {id} forked from {parentId} through seq {throughSeq}", {
+        id,
+        parentId: lineage.parentId,
+        throughSeq: lineage.forkedThroughSeq,
+      });
+    } else if (durable === 0) {
+      logger.info("session {id} created (live)", { id });
+    } else {
+      logger.info("session {id} resumed (live, {durable} events read back)", { id, durable });
+    }
+  });
+}
+
+/**
+ * A `reportError` for failures with no caller (a storage error in a background flush, a throwing
+ * listener, a failed agent teardown): logged at error level under `chime.host`; the host keeps
+ * serving.
+ *
+ * @returns the callback
+ */
+export function logUnexpected(): (error: unknown) => void {
+  const logger = chimeLogger("host");
+  return (error) => {
+    const code = (error as { code?: unknown } | null)?.code;
+    logger.error("unexpected error (still serving): {code} {error}", {
+      code: typeof code === "string" ? code : "",
+      error,
+    });
+  };
+}

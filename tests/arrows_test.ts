@@ -1,0 +1,55 @@
+// The dependency arrows of docs/architecture.md ("Dependency arrows"), checked against the
+// imports of every member's published (non-test) files.
+import assert from "node:assert/strict";
+
+const ROOT = new URL("../", import.meta.url);
+
+/** Which members each member's published code may import (docs/architecture.md). */
+const ALLOWED: Record<string, readonly string[]> = {
+  migrations: [],
+  session: ["migrations"],
+  agent: ["session"],
+  timecontext: ["session"],
+  schedule: ["agent", "session"],
+  offline: ["agent", "schedule", "timecontext"],
+  host: ["agent", "offline", "schedule", "session", "timecontext", "ui"],
+  ui: [],
+};
+
+async function* sources(dir: URL): AsyncGenerator<URL> {
+  for await (const entry of Deno.readDir(dir)) {
+    const url = new URL(entry.name + (entry.isDirectory ? "/" : ""), dir);
+    if (entry.isDirectory && entry.name !== "testing") yield* sources(url);
+    if (entry.isFile && /\.tsx?$/.test(entry.name) && !/_test\.tsx?$/.test(entry.name)) yield url;
+  }
+}
+
+/** The members a file imports, from its import and export statements (not its doc examples). */
+function importsOf(text: string): Set<string> {
+  const found = new Set<string>();
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+  for (const m of code.matchAll(/(?:from|import)\s*\(?\s*"@chime\/([a-z]+)/g)) found.add(m[1]!);
+  return found;
+}
+
+Deno.test("each member imports only the members its arrows allow", async () => {
+  for (const [member, allowed] of Object.entries(ALLOWED)) {
+    for await (const file of sources(new URL(`${member}/`, ROOT))) {
+      const used = [...importsOf(await Deno.readTextFile(file))].filter((m) => m !== member);
+      const stray = used.filter((m) => !allowed.includes(m));
+      assert.deepEqual(stray, [], `${file.pathname} imports ${stray.join(", ")}`);
+    }
+  }
+});
+
+Deno.test("the offline model lives in @chime/offline only", async () => {
+  for await (const file of sources(new URL("agent/", ROOT))) {
+    assert.ok(!(await Deno.readTextFile(file)).includes("OfflineModel"), file.pathname);
+  }
+  const workspace = JSON.parse(await Deno.readTextFile(new URL("deno.json", ROOT)));
+  assert.ok(workspace.workspace.includes("./offline"));
+  assert.deepEqual(
+    Object.keys(ALLOWED).sort(),
+    workspace.workspace.map((m: string) => m.slice(2)).sort(),
+  );
+});
