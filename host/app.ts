@@ -97,6 +97,13 @@ export const STATUS_BY_CODE: Readonly<
   storage_corrupt: 500,
 };
 
+/** Body failures after which the rest of the request body may still be in flight. */
+const UNREAD_BODY: ReadonlySet<string> = new Set([
+  "body_timeout",
+  "body_incomplete",
+  "payload_too_large",
+]);
+
 function codeOf(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   return error instanceof Error && typeof code === "string" && code in STATUS_BY_CODE
@@ -162,6 +169,9 @@ export function createApp(runtime: HostRuntime, options: AppOptions = {}): HostA
     const code = codeOf(error);
     if (code !== undefined) {
       const details = (error as { details?: Record<string, unknown> }).details ?? {};
+      // A body that was not read to its end leaves the connection's framing unknown: close it
+      // rather than read the rest of that body as the next request.
+      if (UNREAD_BODY.has(code)) c.header("Connection", "close");
       return c.json({ error: { ...details, code, message: error.message } }, STATUS_BY_CODE[code]);
     }
     if (error instanceof HTTPException && error.status < 500) {

@@ -55,7 +55,7 @@ export interface RunningServer extends AsyncDisposable {
   /** The runtime (store, loader, agents, feeds). */
   readonly runtime: HostRuntime;
   /**
-   * With a token: the one-time sign-in URL (`/?token=…`; it sets the cookie and redirects to
+   * With a token: the sign-in URL (`/?token=…`; it sets the cookie and redirects to
    * `/` without the token), as Jupyter prints it. A wildcard bind uses `127.0.0.1`.
    */
   readonly signInUrl?: string;
