@@ -10,7 +10,7 @@ import { PersistenceController } from "./coordinator.ts";
 import { SessionError } from "./errors.ts";
 import type { SessionEvent } from "./event.ts";
 import { isSessionId, normalizeHeader, type SessionHeader } from "./header.ts";
-import { Session } from "./session.ts";
+import { DEFAULT_LIVE_TAIL_EVENTS, Session } from "./session.ts";
 import { normalizeTimeZone, timeZonesEqual } from "./zone.ts";
 
 /**
@@ -36,9 +36,9 @@ export type FlushedObserver = (session: Session, throughSeq: number) => void;
 
 /**
  * Observer of a session going live (create, resume, fork), called synchronously before any other
- * code can append to it. `durableLength` counts the events that were just read back from storage
- * (a resumed session's whole loaded log); it is `0` for new sessions and forks, whose header and
- * seed become durable only with their first acknowledged flush.
+ * code can append to it. `durableLength` counts the events storage is known to hold: a resumed
+ * session's stored length, a fork's `seedLength` (a fork is stored before it goes live); it is
+ * `0` for new sessions, whose header becomes durable only with their first acknowledged flush.
  */
 export type LiveObserver = (session: Session, durableLength: number) => void;
 
@@ -59,7 +59,24 @@ export interface SessionStoreOptions {
    * checkpoint 与初始化恢复"). @default true
    */
   readonly persist?: boolean;
+  /**
+   * At least this many of the newest committed events stay in each live session's memory;
+   * older ones are read with {@linkcode SessionStore.read} (`docs/long-sessions.md`
+   * §"Bounded live session"). @default 1,000
+   */
+  readonly liveTailEvents?: number;
 }
+
+/** Range options of {@linkcode SessionStore.readByType}. */
+export interface ReadByTypeOptions {
+  /** First seq, inclusive. @default 0 */
+  readonly from?: number;
+  /** End seq, exclusive. @default no bound */
+  readonly to?: number;
+}
+
+/** Events per storage query of {@linkcode SessionStore.read}. */
+const READ_PAGE = 4_096;
 
 /** Arguments of {@linkcode SessionStore.create}. */
 export interface CreateSessionOptions {
@@ -81,6 +98,14 @@ export interface ForkOptions {
   readonly throughSeq?: number;
   /** A chosen child id. @default generated */
   readonly id?: string;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
 }
 
 function randomId(): string {
@@ -108,6 +133,7 @@ export class SessionStore implements AsyncDisposable {
   readonly #generateId: () => string;
   readonly #reportError: (error: unknown) => void;
   readonly #persist: boolean;
+  readonly #tail: number;
   readonly #live = new Map<string, Session>();
   readonly #controllers = new WeakMap<Session, PersistenceController>();
   readonly #listeners = new WeakMap<Session, Set<FlushListener>>();
@@ -119,9 +145,15 @@ export class SessionStore implements AsyncDisposable {
   /**
    * Creates a store over one backend.
    *
-   * @param options backend, clock, id generator
+   * @param options backend, clock, id generator, tail bound
+   * @throws {RangeError} when `liveTailEvents` is not a non-negative integer
    */
   constructor(options: SessionStoreOptions) {
+    const tail = options.liveTailEvents ?? DEFAULT_LIVE_TAIL_EVENTS;
+    if (!Number.isSafeInteger(tail) || tail < 0) {
+      throw new RangeError(`Cannot create store: liveTailEvents ${tail} is not a count`);
+    }
+    this.#tail = tail;
     this.#backend = options.backend;
     this.#clock = options.clock ?? systemClock;
     this.#generateId = options.generateId ?? randomId;
@@ -166,6 +198,8 @@ export class SessionStore implements AsyncDisposable {
     const session = new Session({
       header,
       events,
+      tailStart: durableLength === 0 ? 0 : durableLength - events.length,
+      liveTailEvents: this.#tail,
       now: () => this.#clock.now(),
       reportError: this.#reportError,
     });
@@ -263,38 +297,43 @@ export class SessionStore implements AsyncDisposable {
   async #resumeUnlocked(id: string): Promise<Session> {
     const live = this.#live.get(id);
     if (live !== undefined) return live;
-    const stored = await this.#backend.load(id);
+    // The header, the stored length and the newest events only: resume costs the same for a
+    // 10-event and a 1,000,000-event log.
+    const stored = await this.#backend.tail(id, this.#tail);
     if (stored === undefined) {
       throw new SessionError("session_not_found", `Cannot resume: no session ${id}`);
     }
     return this.#goLive(
       normalizeHeader(stored.header),
       stored.events,
-      stored.events.length,
-      stored.events.length,
+      stored.length,
+      stored.length,
     );
   }
 
   /**
    * Forks a session: the child copies the parent's events `[0, throughSeq]`, then
    * `session/end-seed { seedLength }`; its header carries `lineage`, `seedLength` and the
-   * parent's `timeZone`. The child is live; the parent is untouched.
+   * parent's `timeZone`. The child is stored before it goes live: the parent's prefix is made
+   * durable first (a flush of the parent's own write path when needed) and copied inside storage
+   * (`PersistenceBackend.fork`), never through memory. The parent is untouched. A store that
+   * does not persist builds the child in memory.
    *
-   * @param parent the live parent or its id (loaded from storage when cold)
+   * @param parent the live parent or its id (read from storage when cold)
    * @param options `throughSeq` (inclusive) and an optional child id
    * @throws {SessionError} `invalid_seq` when `throughSeq` is outside the parent log,
-   *   `session_not_found`, `invalid_session_id`, `session_exists`
+   *   `session_not_found`, `invalid_session_id`, `session_exists`, `persistence_failed` when the
+   *   parent's prefix or the child cannot be stored
    */
   async fork(parent: Session | string, options: ForkOptions = {}): Promise<Session> {
-    const source: StoredSession | Session | undefined = typeof parent === "string"
-      ? (this.#live.get(this.#checkId(parent)) ?? await this.#backend.load(parent))
-      : parent;
+    const live = typeof parent === "string" ? this.#live.get(this.#checkId(parent)) : parent;
+    const cold = live === undefined ? await this.#backend.cursor(parent as string) : undefined;
+    const source = live ?? cold;
     if (source === undefined) {
       throw new SessionError("session_not_found", `Cannot fork: no session ${String(parent)}`);
     }
-    const parentEvents = source instanceof Session ? source.events() : source.events;
-    const through = options.throughSeq ?? parentEvents.length - 1;
-    if (!Number.isSafeInteger(through) || through < -1 || through >= parentEvents.length) {
+    const through = options.throughSeq ?? source.length - 1;
+    if (!Number.isSafeInteger(through) || through < -1 || through >= source.length) {
       throw new SessionError("invalid_seq", `Cannot fork: seq ${through} is not in the parent`);
     }
     const id = this.#checkId(options.id ?? this.#generateId());
@@ -321,7 +360,22 @@ export class SessionStore implements AsyncDisposable {
         at: new Date(this.#clock.now()).toISOString(),
         data: { seedLength },
       };
-      return this.#goLive(header, [...parentEvents.slice(0, through + 1), endSeed], seedLength, 0);
+      if (!this.#persist) {
+        const prefix = live === undefined
+          ? await this.#readStored(ph.id, 0, through + 1)
+          : await this.read(live, 0, through + 1);
+        return this.#goLive(header, [...prefix, endSeed], seedLength, 0);
+      }
+      const controller = live === undefined ? undefined : this.#controllers.get(live);
+      if (controller !== undefined && through >= live!.tailStart) {
+        await controller.flush(through + 1);
+      }
+      await this.#backend.fork(header, ph.id, through, [endSeed]);
+      const stored = await this.#backend.tail(id, this.#tail);
+      if (stored === undefined) {
+        throw new SessionError("persistence_failed", `Cannot fork: ${id} vanished from storage`);
+      }
+      return this.#goLive(header, stored.events, stored.length, stored.length);
     });
   }
 
@@ -446,6 +500,89 @@ export class SessionStore implements AsyncDisposable {
   /** A page of stored events (durable prefix only). */
   readStored(id: string, page?: EventPage): Promise<SessionEvent[]> {
     return this.#backend.readEvents(this.#checkId(id), page);
+  }
+
+  /**
+   * Any range `[from, to)` of a live session (`docs/long-sessions.md` §"Bounded live
+   * session"): the part below {@linkcode Session.tailStart} from storage (ranged queries of
+   * 4,096 events on the primary key), the rest from memory; the same frozen JSON form either way.
+   *
+   * @param session the live session (a closed one still serves its stored part)
+   * @param from first seq, inclusive @default 0
+   * @param to end seq, exclusive; clamped to `session.length` @default session.length
+   * @returns the events in seq order
+   * @throws {RangeError} when `from` or `to` is not a non-negative integer
+   * @throws {SessionError} `storage_corrupt` for a damaged or missing stored row
+   */
+  async read(session: Session, from = 0, to: number = session.length): Promise<SessionEvent[]> {
+    if (!Number.isSafeInteger(from) || from < 0 || !Number.isSafeInteger(to) || to < 0) {
+      throw new RangeError(`Cannot read events: [${from}, ${to}) is not a seq range`);
+    }
+    const end = Math.min(to, session.length);
+    if (end <= from) return [];
+    // Capture the memory part first: the tail may move while storage is read.
+    const start = session.tailStart;
+    const held = session.events(Math.max(from, start), end);
+    if (from >= start) return [...held];
+    const stored = await this.#readStored(session.id, from, Math.min(end, start));
+    for (const event of held) stored.push(event);
+    return stored;
+  }
+
+  async #readStored(id: string, from: number, to: number): Promise<SessionEvent[]> {
+    const out: SessionEvent[] = [];
+    for (let next = from; next < to;) {
+      const limit = Math.min(READ_PAGE, to - next);
+      const page = await this.#backend.readEvents(id, { after: next - 1, limit });
+      if (page.length !== limit) {
+        throw new SessionError(
+          "storage_corrupt",
+          `Cannot read session ${id}: stored event ${next + page.length} is missing`,
+          { details: { sessionId: id, seq: next + page.length, what: "missing" } },
+        );
+      }
+      for (const event of page) out.push(deepFreeze(event));
+      next += limit;
+    }
+    return out;
+  }
+
+  /**
+   * The events of the given types with `from ≤ seq < to`, in seq order: from storage by the
+   * `(session_id, type, seq)` index (libSQL; JSONL scans) plus, for a live session, its tail
+   * from memory (`docs/long-sessions.md` §"Bounded live session").
+   *
+   * @param session a live session, or an id (its live session when live, else storage only)
+   * @param types event types
+   * @param options `from` (default 0) and `to` (default no bound)
+   * @returns frozen events in seq order
+   * @throws {RangeError} when `types` is not an array of strings or a bound is not a seq
+   * @throws {SessionError} `invalid_session_id`, `storage_corrupt`
+   */
+  async readByType(
+    session: Session | string,
+    types: readonly string[],
+    options: ReadByTypeOptions = {},
+  ): Promise<SessionEvent[]> {
+    if (!Array.isArray(types) || types.some((t) => typeof t !== "string")) {
+      throw new RangeError("Cannot read events by type: types must be an array of strings");
+    }
+    const from = options.from ?? 0;
+    const to = options.to ?? Number.MAX_SAFE_INTEGER;
+    if (!Number.isSafeInteger(from) || from < 0 || !Number.isSafeInteger(to) || to < 0) {
+      throw new RangeError(`Cannot read events by type: [${from}, ${to}) is not a seq range`);
+    }
+    const live = typeof session === "string" ? this.#live.get(this.#checkId(session)) : session;
+    const id = typeof session === "string" ? session : session.id;
+    if (live === undefined) {
+      return (await this.#backend.readByType(id, types, from, to)).map(deepFreeze);
+    }
+    const start = live.tailStart;
+    const wanted = new Set(types);
+    const held = live.events(Math.max(from, start), to).filter((e) => wanted.has(e.type));
+    if (from >= start) return held;
+    const stored = await this.#backend.readByType(id, types, from, Math.min(to, start));
+    return [...stored.map(deepFreeze), ...held];
   }
 
   /**

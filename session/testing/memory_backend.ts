@@ -3,7 +3,13 @@
  *
  * @module
  */
-import type { EventPage, PersistenceBackend, StoredCursor, StoredSession } from "../backend.ts";
+import type {
+  EventPage,
+  PersistenceBackend,
+  StoredCursor,
+  StoredSession,
+  StoredTail,
+} from "../backend.ts";
 import { SessionError } from "../errors.ts";
 import type { SessionEvent } from "../event.ts";
 import { normalizeHeader, type SessionHeader } from "../header.ts";
@@ -11,7 +17,7 @@ import { normalizeHeader, type SessionHeader } from "../header.ts";
 /** Which operation a fault targets, and whether it strikes before or after the commit. */
 export interface Fault {
   /** The operation. */
-  readonly op: "initialize" | "append" | "cursor" | "load";
+  readonly op: "initialize" | "append" | "cursor" | "load" | "fork" | "tail" | "read";
   /** `before`: nothing changes; `after`: the change commits, then the call rejects. */
   readonly when: "before" | "after";
   /** Only for this session id. @default any */
@@ -50,7 +56,7 @@ export class MemoryBackend implements PersistenceBackend {
   async #step(op: Fault["op"], id: string, when: Fault["when"]): Promise<void> {
     if (when === "before") {
       this.calls[op] = (this.calls[op] ?? 0) + 1;
-      if (op === "initialize" || op === "append") await this.#gate?.promise;
+      if (op === "initialize" || op === "append" || op === "fork") await this.#gate?.promise;
     }
     const index = this.#faults.findIndex((f) =>
       f.op === op && f.when === when && (f.id === undefined || f.id === id)
@@ -94,6 +100,56 @@ export class MemoryBackend implements PersistenceBackend {
   }
 
   /** @inheritdoc */
+  async fork(
+    header: SessionHeader,
+    parentId: string,
+    throughSeq: number,
+    own: readonly SessionEvent[],
+  ): Promise<void> {
+    await this.#step("fork", header.id, "before");
+    const parent = this.#sessions.get(parentId);
+    if (parent === undefined) {
+      throw new SessionError("session_not_found", `Cannot fork: ${parentId}`);
+    }
+    if (throughSeq < -1 || throughSeq >= parent.events.length) {
+      throw new SessionError("invalid_seq", `Cannot fork: ${parentId} has no seq ${throughSeq}`);
+    }
+    if (this.#sessions.has(header.id)) {
+      throw new SessionError("session_exists", `Cannot fork: ${header.id} is stored`);
+    }
+    this.#sessions.set(header.id, {
+      header: normalizeHeader(structuredClone(header)),
+      events: structuredClone([...parent.events.slice(0, throughSeq + 1), ...own]),
+    });
+    await this.#step("fork", header.id, "after");
+  }
+
+  /** @inheritdoc */
+  async tail(id: string, count: number): Promise<StoredTail | undefined> {
+    await this.#step("tail", id, "before");
+    const s = this.#sessions.get(id);
+    return s && structuredClone({
+      header: s.header,
+      length: s.events.length,
+      events: s.events.slice(s.events.length - Math.min(count, s.events.length)),
+    });
+  }
+
+  /** @inheritdoc */
+  async readByType(
+    id: string,
+    types: readonly string[],
+    from: number,
+    to: number,
+  ): Promise<SessionEvent[]> {
+    await this.#step("read", id, "before");
+    const all = this.#sessions.get(id)?.events ?? [];
+    return structuredClone(
+      all.filter((e) => e.seq >= from && e.seq < to && types.includes(e.type)),
+    );
+  }
+
+  /** @inheritdoc */
   async load(id: string): Promise<StoredSession | undefined> {
     await this.#step("load", id, "before");
     const s = this.#sessions.get(id);
@@ -101,7 +157,8 @@ export class MemoryBackend implements PersistenceBackend {
   }
 
   /** @inheritdoc */
-  readEvents(id: string, page: EventPage = {}): Promise<SessionEvent[]> {
+  async readEvents(id: string, page: EventPage = {}): Promise<SessionEvent[]> {
+    await this.#step("read", id, "before");
     const all = this.#sessions.get(id)?.events ?? [];
     const limit = page.limit ?? 500;
     const inRange = all.filter((e) =>
@@ -109,7 +166,7 @@ export class MemoryBackend implements PersistenceBackend {
       (page.after === undefined || e.seq > page.after)
     );
     const out = page.before !== undefined ? inRange.slice(-limit) : inRange.slice(0, limit);
-    return Promise.resolve(structuredClone(out));
+    return structuredClone(out);
   }
 
   /** @inheritdoc */
