@@ -46,7 +46,13 @@ function toJson<D>(data: D): D {
   return JSON.parse(text) as D;
 }
 
-function deepFreeze<T>(value: T): T {
+/**
+ * Freezes a JSON value and everything in it (a frozen value is left as it is).
+ *
+ * @param value a JSON value
+ * @returns the same value, frozen
+ */
+export function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const v of Object.values(value)) deepFreeze(v);
@@ -93,7 +99,8 @@ export class Session {
    *
    * @param init header, existing events (from `tailStart`), tail bound and clock
    * @throws {RangeError} when an event's `seq` is not `tailStart` plus its index, or when
-   *   `tailStart` or `liveTailEvents` is not a non-negative integer
+   *   `tailStart` is not a non-negative integer or `liveTailEvents` not a positive one (the
+   *   newest event always stays in memory)
    */
   constructor(init: SessionInit) {
     const tailStart = init.tailStart ?? 0;
@@ -101,8 +108,8 @@ export class Session {
     if (!Number.isSafeInteger(tailStart) || tailStart < 0) {
       throw new RangeError(`Cannot load session: tailStart ${tailStart} is not a seq`);
     }
-    if (!Number.isSafeInteger(keep) || keep < 0) {
-      throw new RangeError(`Cannot load session: liveTailEvents ${keep} is not a count`);
+    if (!Number.isSafeInteger(keep) || keep < 1) {
+      throw new RangeError(`Cannot load session: liveTailEvents ${keep} is not a positive count`);
     }
     this.header = deepFreeze(structuredClone(init.header));
     this.#tailStart = tailStart;

@@ -9,104 +9,30 @@ import { type Clock, systemClock } from "./clock.ts";
 import { PersistenceController } from "./coordinator.ts";
 import { SessionError } from "./errors.ts";
 import type { SessionEvent } from "./event.ts";
-import { isSessionId, normalizeHeader, type SessionHeader } from "./header.ts";
+import { headersIdentical, isSessionId, normalizeHeader, type SessionHeader } from "./header.ts";
 import { DEFAULT_LIVE_TAIL_EVENTS, Session } from "./session.ts";
+import { readRange, readTypes } from "./_store_read.ts";
+import { forkSeed } from "./_fork.ts";
+import type {
+  CreateSessionOptions,
+  FlushedObserver,
+  FlushListener,
+  ForkOptions,
+  LiveObserver,
+  ReadByTypeOptions,
+  SessionStoreOptions,
+} from "./store_types.ts";
+
+export type {
+  CreateSessionOptions,
+  FlushedObserver,
+  FlushListener,
+  ForkOptions,
+  LiveObserver,
+  ReadByTypeOptions,
+  SessionStoreOptions,
+};
 import { normalizeTimeZone, timeZonesEqual } from "./zone.ts";
-
-/**
- * A scoped flush listener. Return the literal `true` only as an explicit durability
- * acknowledgement; observe-only listeners return `void`. A rejection fails the checkpoint.
- *
- * @param session the session being flushed
- * @param throughSeq exclusive bound captured when `flush()` was called
- */
-export type FlushListener = (
-  session: Session,
-  throughSeq: number,
-) => true | void | Promise<true | void>;
-
-/**
- * Observer of the `session/flushed(session, throughSeq)` observation: everything with
- * `seq < throughSeq` is durable. Published by acknowledged checkpoints (with the bound captured
- * at `flush()` entry) and by every commit of the persistence coordinator (with the length
- * captured when that write was issued), so a chat message is reported saved without a
- * checkpoint. Bounds may repeat or arrive below an earlier one: observers keep the maximum.
- */
-export type FlushedObserver = (session: Session, throughSeq: number) => void;
-
-/**
- * Observer of a session going live (create, resume, fork), called synchronously before any other
- * code can append to it. `durableLength` counts the events storage is known to hold: a resumed
- * session's stored length, a fork's `seedLength` (a fork is stored before it goes live); it is
- * `0` for new sessions, whose header becomes durable only with their first acknowledged flush.
- */
-export type LiveObserver = (session: Session, durableLength: number) => void;
-
-/** Options of {@linkcode SessionStore}. */
-export interface SessionStoreOptions {
-  /** Where sessions are persisted. */
-  readonly backend: PersistenceBackend;
-  /** Wall clock for `createdAt` and event `at`. @default systemClock */
-  readonly clock?: Clock;
-  /** Session id generator. @default a random 22-char url-safe id */
-  readonly generateId?: () => string;
-  /** Where observer exceptions go. @default globalThis.reportError */
-  readonly reportError?: (error: unknown) => void;
-  /**
-   * Attach a persistence controller (the acknowledging flush listener) to each live session.
-   * `false` keeps sessions in memory only: their checkpoints are empty or observer-only and
-   * `flush()` returns `false` unless another listener acknowledges (seed §"Persistence
-   * checkpoint 与初始化恢复"). @default true
-   */
-  readonly persist?: boolean;
-  /**
-   * At least this many of the newest committed events stay in each live session's memory;
-   * older ones are read with {@linkcode SessionStore.read} (`docs/long-sessions.md`
-   * §"Bounded live session"). @default 1,000
-   */
-  readonly liveTailEvents?: number;
-}
-
-/** Range options of {@linkcode SessionStore.readByType}. */
-export interface ReadByTypeOptions {
-  /** First seq, inclusive. @default 0 */
-  readonly from?: number;
-  /** End seq, exclusive. @default no bound */
-  readonly to?: number;
-}
-
-/** Events per storage query of {@linkcode SessionStore.read}. */
-const READ_PAGE = 4_096;
-
-/** Arguments of {@linkcode SessionStore.create}. */
-export interface CreateSessionOptions {
-  /** The working directory. */
-  readonly cwd: string;
-  /** A chosen id; a second create with the same id and cwd returns the same session. */
-  readonly id?: string;
-  /** IANA zone, validated and case-normalized; absent means "unavailable" forever. */
-  readonly timeZone?: string;
-  /** Who creates it. @default "web" */
-  readonly origin?: string;
-  /** `0` for root agents. @default 0 */
-  readonly delegationDepth?: number;
-}
-
-/** Arguments of {@linkcode SessionStore.fork}. */
-export interface ForkOptions {
-  /** Last parent seq to copy, inclusive. @default the parent's last event */
-  readonly throughSeq?: number;
-  /** A chosen child id. @default generated */
-  readonly id?: string;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
 
 function randomId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
@@ -146,12 +72,13 @@ export class SessionStore implements AsyncDisposable {
    * Creates a store over one backend.
    *
    * @param options backend, clock, id generator, tail bound
-   * @throws {RangeError} when `liveTailEvents` is not a non-negative integer
+   * @throws {RangeError} when `liveTailEvents` is not a positive integer (the newest event always
+   *   stays in memory)
    */
   constructor(options: SessionStoreOptions) {
     const tail = options.liveTailEvents ?? DEFAULT_LIVE_TAIL_EVENTS;
-    if (!Number.isSafeInteger(tail) || tail < 0) {
-      throw new RangeError(`Cannot create store: liveTailEvents ${tail} is not a count`);
+    if (!Number.isSafeInteger(tail) || tail < 1) {
+      throw new RangeError(`Cannot create store: liveTailEvents ${tail} is not a positive count`);
     }
     this.#tail = tail;
     this.#backend = options.backend;
@@ -341,36 +268,30 @@ export class SessionStore implements AsyncDisposable {
       if (this.#live.has(id) || (await this.#backend.cursor(id)) !== undefined) {
         throw new SessionError("session_exists", `Cannot fork: ${id} exists`);
       }
-      const seedLength = through + 2;
       const ph = source.header;
-      const header = normalizeHeader({
-        version: 1,
-        id,
-        cwd: ph.cwd,
-        createdAt: new Date(this.#clock.now()).toISOString(),
-        origin: "fork",
-        lineage: { parentId: ph.id, forkedThroughSeq: through },
-        delegationDepth: ph.delegationDepth ?? 0,
-        seedLength,
-        ...(ph.timeZone === undefined ? {} : { timeZone: ph.timeZone }),
-      });
-      const endSeed: SessionEvent = {
-        seq: through + 1,
-        type: "session/end-seed",
-        at: new Date(this.#clock.now()).toISOString(),
-        data: { seedLength },
-      };
+      const { header, endSeed } = forkSeed(ph, id, through, this.#clock.now());
+      const seedLength = through + 2;
       if (!this.#persist) {
         const prefix = live === undefined
-          ? await this.#readStored(ph.id, 0, through + 1)
+          ? await readRange(this.#backend, ph.id, 0, through + 1)
           : await this.read(live, 0, through + 1);
         return this.#goLive(header, [...prefix, endSeed], seedLength, 0);
       }
-      const controller = live === undefined ? undefined : this.#controllers.get(live);
-      if (controller !== undefined && through >= live!.tailStart) {
-        await controller.flush(through + 1);
+      // The parent's header and prefix must be stored before storage can copy them.
+      await (live && this.#controllers.get(live))?.flush(through + 1);
+      try {
+        await this.#backend.fork(header, ph.id, through, [endSeed]);
+      } catch (error) {
+        // A failure after commit left the child stored: it is the fork asked for.
+        const child = await this.#backend.cursor(id).catch(() => undefined);
+        if (child === undefined || !headersIdentical(child.header, header)) {
+          throw error instanceof SessionError ? error : new SessionError(
+            "persistence_failed",
+            `Cannot fork: storing ${id} failed`,
+            { cause: error },
+          );
+        }
       }
-      await this.#backend.fork(header, ph.id, through, [endSeed]);
       const stored = await this.#backend.tail(id, this.#tail);
       if (stored === undefined) {
         throw new SessionError("persistence_failed", `Cannot fork: ${id} vanished from storage`);
@@ -524,27 +445,9 @@ export class SessionStore implements AsyncDisposable {
     const start = session.tailStart;
     const held = session.events(Math.max(from, start), end);
     if (from >= start) return [...held];
-    const stored = await this.#readStored(session.id, from, Math.min(end, start));
+    const stored = await readRange(this.#backend, session.id, from, Math.min(end, start));
     for (const event of held) stored.push(event);
     return stored;
-  }
-
-  async #readStored(id: string, from: number, to: number): Promise<SessionEvent[]> {
-    const out: SessionEvent[] = [];
-    for (let next = from; next < to;) {
-      const limit = Math.min(READ_PAGE, to - next);
-      const page = await this.#backend.readEvents(id, { after: next - 1, limit });
-      if (page.length !== limit) {
-        throw new SessionError(
-          "storage_corrupt",
-          `Cannot read session ${id}: stored event ${next + page.length} is missing`,
-          { details: { sessionId: id, seq: next + page.length, what: "missing" } },
-        );
-      }
-      for (const event of page) out.push(deepFreeze(event));
-      next += limit;
-    }
-    return out;
   }
 
   /**
@@ -574,15 +477,7 @@ export class SessionStore implements AsyncDisposable {
     }
     const live = typeof session === "string" ? this.#live.get(this.#checkId(session)) : session;
     const id = typeof session === "string" ? session : session.id;
-    if (live === undefined) {
-      return (await this.#backend.readByType(id, types, from, to)).map(deepFreeze);
-    }
-    const start = live.tailStart;
-    const wanted = new Set(types);
-    const held = live.events(Math.max(from, start), to).filter((e) => wanted.has(e.type));
-    if (from >= start) return held;
-    const stored = await this.#backend.readByType(id, types, from, Math.min(to, start));
-    return [...stored.map(deepFreeze), ...held];
+    return await readTypes(this.#backend, live ?? id, types, from, to);
   }
 
   /**
