@@ -338,6 +338,21 @@ export class LibsqlBackend implements PersistenceBackend {
     return { lengths, unreadable };
   }
 
+  /**
+   * Why a fenced call was refused before its transaction: another host that took the lease may
+   * have written since the cached length (so it reads as `invalid_seq`); the cause is the lease.
+   */
+  async #refused(id: string, error: unknown): Promise<unknown> {
+    const token = this.#fence(id);
+    if (token === undefined || !(error instanceof SessionError)) return error;
+    this.#lengths.delete(id);
+    const { rows } = await this.#client.execute({
+      sql: "SELECT token FROM session_leases WHERE session_id = ?",
+      args: [id],
+    }).catch(() => ({ rows: [] }));
+    return rows[0] !== undefined && Number(rows[0].token) === token ? error : leaseLost(id);
+  }
+
   async #commit(group: readonly Pending[], shared: boolean): Promise<void> {
     const { lengths, unreadable } = await this.#readLengths(group);
     const accepted: Pending[] = [];
@@ -349,7 +364,7 @@ export class LibsqlBackend implements PersistenceBackend {
         if (error !== undefined) throw error;
         p.rows = encodeRows(p.id, p.events);
       } catch (error) {
-        p.reject(error);
+        p.reject(await this.#refused(p.id, error));
         continue;
       }
       const from = p.copy === undefined ? stored ?? 0 : p.copy.throughSeq + 1;
@@ -378,11 +393,7 @@ export class LibsqlBackend implements PersistenceBackend {
     }
     for (const p of accepted) {
       if (lost.has(p.id)) {
-        p.reject(
-          new SessionError("lease_lost", `Cannot write ${p.id}: this host's lease was taken`, {
-            details: { sessionId: p.id },
-          }),
-        );
+        p.reject(leaseLost(p.id));
       } else {
         this.#lengths.set(p.id, lengths.get(p.id)!);
         p.resolve();
@@ -397,4 +408,10 @@ export class LibsqlBackend implements PersistenceBackend {
     this.#client.close();
     this.#lock?.[Symbol.dispose]();
   }
+}
+
+function leaseLost(id: string): SessionError {
+  return new SessionError("lease_lost", `Cannot write ${id}: this host's lease was taken`, {
+    details: { sessionId: id },
+  });
 }
