@@ -34,6 +34,16 @@ export type {
 };
 import { normalizeTimeZone, timeZonesEqual } from "./zone.ts";
 
+function flushFailure(session: Session, failures: readonly unknown[]): unknown {
+  if (failures.length === 1 && failures[0] instanceof SessionError) return failures[0];
+  const cause = failures.length === 1 ? failures[0] : new AggregateError(failures);
+  return new SessionError(
+    "persistence_failed",
+    `Cannot flush: ${failures.length} listener(s) of ${session.id} failed`,
+    { cause },
+  );
+}
+
 function randomId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").slice(0, 22);
@@ -359,20 +369,23 @@ export class SessionStore implements AsyncDisposable {
   async flush(session: Session): Promise<boolean> {
     const throughSeq = session.length;
     const listeners = [...(this.#listeners.get(session) ?? [])];
+    if (listeners.length === 1) {
+      // The common case (the persistence controller alone): no settle-all bookkeeping.
+      let value;
+      try {
+        value = await listeners[0]!(session, throughSeq);
+      } catch (error) {
+        throw flushFailure(session, [error]);
+      }
+      if (value !== true) return false;
+      this.#publish(session, throughSeq);
+      return true;
+    }
     const results = await Promise.allSettled(
       listeners.map(async (listener) => await listener(session, throughSeq)),
     );
     const failures = results.flatMap((r) => r.status === "rejected" ? [r.reason] : []);
-    if (failures.length > 0) {
-      const cause = failures.length === 1 ? failures[0] : new AggregateError(failures);
-      throw failures.length === 1 && failures[0] instanceof SessionError
-        ? failures[0]
-        : new SessionError(
-          "persistence_failed",
-          `Cannot flush: ${failures.length} listener(s) of ${session.id} failed`,
-          { cause },
-        );
-    }
+    if (failures.length > 0) throw flushFailure(session, failures);
     if (!results.some((r) => r.status === "fulfilled" && r.value === true)) return false;
     this.#publish(session, throughSeq);
     return true;
