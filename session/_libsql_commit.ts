@@ -12,7 +12,6 @@ import { SessionError } from "./errors.ts";
 import type { SessionEvent } from "./event.ts";
 import type { SessionHeader } from "./header.ts";
 import { HEADER_COLUMNS, headerArgs } from "./_libsql_sql.ts";
-import { dataText } from "./session.ts";
 
 /** One queued `initialize`, `fork` or `append` call. */
 export interface Pending {
@@ -54,7 +53,7 @@ const FENCE = ") WHERE EXISTS (SELECT 1 FROM session_leases WHERE session_id = ?
  */
 export function encodeRows(id: string, events: readonly SessionEvent[]): InValue[] {
   const args: InValue[] = [];
-  for (const e of events) args.push(id, e.seq, e.type, e.at, dataText(e));
+  for (const e of events) args.push(id, e.seq, e.type, e.at, JSON.stringify(e.data) ?? "null");
   return args;
 }
 

@@ -39,25 +39,11 @@ export interface SessionInit {
   readonly reportError?: (error: unknown) => void;
 }
 
-/** The JSON text of each appended event's data, so storage does not stringify it again. */
-const texts = new WeakMap<object, string>();
-
-/**
- * The JSON text of an event's `data` (computed once at append, cached by event object).
- *
- * @param event an event of a live session, or any event
- * @returns `JSON.stringify(event.data)`
- * @throws {TypeError} when the data has no JSON form (e.g. BigInt)
- */
-export function dataText(event: SessionEvent): string {
-  return texts.get(event) ?? JSON.stringify(event.data) ?? "null";
-}
-
 // The live log holds exactly what storage holds: attached history compares them event by event.
-function toJson<D>(data: D): { value: D; text: string } {
+function toJson<D>(data: D): D {
   const text = JSON.stringify(data);
   if (text === undefined) throw new TypeError("Cannot append: the data has no JSON form");
-  return { value: JSON.parse(text) as D, text };
+  return JSON.parse(text) as D;
 }
 
 /**
@@ -220,14 +206,12 @@ export class Session {
     if (this.#closed) {
       throw new SessionError("session_closed", `Cannot append: session ${this.id} is closed`);
     }
-    const json = toJson(data);
     const event: SessionEvent<T, D> = deepFreeze({
       seq: this.length,
       type,
       at: new Date(this.#now()).toISOString(),
-      data: json.value,
+      data: toJson(data),
     });
-    texts.set(event, json.text);
     this.#events.push(event);
     for (const listener of [...this.#listeners]) {
       try {
