@@ -349,10 +349,9 @@ export class LibsqlBackend implements PersistenceBackend {
     const token = this.#fence(id);
     if (token === undefined || !(error instanceof SessionError)) return error;
     this.#lengths.delete(id);
-    const { rows } = await this.#client.execute({
-      sql: "SELECT token FROM session_leases WHERE session_id = ?",
-      args: [id],
-    }).catch(() => ({ rows: [] }));
+    const sql = "SELECT token FROM session_leases WHERE session_id = ?";
+    // An unreadable lease reads as lost: nothing was written either way.
+    const rows = await this.#client.execute({ sql, args: [id] }).then((r) => r.rows, () => []);
     return rows[0] !== undefined && Number(rows[0].token) === token ? error : leaseLost(id);
   }
 

@@ -181,3 +181,60 @@ Deno.test("`store.read` reports a stored event missing below the tail as storage
     (e) => e instanceof SessionError && e.code === "storage_corrupt" && e.details.seq === 3,
   );
 });
+
+for (const kind of ["memory", "libsql", "jsonl"] as const) {
+  Deno.test(`\`fork()\` and \`tail()\` of the ${kind} backend refuse what is not stored`, async () => {
+    await using dir = await tempDir();
+    await using backend = await openBackend(kind, dir.path);
+    await backend.initialize(header("p"), [{ seq: 0, type: "note", at: "x", data: {} }]);
+    const refused = (code: string) => (e: unknown) => e instanceof SessionError && e.code === code;
+    await assert.rejects(backend.fork(header("k"), "nope", 0, []), refused("session_not_found"));
+    await assert.rejects(backend.fork(header("k"), "p", 1, []), refused("invalid_seq"));
+    await assert.rejects(backend.fork(header("p"), "p", 0, []), refused("session_exists"));
+    assert.equal(await backend.tail("nope", 3), undefined);
+    assert.equal((await backend.tail("p", 3))?.length, 1);
+  });
+}
+
+Deno.test("a long-running session compacts its tail and keeps reads exact", async () => {
+  await using store = new SessionStore({ backend: new MemoryBackend(), liveTailEvents: 2 });
+  const s = await store.create({ cwd: "/", id: "c" });
+  for (let round = 0; round < 20; round++) {
+    for (let i = 0; i < 50; i++) store.append(s, i % 7 === 0 ? "marker" : "note", { round, i });
+    assert.equal(await store.flush(s), true);
+    assert.ok(s.length - s.tailStart <= 2);
+  }
+  const all = await store.read(s);
+  assert.equal(all.length, 1_000);
+  all.forEach((e, i) => assert.equal(e.seq, i));
+  assert.deepEqual(
+    await store.readByType(s, ["marker"], { from: 999 }),
+    all.slice(999).filter((e) => e.type === "marker"),
+  );
+});
+
+Deno.test("`flush()` with one observe-only listener acknowledges nothing", async () => {
+  await using store = new SessionStore({ backend: new MemoryBackend(), persist: false });
+  const s = await store.create({ cwd: "/", id: "o" });
+  store.addFlushListener(s, () => {});
+  assert.equal(await store.flush(s), false);
+  using _bug = store.addFlushListener(s, () => {
+    throw new Error("listener bug");
+  });
+  await assert.rejects(store.flush(s), (e) => e instanceof SessionError);
+  _bug[Symbol.dispose]();
+});
+
+Deno.test("a fork whose stored child cannot be read back fails with persistence_failed", async () => {
+  class Vanishing extends MemoryBackend {
+    override tail(id: string, count: number) {
+      return id === "gone" ? Promise.resolve(undefined) : super.tail(id, count);
+    }
+  }
+  await using store = new SessionStore({ backend: new Vanishing() });
+  const s = await filled(store, "v", 3);
+  await assert.rejects(
+    store.fork(s, { id: "gone" }),
+    (e) => e instanceof SessionError && e.code === "persistence_failed",
+  );
+});

@@ -118,3 +118,41 @@ Deno.test("`LibsqlBackend.fork()` copies the parent's rows inside the database",
   assert.equal(await backend.tail("nope", 3), undefined);
   assert.deepEqual((await backend.tail("p", 500))!.events, evs(0, 50));
 });
+
+Deno.test("an empty fenced append proves the lease; a damaged stored tail is storage_corrupt", async () => {
+  await using dir = await tempDir();
+  const url = `file:${dir.path}/probe.db`;
+  let token = 1;
+  await using backend = await LibsqlBackend.open({ url, shared: true, fence: () => token });
+  await setLease(url, "s", 1);
+  await backend.initialize(header("s"), evs(0, 5));
+  await backend.append("s", []);
+  token = 2;
+  await assert.rejects(backend.append("s", []), leaseLost);
+  const client = createClient({ url });
+  try {
+    await client.execute("DELETE FROM events WHERE session_id = 's' AND seq = 3");
+  } finally {
+    client.close();
+  }
+  await assert.rejects(
+    backend.tail("s", 3),
+    (e) => e instanceof SessionError && e.code === "storage_corrupt" && e.details.seq === 2,
+  );
+});
+
+Deno.test("racing shared openers of one fresh file both open it, the schema created once", async () => {
+  await using dir = await tempDir();
+  const url = `file:${dir.path}/race.db`;
+  const opened = await Promise.all([
+    LibsqlBackend.open({ url, shared: true }),
+    LibsqlBackend.open({ url, shared: true }),
+    LibsqlBackend.open({ url, shared: true }),
+  ]);
+  try {
+    await opened[0]!.initialize(header("r"), evs(0, 1));
+    for (const backend of opened) assert.equal((await backend.cursor("r"))?.length, 1);
+  } finally {
+    for (const backend of opened) await backend[Symbol.asyncDispose]();
+  }
+});
