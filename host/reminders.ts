@@ -95,7 +95,9 @@ export async function sessionReminders(
   const live = runtime.store.live(id);
   if (live !== undefined) {
     const durable = Math.min(runtime.watermark.get(live), live.length);
-    return page(live.header, live.events(0, durable), now);
+    // Stopgap until the schedule state is incremental (docs/long-sessions.md): older events
+    // than the live tail come from storage.
+    return page(live.header, await runtime.store.read(live, 0, durable), now);
   }
   const stored = await runtime.store.inspect(id);
   return stored === undefined ? undefined : page(stored.header, stored.events, now);
