@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { SessionError } from "./errors.ts";
 import type { SessionEvent } from "./event.ts";
 import { normalizeHeader, type SessionHeader } from "./header.ts";
 
@@ -37,4 +38,28 @@ export function forkSeed(
   });
   const endSeed = { seq: throughSeq + 1, type: "session/end-seed", at, data: { seedLength } };
   return { header, endSeed };
+}
+
+/**
+ * Checks a fork point against the stored parent (every backend's `fork`).
+ *
+ * @param parentId the parent id
+ * @param parentLength the parent's stored length, `undefined` when it is not stored
+ * @param throughSeq last parent seq to copy, inclusive (`-1`: none)
+ * @throws {SessionError} `session_not_found`, `invalid_seq`
+ */
+export function checkForkPoint(
+  parentId: string,
+  parentLength: number | undefined,
+  throughSeq: number,
+): void {
+  if (parentLength === undefined) {
+    throw new SessionError("session_not_found", `Cannot fork: no stored session ${parentId}`);
+  }
+  if (!Number.isSafeInteger(throughSeq) || throughSeq < -1 || throughSeq >= parentLength) {
+    throw new SessionError(
+      "invalid_seq",
+      `Cannot fork: ${parentId} stores ${parentLength} events, not seq ${throughSeq}`,
+    );
+  }
 }

@@ -17,6 +17,7 @@ import type { SessionEvent } from "./event.ts";
 import { isSessionId, normalizeHeader, type SessionHeader } from "./header.ts";
 import { readHeader, scanLog, setAside, syncDir, writeDurably } from "./_jsonl_io.ts";
 import { lockFolder } from "./_writer_lock.ts";
+import { checkForkPoint } from "./_fork.ts";
 
 /** Options of {@linkcode JsonlBackend.open}. */
 export interface JsonlBackendOptions {
@@ -203,15 +204,8 @@ export class JsonlBackend implements PersistenceBackend {
     own: readonly SessionEvent[],
   ): Promise<void> {
     const parent = await this.load(parentId);
-    if (parent === undefined) {
-      throw new SessionError("session_not_found", `Cannot fork: no stored session ${parentId}`);
-    }
-    if (
-      !Number.isSafeInteger(throughSeq) || throughSeq < -1 || throughSeq >= parent.events.length
-    ) {
-      throw new SessionError("invalid_seq", `Cannot fork: ${parentId} has no seq ${throughSeq}`);
-    }
-    await this.initialize(header, [...parent.events.slice(0, throughSeq + 1), ...own]);
+    checkForkPoint(parentId, parent?.events.length, throughSeq);
+    await this.initialize(header, [...parent!.events.slice(0, throughSeq + 1), ...own]);
   }
 
   /**

@@ -19,6 +19,7 @@ import type { SessionEvent } from "./event.ts";
 import { normalizeHeader, type SessionHeader } from "./header.ts";
 import { databasePath, prepareSchema, rejected } from "./_libsql_open.ts";
 import { lockDatabaseFile } from "./_writer_lock.ts";
+import { checkForkPoint } from "./_fork.ts";
 import { rowToHeader, SELECT_CURSOR } from "./_libsql_sql.ts";
 import { loadAll, readHeaders, readPage, readTail, readTypes } from "./_libsql_read.ts";
 import { encodeRows, type Pending, planCommit, validate } from "./_libsql_commit.ts";
@@ -190,16 +191,7 @@ export class LibsqlBackend implements PersistenceBackend {
     throughSeq: number,
     own: readonly SessionEvent[],
   ): Promise<void> {
-    const parent = await this.cursor(parentId);
-    if (parent === undefined) {
-      throw new SessionError("session_not_found", `Cannot fork: no stored session ${parentId}`);
-    }
-    if (!Number.isSafeInteger(throughSeq) || throughSeq < -1 || throughSeq >= parent.length) {
-      throw new SessionError(
-        "invalid_seq",
-        `Cannot fork: ${parentId} stores ${parent.length} events, not seq ${throughSeq}`,
-      );
-    }
+    checkForkPoint(parentId, (await this.cursor(parentId))?.length, throughSeq);
     return await this.#submit({
       id: header.id,
       events: own,

@@ -23,15 +23,7 @@ import type {
   SessionStoreOptions,
 } from "./store_types.ts";
 
-export type {
-  CreateSessionOptions,
-  FlushedObserver,
-  FlushListener,
-  ForkOptions,
-  LiveObserver,
-  ReadByTypeOptions,
-  SessionStoreOptions,
-};
+export type * from "./store_types.ts";
 import { normalizeTimeZone, timeZonesEqual } from "./zone.ts";
 
 function flushFailure(session: Session, failures: readonly unknown[]): unknown {

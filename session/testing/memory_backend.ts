@@ -13,6 +13,7 @@ import type {
 import { SessionError } from "../errors.ts";
 import type { SessionEvent } from "../event.ts";
 import { normalizeHeader, type SessionHeader } from "../header.ts";
+import { checkForkPoint } from "../_fork.ts";
 
 /** Which operation a fault targets, and whether it strikes before or after the commit. */
 export interface Fault {
@@ -108,18 +109,13 @@ export class MemoryBackend implements PersistenceBackend {
   ): Promise<void> {
     await this.#step("fork", header.id, "before");
     const parent = this.#sessions.get(parentId);
-    if (parent === undefined) {
-      throw new SessionError("session_not_found", `Cannot fork: ${parentId}`);
-    }
-    if (throughSeq < -1 || throughSeq >= parent.events.length) {
-      throw new SessionError("invalid_seq", `Cannot fork: ${parentId} has no seq ${throughSeq}`);
-    }
+    checkForkPoint(parentId, parent?.events.length, throughSeq);
     if (this.#sessions.has(header.id)) {
       throw new SessionError("session_exists", `Cannot fork: ${header.id} is stored`);
     }
     this.#sessions.set(header.id, {
       header: normalizeHeader(structuredClone(header)),
-      events: structuredClone([...parent.events.slice(0, throughSeq + 1), ...own]),
+      events: structuredClone([...parent!.events.slice(0, throughSeq + 1), ...own]),
     });
     await this.#step("fork", header.id, "after");
   }
