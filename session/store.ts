@@ -405,12 +405,16 @@ export class SessionStore implements AsyncDisposable {
     return [...this.#live.values()];
   }
 
-  /** Stored headers merged with live ones not yet stored, newest first. */
+  /** Stored headers merged with live ones not yet stored, newest first (ties by id). */
   async list(): Promise<SessionHeader[]> {
     const stored = await this.#backend.list();
     const ids = new Set(stored.map((h) => h.id));
     const extra = [...this.#live.values()].map((s) => s.header).filter((h) => !ids.has(h.id));
-    return [...extra, ...stored].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+    // Ties on createdAt (same millisecond) order by id, as libSQL and JSONL list them, so a
+    // session's place never depends on whether its header is stored yet.
+    return [...extra, ...stored].sort((a, b) =>
+      b.createdAt.localeCompare(a.createdAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+    );
   }
 
   /**
