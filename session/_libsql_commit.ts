@@ -192,3 +192,10 @@ export function planCommit(
   stmts.push(...chunked(open, undefined));
   return { stmts, fenced };
 }
+
+/** The `lease_lost` refusal of a fenced session's call. */
+export function leaseLost(id: string): SessionError {
+  return new SessionError("lease_lost", `Cannot write ${id}: this host's lease was taken`, {
+    details: { sessionId: id },
+  });
+}

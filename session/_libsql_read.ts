@@ -106,3 +106,10 @@ export async function readHeaders(client: Client): Promise<SessionHeader[]> {
     }
   });
 }
+
+/** Whether `session_leases` holds exactly `token` for a session (an unreadable lease: no). */
+export async function leaseHeld(client: Client, id: string, token: number): Promise<boolean> {
+  const sql = "SELECT token FROM session_leases WHERE session_id = ?";
+  const rows = await client.execute({ sql, args: [id] }).then((r) => r.rows, () => []);
+  return rows[0] !== undefined && Number(rows[0].token) === token;
+}

@@ -21,8 +21,8 @@ import { databasePath, prepareSchema, rejected } from "./_libsql_open.ts";
 import { lockDatabaseFile } from "./_writer_lock.ts";
 import { checkForkPoint } from "./_fork.ts";
 import { rowToHeader, SELECT_CURSOR } from "./_libsql_sql.ts";
-import { loadAll, readHeaders, readPage, readTail, readTypes } from "./_libsql_read.ts";
-import { encodeRows, type Pending, planCommit, validate } from "./_libsql_commit.ts";
+import { leaseHeld, loadAll, readHeaders, readPage, readTail, readTypes } from "./_libsql_read.ts";
+import { encodeRows, leaseLost, type Pending, planCommit, validate } from "./_libsql_commit.ts";
 
 /** Options of {@linkcode LibsqlBackend.open}. */
 export interface LibsqlBackendOptions {
@@ -42,8 +42,6 @@ export interface LibsqlBackendOptions {
    */
   readonly fence?: (sessionId: string) => number | undefined;
 }
-
-const unfenced = (): undefined => undefined;
 
 /**
  * The libSQL backend. Open it with {@linkcode LibsqlBackend.open}; hold it with `await using`.
@@ -132,7 +130,7 @@ export class LibsqlBackend implements PersistenceBackend {
         await client.execute("PRAGMA journal_mode = WAL");
         await client.execute("PRAGMA synchronous = FULL");
       }
-      return new LibsqlBackend(client, lock, options.fence ?? unfenced);
+      return new LibsqlBackend(client, lock, options.fence ?? (() => undefined));
     } catch (error) {
       client.close();
       lock?.[Symbol.dispose]();
@@ -341,10 +339,7 @@ export class LibsqlBackend implements PersistenceBackend {
     const token = this.#fence(id);
     if (token === undefined || !(error instanceof SessionError)) return error;
     this.#lengths.delete(id);
-    const sql = "SELECT token FROM session_leases WHERE session_id = ?";
-    // An unreadable lease reads as lost: nothing was written either way.
-    const rows = await this.#client.execute({ sql, args: [id] }).then((r) => r.rows, () => []);
-    return rows[0] !== undefined && Number(rows[0].token) === token ? error : leaseLost(id);
+    return await leaseHeld(this.#client, id, token) ? error : leaseLost(id);
   }
 
   async #commit(group: readonly Pending[], shared: boolean): Promise<void> {
@@ -402,10 +397,4 @@ export class LibsqlBackend implements PersistenceBackend {
     this.#client.close();
     this.#lock?.[Symbol.dispose]();
   }
-}
-
-function leaseLost(id: string): SessionError {
-  return new SessionError("lease_lost", `Cannot write ${id}: this host's lease was taken`, {
-    details: { sessionId: id },
-  });
 }
