@@ -44,8 +44,6 @@ export class PersistenceController implements AsyncDisposable {
   #subscription: Disposable;
   #disposed = false;
   readonly #onCommit: CommitObserver;
-  /** Every op on the chain writes up to at least the session length when it was queued. */
-  #queuedCover = 0;
   /** The highest bound reported to `#onCommit`. */
   #reported = 0;
 
@@ -96,7 +94,6 @@ export class PersistenceController implements AsyncDisposable {
    *   read fails; the controller stays usable and the next flush recovers
    */
   flush(throughSeq: number): Promise<true> {
-    this.#queuedCover = Math.max(this.#queuedCover, this.#session.length);
     return this.#enqueue(async () => {
       await this.#writeUpTo(this.#session.length);
       if ((this.#cursor ?? 0) < throughSeq) {
@@ -113,11 +110,8 @@ export class PersistenceController implements AsyncDisposable {
       // Disposal may happen between scheduling and this microtask: a write enqueued now would
       // outlive the dispose that already awaited the chain.
       if (this.#disposed) return;
-      // A flush already queued writes at least this far: no second write op per append.
-      if (this.#queuedCover >= this.#session.length) return;
       // An eager write failure is not lost: the cursor becomes unknown and the next flush, which
       // is the only durability promise we make, re-reads it and retries or reports.
-      this.#queuedCover = this.#session.length;
       this.#enqueue(() => this.#writeUpTo(this.#session.length)).catch(() => {});
     });
   }
