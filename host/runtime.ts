@@ -104,6 +104,7 @@ export class HostRuntime implements AsyncDisposable {
       watermark: this.watermark,
       views,
       onDetach: (session) => this.#touch(session.id),
+      read: (session, from, to) => this.store.read(session, from, to),
       ...(options.feedLimits === undefined ? {} : { limits: options.feedLimits }),
     });
     this.renderers = options.config.renderers;

@@ -16,7 +16,13 @@
  *
  * @module
  */
-export type { EventPage, PersistenceBackend, StoredCursor, StoredSession } from "./backend.ts";
+export type {
+  EventPage,
+  PersistenceBackend,
+  StoredCursor,
+  StoredSession,
+  StoredTail,
+} from "./backend.ts";
 export { type Clock, MAX_TIMER_MS, systemClock, type TimerHandle } from "./clock.ts";
 export { PersistenceController } from "./coordinator.ts";
 export { SessionError, type SessionErrorCode } from "./errors.ts";
@@ -37,13 +43,19 @@ export {
   type SessionHeader,
   type SessionLineage,
 } from "./header.ts";
-export { type AppendListener, Session, type SessionInit } from "./session.ts";
+export {
+  type AppendListener,
+  DEFAULT_LIVE_TAIL_EVENTS,
+  Session,
+  type SessionInit,
+} from "./session.ts";
 export {
   type CreateSessionOptions,
   type FlushedObserver,
   type FlushListener,
   type ForkOptions,
   type LiveObserver,
+  type ReadByTypeOptions,
   SessionStore,
   type SessionStoreOptions,
 } from "./store.ts";
