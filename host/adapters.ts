@@ -5,7 +5,13 @@
  * @module
  */
 import { type ModelAdapter, OfflineModel, OpenAICompatibleAdapter } from "@chime/agent";
-import { type Clock, JsonlBackend, LibsqlBackend, type PersistenceBackend } from "@chime/session";
+import {
+  type Clock,
+  JsonlBackend,
+  LibsqlBackend,
+  type LibsqlBackendOptions,
+  type PersistenceBackend,
+} from "@chime/session";
 import type { ModelSettings, StorageSettings } from "./config.ts";
 import { storageDirectory } from "./config.ts";
 
@@ -50,13 +56,37 @@ export interface HostAgent {
   whenIdle(): Promise<void>;
 }
 
-/** Creates the configured backend, making a local data directory when needed. */
-export async function openBackend(storage: StorageSettings): Promise<PersistenceBackend> {
+/**
+ * The shared-mode options of `LibsqlBackend.open` (docs/long-sessions.md "Fenced appends").
+ * INTEGRATION(s11): until the storage half of issue 16 is merged, `LibsqlBackendOptions` has
+ * neither field and the backend ignores them (it keeps the writer lock and writes unfenced);
+ * after the merge, pass them as `LibsqlBackendOptions` and delete this interface.
+ */
+interface SharedLibsqlOptions extends LibsqlBackendOptions {
+  readonly shared?: boolean;
+  readonly fence?: (sessionId: string) => number | undefined;
+}
+
+/**
+ * Creates the configured backend, making a local data directory when needed.
+ *
+ * @param storage resolved storage settings
+ * @param options in shared mode, the fencing token this host holds for each session
+ * @returns the open backend
+ */
+export async function openBackend(
+  storage: StorageSettings,
+  options: { readonly fence?: (sessionId: string) => number | undefined } = {},
+): Promise<PersistenceBackend> {
   const dir = storageDirectory(storage);
   if (dir !== undefined) await Deno.mkdir(dir, { recursive: true });
-  return storage.kind === "jsonl"
-    ? await JsonlBackend.open({ dir: storage.dir })
-    : await LibsqlBackend.open({ url: storage.url });
+  if (storage.kind === "jsonl") return await JsonlBackend.open({ dir: storage.dir });
+  const libsql: SharedLibsqlOptions = {
+    url: storage.url,
+    ...(storage.shared === undefined ? {} : { shared: storage.shared }),
+    ...(options.fence === undefined ? {} : { fence: options.fence }),
+  };
+  return await LibsqlBackend.open(libsql);
 }
 
 /**

@@ -11,13 +11,24 @@ import { parse, type ParseError, printParseErrorCode } from "jsonc-parser";
 import { applyEnv, type ModelSettings } from "./_env.ts";
 import { validateConfig } from "./_validate.ts";
 import { ConfigError } from "./errors.ts";
+import type { LeaseSettings } from "./leases.ts";
 
 export type { ModelSettings } from "./_env.ts";
+export type { LeaseSettings } from "./leases.ts";
 export { ConfigError, type ConfigErrorCode } from "./errors.ts";
 
 /** Where sessions are persisted. Relative paths are already resolved. */
 export type StorageSettings =
-  | { readonly kind: "libsql"; readonly url: string }
+  | {
+    readonly kind: "libsql";
+    readonly url: string;
+    /**
+     * Several hosts share this database (issue 16): no per-file writer lock, one live owner
+     * per session enforced by leases. @default true for `libsql:`, `http(s):` and `ws(s):`
+     * URLs, else false
+     */
+    readonly shared?: boolean;
+  }
   | { readonly kind: "jsonl"; readonly dir: string };
 
 /** A loaded, validated, env-applied configuration. */
@@ -56,6 +67,14 @@ export interface HostConfig {
   readonly idleReleaseMinutes: number;
   /** HTTP timeouts. */
   readonly timeouts: HttpTimeouts;
+  /**
+   * The base URL other hosts and pages use to reach this host (shared mode: written into the
+   * leases it holds, returned with `409 session_owned_elsewhere`). `CHIME_ADVERTISED_URL`
+   * overrides it. @default the URL the server listens on
+   */
+  readonly advertisedUrl?: string;
+  /** Session leases in shared mode. */
+  readonly lease: LeaseSettings;
   /** The config files read, base first. */
   readonly files: readonly string[];
 }
@@ -178,7 +197,8 @@ async function readLayer(
 /**
  * Loads a configuration file with its `extends` chain, validates it and applies environment
  * overrides (`CHIME_PORT`, `CHIME_DB`, `CHIME_MODEL_BASE_URL`, `CHIME_MODEL`,
- * `CHIME_MODEL_API_KEY`, `DEEPSEEK_API_KEY`, `CHIME_TOKEN`, `CHIME_ALLOWED_HOSTS`).
+ * `CHIME_MODEL_API_KEY`, `DEEPSEEK_API_KEY`, `CHIME_TOKEN`, `CHIME_ALLOWED_HOSTS`,
+ * `CHIME_ADVERTISED_URL`).
  *
  * Relative `dataDir` values resolve against the declaring file's directory; relative storage
  * paths against `dataDir` when set, else against the declaring file's directory. CLI and env
