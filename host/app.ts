@@ -91,6 +91,8 @@ export const STATUS_BY_CODE: Readonly<
   session_cold: 409,
   // Issue 16: another host holds the session's lease; `{ url }` names it.
   session_owned_elsewhere: 409,
+  // The storage fence refused an append (lease lost); `leaseRouting` answers it with the URL.
+  lease_lost: 409,
   busy: 409,
   disposed: 503,
   shutting_down: 503,

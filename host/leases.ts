@@ -81,9 +81,18 @@ export function ownedElsewhere(id: string, url: string): HostError {
   );
 }
 
-/** Whether an error is the storage fence refusing an append (`SessionError` `lease_lost`). */
+/**
+ * Whether an error is the storage fence refusing an append (`SessionError` `lease_lost`), or
+ * was caused by it.
+ *
+ * @param error anything thrown
+ * @returns `true` for a refused append
+ */
 export function isLeaseLost(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === "lease_lost";
+  for (let e = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    if ((e as { code?: unknown }).code === "lease_lost") return true;
+  }
+  return false;
 }
 
 /**

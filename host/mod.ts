@@ -103,6 +103,15 @@ export {
 } from "./registry.ts";
 export { createModel, type HostAgent, openBackend } from "./adapters.ts";
 export { HostRuntime, type RuntimeOptions } from "./runtime.ts";
+export {
+  HostLeases,
+  type HostLeasesOptions,
+  leaseRouting,
+  type LeaseSettings,
+  openLeases,
+  type OpenLeasesOptions,
+  sharedStorage,
+} from "./leases.ts";
 export { type RunningServer, startServer, type StartServerOptions } from "./server.ts";
 export type { StreamOptions } from "./sse.ts";
 export {

@@ -152,8 +152,8 @@ export class HostRuntime implements AsyncDisposable {
   static async open(options: RuntimeOptions): Promise<HostRuntime> {
     const entries = resolveRegistry(options.config.plugins, options.config.renderers);
     // The fence reads the leases the runtime opens once the backend is open (schema first).
-    let fenced: HostRuntime | undefined;
-    const fence = (id: string) => fenced?.leases?.fence(id);
+    const late: { runtime?: HostRuntime } = {};
+    const fence = (id: string) => late.runtime?.leases?.fence(id);
     const backend = options.backend ??
       await openBackend(
         options.config.storage,
@@ -166,7 +166,7 @@ export class HostRuntime implements AsyncDisposable {
     });
     const views = new Views(options.views ?? entries.flatMap((e) => e.views ?? []));
     const runtime = new HostRuntime(options, store, views);
-    fenced = runtime;
+    late.runtime = runtime;
     try {
       for (const plugin of options.plugins ?? entries.map((e) => e.create())) {
         await runtime.#loader.load(plugin);
