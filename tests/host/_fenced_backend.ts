@@ -8,81 +8,64 @@
  */
 import type { Client } from "@libsql/client";
 import {
-  type EventPage,
   type PersistenceBackend,
   SessionError,
   type SessionEvent,
   type SessionHeader,
-  type StoredCursor,
-  type StoredSession,
 } from "@chime/session";
 
-/** A backend whose writes are fenced by the lease table; disposing it leaves `inner` open. */
-export class FencedBackend implements PersistenceBackend {
-  /** Backend name. */
-  readonly kind = "fenced";
-  /** Writes refused by the fence so far. */
-  refused = 0;
-  readonly #inner: PersistenceBackend;
-  readonly #client: Client;
-  readonly #fence: (id: string) => number | undefined;
+/** A fenced view of a shared backend; `refused` counts the writes the fence refused. */
+export type FencedBackend = PersistenceBackend & { readonly refused: number };
 
-  /**
-   * @param inner the shared backend
-   * @param client a client of the database holding `session_leases`
-   * @param fence the host's token per session
-   */
-  constructor(
-    inner: PersistenceBackend,
-    client: Client,
-    fence: (id: string) => number | undefined,
-  ) {
-    this.#inner = inner;
-    this.#client = client;
-    this.#fence = fence;
-  }
-
-  async #check(id: string): Promise<void> {
-    const token = this.#fence(id);
+/**
+ * Wraps a shared backend: `initialize` and `append` are fenced, disposal leaves `inner` open,
+ * every other member (whatever the backend interface holds) is the inner one.
+ *
+ * @param inner the shared backend
+ * @param client a client of the database holding `session_leases`
+ * @param fence the host's token per session
+ * @returns the fenced view
+ */
+export function fencedBackend(
+  inner: PersistenceBackend,
+  client: Client,
+  fence: (id: string) => number | undefined,
+): FencedBackend {
+  let refused = 0;
+  const check = async (id: string): Promise<void> => {
+    const token = fence(id);
     if (token === undefined) return;
-    const row = (await this.#client.execute({
+    const row = (await client.execute({
       sql: "SELECT token FROM session_leases WHERE session_id = ?",
       args: [id],
     })).rows[0];
     if (row === undefined || Number(row.token) !== token) {
-      this.refused++;
+      refused++;
       // The contract's `SessionError` code `lease_lost` (not in this branch's code union yet).
       const error = new SessionError("persistence_failed", `Cannot append: lease of ${id} lost`);
       throw Object.assign(error, { code: "lease_lost" });
     }
-  }
-
-  /** Reads the inner cursor. */
-  cursor(id: string): Promise<StoredCursor | undefined> {
-    return this.#inner.cursor(id);
-  }
-  /** Fenced initialize. */
-  async initialize(header: SessionHeader, events: readonly SessionEvent[]): Promise<void> {
-    await this.#check(header.id);
-    await this.#inner.initialize(header, events);
-  }
-  /** Fenced append. */
-  async append(id: string, events: readonly SessionEvent[]): Promise<void> {
-    await this.#check(id);
-    await this.#inner.append(id, events);
-  }
-  /** Reads a whole session. */
-  load(id: string): Promise<StoredSession | undefined> {
-    return this.#inner.load(id);
-  }
-  /** Reads a page. */
-  readEvents(id: string, page?: EventPage): Promise<SessionEvent[]> {
-    return this.#inner.readEvents(id, page);
-  }
-  /** Lists headers. */
-  list(): Promise<SessionHeader[]> {
-    return this.#inner.list();
-  }
-  /** Leaves the shared inner backend open. */
-  async [Symbol.asyncDispose](): Promise<void> {}
+  };
+  const own: Record<PropertyKey, unknown> = {
+    kind: "fenced",
+    get refused() {
+      return refused;
+    },
+    async initialize(header: SessionHeader, events: readonly SessionEvent[]) {
+      await check(header.id);
+      await inner.initialize(header, events);
+    },
+    async append(id: string, events: readonly SessionEvent[]) {
+      await check(id);
+      await inner.append(id, events);
+    },
+    [Symbol.asyncDispose]: async () => {},
+  };
+  return new Proxy(inner, {
+    get(target, key) {
+      if (key in own) return Reflect.get(own, key);
+      const value = Reflect.get(target, key);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  }) as FencedBackend;
 }

@@ -9,7 +9,7 @@ import { createClient } from "@libsql/client";
 import { createApp, HostRuntime, scheduleViews } from "@chime/host";
 import { SessionLeases } from "@chime/session";
 import { createLeaseTable, FakeClock, MemoryBackend } from "@chime/session/testing";
-import { FencedBackend } from "./_fenced_backend.ts";
+import { fencedBackend } from "./_fenced_backend.ts";
 import { postJson, readSse } from "./_helpers.ts";
 
 const TTL_S = 2;
@@ -21,7 +21,7 @@ async function twoHosts(clock: FakeClock) {
   const errors: unknown[] = [];
   const host = async (name: string) => {
     const late: { runtime?: HostRuntime } = {};
-    const backend = new FencedBackend(shared, client, (id) => late.runtime?.leases?.fence(id));
+    const backend = fencedBackend(shared, client, (id) => late.runtime?.leases?.fence(id));
     const runtime = await HostRuntime.open({
       config: {
         storage: { kind: "libsql", url: ":memory:" },
