@@ -18,15 +18,27 @@ export const STORAGE_HALF_MERGED = false;
 /** Lease length of the lanes, seconds. */
 export const TTL_SECONDS = 2;
 
-/** Writes the lanes' config (web-schedule, shared file database, short leases) into `dir`. */
-export async function sharedConfig(dir: string): Promise<string> {
+/**
+ * Writes the lanes' config (web-schedule, shared file database, short leases) into `dir`.
+ *
+ * @param dir the lane's directory (the database goes to `dir/data`)
+ * @param ttlSeconds lease length @default TTL_SECONDS
+ * @param extra more top-level settings (e.g. `model`)
+ * @returns the config path
+ */
+export async function sharedConfig(
+  dir: string,
+  ttlSeconds: number = TTL_SECONDS,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
   const path = join(dir, "chime.jsonc");
   await Deno.writeTextFile(
     path,
     JSON.stringify({
       extends: join(ROOT, "examples", "web-schedule", "chime.jsonc"),
       storage: { kind: "libsql", url: "file:chime.db", shared: true },
-      lease: { ttlSeconds: TTL_SECONDS },
+      lease: { ttlSeconds },
+      ...extra,
     }),
   );
   return path;
