@@ -106,7 +106,6 @@ export { HostRuntime, type RuntimeOptions } from "./runtime.ts";
 export {
   HostLeases,
   type HostLeasesOptions,
-  leaseRouting,
   type LeaseSettings,
   openLeases,
   type OpenLeasesOptions,

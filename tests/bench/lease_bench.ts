@@ -14,15 +14,14 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { readSse } from "../host/_helpers.ts";
-import { eventOf, raw, type ServerProcess } from "../host/_server.ts";
+import type { ServerProcess } from "../host/_server.ts";
 import {
-  durableEvents,
-  scheduleOps,
+  createStored,
   send,
   sharedConfig,
   spawnHost,
   STORAGE_HALF_MERGED,
+  streamDispatch,
   until,
 } from "../multihost/_hosts.ts";
 
@@ -94,11 +93,7 @@ async function failover(ttlSeconds: number): Promise<void> {
       text: "remind me in 1 seconds to stretch",
       clientTimeZone: ZONE,
     });
-    await until(
-      async () => scheduleOps(await durableEvents(b.url, id), "create")[0],
-      10_000,
-      "the create",
-    );
+    await createStored(b.url, id);
     const killed = performance.now();
     await a.stop("SIGKILL");
     let taken = 0;
@@ -112,12 +107,7 @@ async function failover(ttlSeconds: number): Promise<void> {
       60_000,
       "the take-over",
     );
-    const stream = await fetch(`${b.url}/api/sessions/${id}/stream?after=-1`);
-    await readSse(
-      stream.body!,
-      (m) => m.filter(raw).some((x) => eventOf(x).data.op === "dispatch"),
-      60_000,
-    );
+    await streamDispatch(b.url, id, 60_000);
     const delivered = performance.now();
     console.log(
       `failover, TTL ${ttlSeconds} s: kill → taken ${((taken - killed) / 1000).toFixed(2)} s, ` +

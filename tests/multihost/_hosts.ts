@@ -6,7 +6,15 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { ROOT, type ServerProcess, spawnServer, type WireEvent } from "../host/_server.ts";
+import { readSse, type SseMessage } from "../host/_helpers.ts";
+import {
+  eventOf,
+  raw,
+  ROOT,
+  type ServerProcess,
+  spawnServer,
+  type WireEvent,
+} from "../host/_server.ts";
 
 /**
  * INTEGRATION(s11): the multi-host lanes need the storage half of issue 16 (schema v15 with
@@ -101,4 +109,31 @@ export async function until<T>(
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** Waits until the reminder's `create` is in the durable log (read from `base`). */
+export async function createStored(base: string, id: string): Promise<void> {
+  await until(
+    async () => scheduleOps(await durableEvents(base, id), "create")[0],
+    10_000,
+    "the reminder's create in the log",
+  );
+}
+
+/**
+ * Opens `base`'s stream of a session it owns and waits for a reminder dispatch on it.
+ *
+ * @returns the messages received, the dispatch last
+ */
+export async function streamDispatch(
+  base: string,
+  id: string,
+  limitMs: number,
+): Promise<SseMessage[]> {
+  const stream = await fetch(`${base}/api/sessions/${id}/stream?after=-1`);
+  return await readSse(
+    stream.body!,
+    (m) => m.filter(raw).some((x) => eventOf(x).data.op === "dispatch"),
+    limitMs,
+  );
 }

@@ -7,16 +7,17 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { readSse } from "../host/_helpers.ts";
 import { eventOf, raw } from "../host/_server.ts";
 import {
   assertElsewhere,
+  createStored,
   durableEvents,
   scheduleOps,
   send,
   sharedConfig,
   spawnHost,
   STORAGE_HALF_MERGED,
+  streamDispatch,
   TTL_SECONDS,
   until,
 } from "./_hosts.ts";
@@ -56,11 +57,7 @@ Deno.test({
       });
       assert.equal(sent.status, 202);
       // Any host reads the durable log: the create is stored before A dies.
-      await until(
-        async () => scheduleOps(await durableEvents(c.url, id), "create")[0],
-        10_000,
-        "the reminder's create in the log",
-      );
+      await createStored(c.url, id);
       const killedAt = Date.now();
       await a.stop("SIGKILL");
       // B answers 409 (A's lease still in force) until it expires, then takes the session.
@@ -75,12 +72,7 @@ Deno.test({
         "B to take the session",
       );
       assert.ok(taken - killedAt >= 0);
-      const stream = await fetch(`${b.url}/api/sessions/${id}/stream?after=-1`);
-      const seen = await readSse(
-        stream.body!,
-        (m) => m.filter(raw).some((x) => eventOf(x).data.op === "dispatch"),
-        15_000,
-      );
+      const seen = await streamDispatch(b.url, id, 15_000);
       assert.equal(seen.filter(raw).filter((x) => eventOf(x).data.op === "dispatch").length, 1);
       // C now points at B; the durable log holds exactly one dispatch.
       assertElsewhere(await send(`${c.url}/api/sessions/${id}/resume`), b.url);

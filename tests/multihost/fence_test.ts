@@ -8,16 +8,16 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { readSse } from "../host/_helpers.ts";
-import { eventOf, raw } from "../host/_server.ts";
 import {
   assertElsewhere,
+  createStored,
   durableEvents,
   scheduleOps,
   send,
   sharedConfig,
   spawnHost,
   STORAGE_HALF_MERGED,
+  streamDispatch,
   TTL_SECONDS,
   until,
 } from "./_hosts.ts";
@@ -46,11 +46,7 @@ Deno.test({
         })).status,
         202,
       );
-      await until(
-        async () => scheduleOps(await durableEvents(b.url, id), "create")[0],
-        10_000,
-        "the reminder's create",
-      );
+      await createStored(b.url, id);
       Deno.kill(a.pid, "SIGSTOP");
       stopped = true;
       await until(
@@ -61,12 +57,7 @@ Deno.test({
         10_000 + TTL_SECONDS * 1000,
         "B to take the session",
       );
-      const stream = await fetch(`${b.url}/api/sessions/${id}/stream?after=-1`);
-      await readSse(
-        stream.body!,
-        (m) => m.filter(raw).some((x) => eventOf(x).data.op === "dispatch"),
-        15_000,
-      );
+      await streamDispatch(b.url, id, 15_000);
       const before = await durableEvents(b.url, id);
       Deno.kill(a.pid, "SIGCONT");
       stopped = false;
