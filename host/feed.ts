@@ -222,6 +222,18 @@ export class Feeds {
     feed.pending = run;
   }
 
+  /**
+   * Tells every client of a session that another host took it (`event: session-lost`,
+   * `{ code: "session_owned_elsewhere", url }`) and ends their streams (issue 16).
+   *
+   * @param session the exact live object
+   * @param url the new owner's base URL, `""` when unknown
+   */
+  endLost(session: Session, url: string): void {
+    const frame = sseFrame({ kind: "session-lost", url }, session.length - 1);
+    for (const client of [...(this.#feeds.get(session)?.clients ?? [])]) client.end(frame);
+  }
+
   /** Closes every client of every session (shutdown). */
   closeAll(): void {
     for (const feed of [...this.#feeds.values()]) {

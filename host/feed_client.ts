@@ -36,6 +36,7 @@ export class FeedClient implements Disposable {
   #live = true;
   #wake: (() => void) | undefined;
   #closed = false;
+  #ending = false;
   #dropped = false;
   #onClose: (() => void) | undefined;
 
@@ -96,7 +97,7 @@ export class FeedClient implements Disposable {
    * @param frame SSE text from `sseFrame`
    */
   push(frame: string): void {
-    if (this.#closed || !this.#live) return;
+    if (this.#closed || this.#ending || !this.#live) return;
     if (
       this.#frames.length + 1 > this.#maxFrames ||
       this.#bytes + frame.length > this.#maxBytes
@@ -136,7 +137,23 @@ export class FeedClient implements Disposable {
     this.#frames = [];
     this.#bytes = 0;
     frames.push(...chunk);
+    if (this.#ending) this.close();
     return frames;
+  }
+
+  /**
+   * Queues a last frame (the backlog and later pushes are dropped) and closes the client once
+   * it was taken: the stream writes it, then ends.
+   *
+   * @param frame SSE text from `sseFrame`
+   */
+  end(frame: string): void {
+    if (this.#closed || this.#ending) return;
+    this.#ending = true;
+    this.#backlog = undefined;
+    this.#frames.push(frame);
+    this.#bytes += frame.length;
+    this.#signal();
   }
 
   /** The next backlog chunk (after whatever is queued), or nothing. */

@@ -61,6 +61,13 @@ export {
 } from "./store.ts";
 export { isTimeZone, normalizeTimeZone, timeZonesEqual } from "./zone.ts";
 export { LibsqlBackend, type LibsqlBackendOptions } from "./libsql_backend.ts";
+export {
+  type AcquireResult,
+  type Lease,
+  type LeaseOwner,
+  SessionLeases,
+  type SessionLeasesOptions,
+} from "./lease.ts";
 export { JsonlBackend, type JsonlBackendOptions } from "./jsonl_backend.ts";
 export {
   checkStorage,
