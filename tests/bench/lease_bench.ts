@@ -20,7 +20,6 @@ import {
   send,
   sharedConfig,
   spawnHost,
-  STORAGE_HALF_MERGED,
   streamDispatch,
   until,
 } from "../multihost/_hosts.ts";
@@ -120,9 +119,5 @@ async function failover(ttlSeconds: number): Promise<void> {
   }
 }
 
-if (!STORAGE_HALF_MERGED) {
-  console.log("skipped: needs the storage half of issue 16 (tests/multihost/_hosts.ts)");
-} else {
-  for (const count of [1, 2, 3]) await throughput(count);
-  for (const ttl of [2, 15]) await failover(ttl);
-}
+for (const count of [1, 2, 3]) await throughput(count);
+for (const ttl of [2, 15]) await failover(ttl);

@@ -16,13 +16,6 @@ import {
   type WireEvent,
 } from "../host/_server.ts";
 
-/**
- * INTEGRATION(s11): the multi-host lanes need the storage half of issue 16 (schema v15 with
- * `session_leases`, `storage.shared` without the writer lock, fenced appends). Flip to `true`
- * once branch s11 is merged.
- */
-export const STORAGE_HALF_MERGED = false;
-
 /** Lease length of the lanes, seconds. */
 export const TTL_SECONDS = 2;
 

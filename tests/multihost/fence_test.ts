@@ -16,7 +16,6 @@ import {
   send,
   sharedConfig,
   spawnHost,
-  STORAGE_HALF_MERGED,
   streamDispatch,
   TTL_SECONDS,
   until,
@@ -26,7 +25,6 @@ const ZONE = "Europe/Paris";
 
 Deno.test({
   name: "a paused owner resumed after a take-over cannot append (SIGSTOP/SIGCONT)",
-  ignore: !STORAGE_HALF_MERGED,
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async () => {
