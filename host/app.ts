@@ -125,7 +125,7 @@ function codeOf(error: unknown): string | undefined {
  *
  * @example Health check without a network
  * ```ts ignore
- * import { createApp } from "./app.ts";
+ * import { createApp } from "@chime/host";
  * const app = createApp(runtime);
  * const response = await app.request("/healthz");
  * console.assert((await response.json()).ok === true);

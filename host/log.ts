@@ -142,18 +142,15 @@ export function scheduleLogger(): ScheduleLogger {
  */
 export function logLifecycle(store: Pick<SessionStore, "onLive">): Disposable {
   const logger = chimeLogger("session");
-  return store.onLive((session, durable) => {
-    const { id, lineage, seedLength } = session.header;
-    // A fork is stored before it goes live, so it arrives with exactly its seed durable. (A fork
-    // resumed after a restart before it wrote anything of its own reads the same; it is logged
-    // as forked again, which is harmless.)
-    if (lineage !== null && durable === (seedLength ?? 0) && session.length === durable) {
+  return store.onLive((session, durable, cause) => {
+    const { id, lineage } = session.header;
+    if (cause === "fork" && lineage !== null) {
       logger.info("session {id} forked from {parentId} through seq {throughSeq}", {
         id,
         parentId: lineage.parentId,
         throughSeq: lineage.forkedThroughSeq,
       });
-    } else if (durable === 0) {
+    } else if (cause === "create") {
       logger.info("session {id} created (live)", { id });
     } else {
       logger.info("session {id} resumed (live, {durable} events read back)", { id, durable });

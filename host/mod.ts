@@ -38,6 +38,7 @@ export type {
   FlushedObserver,
   FlushListener,
   ForkOptions,
+  LiveCause,
   LiveObserver,
   MessageSource,
   PersistenceBackend,
@@ -81,6 +82,7 @@ export { ConfigError, type ConfigErrorCode, HostError, type HostErrorCode } from
 export type { ModelSettings as ModelChoice } from "./_env.ts";
 export {
   type BacklogSource,
+  type EventRange,
   FeedClient,
   type FeedLimits,
   Feeds,

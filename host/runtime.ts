@@ -63,7 +63,7 @@ export interface RuntimeOptions {
  *
  * @example Open a runtime on a memory backend and create a session
  * ```ts ignore
- * import { HostRuntime } from "./runtime.ts";
+ * import { HostRuntime } from "@chime/host";
  * import { MemoryBackend } from "@chime/session/testing";
  * await using runtime = await HostRuntime.open({
  *   config: { storage: { kind: "libsql", url: ":memory:" }, model: { kind: "offline", reason: "" },

@@ -34,6 +34,7 @@ export type {
   FlushedObserver,
   FlushListener,
   ForkOptions,
+  LiveCause,
   LiveObserver,
   MessageSource,
   PersistenceBackend,

@@ -35,7 +35,7 @@ export interface JsonlBackendOptions {
  *
  * @example Store and read back a session
  * ```ts
- * import { JsonlBackend } from "./jsonl_backend.ts";
+ * import { JsonlBackend } from "@chime/session";
  * await using backend = await JsonlBackend.open({ dir: await Deno.makeTempDir() });
  * await backend.initialize({ version: 1, id: "s1", cwd: "/", createdAt: "2026-01-01T00:00:00.000Z",
  *   origin: "doc", lineage: null, delegationDepth: 0 }, []);

@@ -82,8 +82,8 @@ function checkTtl(ttlMs: number): void {
  * @example Acquire, renew, release
  * ```ts
  * import { createClient } from "@libsql/client";
- * import { SessionLeases } from "./lease.ts";
- * import { createLeaseTable } from "./testing/lease_table.ts";
+ * import { SessionLeases } from "@chime/session";
+ * import { createLeaseTable } from "@chime/session/testing";
  * const client = createClient({ url: ":memory:" });
  * await createLeaseTable(client);
  * const leases = new SessionLeases(client, { holder: "a", url: "http://a/" });

@@ -54,7 +54,7 @@ export interface LibsqlBackendOptions {
  *
  * @example Open a file database
  * ```ts
- * import { LibsqlBackend } from "./libsql_backend.ts";
+ * import { LibsqlBackend } from "@chime/session";
  * const dir = await Deno.makeTempDir();
  * await using backend = await LibsqlBackend.open({ url: `file:${dir}/chime.db` });
  * console.assert((await backend.list()).length === 0);

@@ -54,6 +54,7 @@ export {
   type FlushedObserver,
   type FlushListener,
   type ForkOptions,
+  type LiveCause,
   type LiveObserver,
   type ReadByTypeOptions,
   SessionStore,

@@ -18,6 +18,7 @@ import type {
   FlushedObserver,
   FlushListener,
   ForkOptions,
+  LiveCause,
   LiveObserver,
   ReadByTypeOptions,
   SessionStoreOptions,
@@ -47,8 +48,8 @@ function randomId(): string {
  *
  * @example Create, append, flush
  * ```ts
- * import { SessionStore } from "./store.ts";
- * import { MemoryBackend } from "./testing/memory_backend.ts";
+ * import { SessionStore } from "@chime/session";
+ * import { MemoryBackend } from "@chime/session/testing";
  * await using store = new SessionStore({ backend: new MemoryBackend() });
  * const session = await store.create({ cwd: "/", timeZone: "Asia/Kolkata" });
  * store.append(session, "note", { text: "hello" });
@@ -123,6 +124,7 @@ export class SessionStore implements AsyncDisposable {
     events: readonly SessionEvent[],
     seedEnd: number,
     durableLength: number,
+    cause: LiveCause,
   ): Session {
     const session = new Session({
       header,
@@ -148,7 +150,7 @@ export class SessionStore implements AsyncDisposable {
     }
     for (const observer of [...this.#liveObservers]) {
       try {
-        observer(session, durableLength);
+        observer(session, durableLength, cause);
       } catch (error) {
         this.#reportError(error);
       }
@@ -208,7 +210,7 @@ export class SessionStore implements AsyncDisposable {
         delegationDepth: options.delegationDepth ?? 0,
         ...(timeZone === undefined ? {} : { timeZone }),
       });
-      return this.#goLive(header, [], 0, 0);
+      return this.#goLive(header, [], 0, 0, "create");
     });
   }
 
@@ -237,6 +239,7 @@ export class SessionStore implements AsyncDisposable {
       stored.events,
       stored.length,
       stored.length,
+      "resume",
     );
   }
 
@@ -277,7 +280,7 @@ export class SessionStore implements AsyncDisposable {
         const prefix = live === undefined
           ? await readRange(this.#backend, ph.id, 0, through + 1)
           : await this.read(live, 0, through + 1);
-        return this.#goLive(header, [...prefix, endSeed], seedLength, 0);
+        return this.#goLive(header, [...prefix, endSeed], seedLength, 0, "fork");
       }
       // The parent's header and prefix must be stored before storage can copy them.
       await (live && this.#controllers.get(live))?.flush(through + 1);
@@ -298,7 +301,7 @@ export class SessionStore implements AsyncDisposable {
       if (stored === undefined) {
         throw new SessionError("persistence_failed", `Cannot fork: ${id} vanished from storage`);
       }
-      return this.#goLive(header, stored.events, stored.length, stored.length);
+      return this.#goLive(header, stored.events, stored.length, stored.length, "fork");
     });
   }
 

@@ -35,8 +35,12 @@ export type FlushedObserver = (session: Session, throughSeq: number) => void;
  * code can append to it. `durableLength` counts the events storage is known to hold: a resumed
  * session's stored length, a fork's `seedLength` (a fork is stored before it goes live); it is
  * `0` for new sessions, whose header becomes durable only with their first acknowledged flush.
+ * `cause` says which operation made it live.
  */
-export type LiveObserver = (session: Session, durableLength: number) => void;
+export type LiveObserver = (session: Session, durableLength: number, cause: LiveCause) => void;
+
+/** Why a session went live: `create` (new), `resume` (read back from storage) or `fork`. */
+export type LiveCause = "create" | "resume" | "fork";
 
 /** Options of {@linkcode SessionStore}. */
 export interface SessionStoreOptions {

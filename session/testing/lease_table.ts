@@ -4,7 +4,6 @@
  *
  * @module
  */
-import type { Client } from "@libsql/client";
 
 /** The contract's DDL of `session_leases`, verbatim. */
 export const SESSION_LEASES_DDL = `CREATE TABLE session_leases (
@@ -24,12 +23,14 @@ export const SESSION_LEASES_DDL = `CREATE TABLE session_leases (
  * @example Create the table in memory
  * ```ts
  * import { createClient } from "@libsql/client";
- * import { createLeaseTable } from "./lease_table.ts";
+ * import { createLeaseTable } from "@chime/session/testing";
  * const client = createClient({ url: ":memory:" });
  * await createLeaseTable(client);
  * client.close();
  * ```
  */
-export async function createLeaseTable(client: Client): Promise<void> {
+export async function createLeaseTable(
+  client: { execute(sql: string): Promise<unknown> },
+): Promise<void> {
   await client.execute(SESSION_LEASES_DDL);
 }

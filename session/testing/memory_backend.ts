@@ -68,14 +68,25 @@ export class MemoryBackend implements PersistenceBackend {
     }
   }
 
-  /** @inheritdoc */
+  /**
+   * The stored header and event count.
+   *
+   * @param id session id
+   * @returns the cursor, or `undefined` when the session is not stored
+   */
   async cursor(id: string): Promise<StoredCursor | undefined> {
     await this.#step("cursor", id, "before");
     const s = this.#sessions.get(id);
     return s && { header: s.header, length: s.events.length };
   }
 
-  /** @inheritdoc */
+  /**
+   * Stores a new session with its first events.
+   *
+   * @param header the session header
+   * @param events the first events (seq from 0)
+   * @throws {SessionError} `session_exists` when the id is stored
+   */
   async initialize(header: SessionHeader, events: readonly SessionEvent[]): Promise<void> {
     await this.#step("initialize", header.id, "before");
     if (this.#sessions.has(header.id)) {
@@ -88,7 +99,13 @@ export class MemoryBackend implements PersistenceBackend {
     await this.#step("initialize", header.id, "after");
   }
 
-  /** @inheritdoc */
+  /**
+   * Appends events after the stored ones.
+   *
+   * @param id session id
+   * @param events events whose first `seq` is the stored length
+   * @throws {SessionError} `session_not_found`, or `invalid_seq` on a gap or overlap
+   */
   async append(id: string, events: readonly SessionEvent[]): Promise<void> {
     await this.#step("append", id, "before");
     const s = this.#sessions.get(id);
@@ -100,7 +117,15 @@ export class MemoryBackend implements PersistenceBackend {
     await this.#step("append", id, "after");
   }
 
-  /** @inheritdoc */
+  /**
+   * Stores a fork: the parent's events `0..throughSeq` followed by the child's own events.
+   *
+   * @param header the child's header
+   * @param parentId the stored parent
+   * @param throughSeq the last parent seq copied
+   * @param own the child's own first events (its `session/end-seed`)
+   * @throws {SessionError} `session_not_found`, `invalid_seq`, or `session_exists`
+   */
   async fork(
     header: SessionHeader,
     parentId: string,
@@ -120,7 +145,13 @@ export class MemoryBackend implements PersistenceBackend {
     await this.#step("fork", header.id, "after");
   }
 
-  /** @inheritdoc */
+  /**
+   * The header, the stored length and the newest `count` events (what resume reads).
+   *
+   * @param id session id
+   * @param count how many of the newest events
+   * @returns the tail, or `undefined` when the session is not stored
+   */
   async tail(id: string, count: number): Promise<StoredTail | undefined> {
     await this.#step("tail", id, "before");
     const s = this.#sessions.get(id);
@@ -131,7 +162,15 @@ export class MemoryBackend implements PersistenceBackend {
     });
   }
 
-  /** @inheritdoc */
+  /**
+   * The stored events of the given types with `from ≤ seq < to`, in seq order.
+   *
+   * @param id session id
+   * @param types event types
+   * @param from first seq, inclusive
+   * @param to end seq, exclusive
+   * @returns copies of the matching events (empty for an unknown id)
+   */
   async readByType(
     id: string,
     types: readonly string[],
@@ -145,14 +184,25 @@ export class MemoryBackend implements PersistenceBackend {
     );
   }
 
-  /** @inheritdoc */
+  /**
+   * Loads a stored session (copies, never the kept objects).
+   *
+   * @param id session id
+   * @returns the header and all events, or `undefined`
+   */
   async load(id: string): Promise<StoredSession | undefined> {
     await this.#step("load", id, "before");
     const s = this.#sessions.get(id);
     return s && structuredClone({ header: s.header, events: s.events });
   }
 
-  /** @inheritdoc */
+  /**
+   * A page of stored events.
+   *
+   * @param id session id
+   * @param page `after`/`before` seq bounds and `limit` (default 500)
+   * @returns the events in seq order (empty for an unknown id)
+   */
   async readEvents(id: string, page: EventPage = {}): Promise<SessionEvent[]> {
     await this.#step("read", id, "before");
     const all = this.#sessions.get(id)?.events ?? [];
@@ -165,7 +215,11 @@ export class MemoryBackend implements PersistenceBackend {
     return structuredClone(out);
   }
 
-  /** @inheritdoc */
+  /**
+   * Every stored header, newest first.
+   *
+   * @returns copies of the headers
+   */
   list(): Promise<SessionHeader[]> {
     return Promise.resolve(
       [...this.#sessions.values()].map((s) => s.header)
