@@ -47,7 +47,32 @@ Deno.test("complete() answers a repeat it cannot express, in the user's language
   }
   const zh = await complete([user("每30秒提醒我眨眼")], V2);
   assert.deepEqual(zh.toolCalls, []);
-  assert.match(zh.text, /^抱歉，我不能设置这个重复提醒：重复提醒的间隔至少为 1 分钟，所以没有设置任何提醒。/);
+  assert.match(zh.text, /^抱歉，我不能设置这个重复提醒：.*所以没有设置任何提醒。/);
+}); // deno-fmt-ignore
+
+Deno.test("regression: every 90 seconds is refused for whole minutes, not as more than once a minute", async () => {
+  const reply = await complete([user("remind me every 90 seconds to blink")], V2);
+  assert.deepEqual(reply.toolCalls, []);
+  assert.doesNotMatch(reply.text, /at most once a minute/);
+  assert.match(reply.text, /whole minutes.*every 1 or every 2 minutes/);
+  const zh = await complete([user("每90秒提醒我眨眼")], V2);
+  assert.deepEqual(zh.toolCalls, []);
+  assert.doesNotMatch(zh.text, /至少为 1 分钟/);
+  assert.match(zh.text, /整分钟.*每1分钟或每2分钟/);
+}); // deno-fmt-ignore
+
+Deno.test("regression: a repeat at 25:00 sets nothing and asks for a valid time, like a one-off", async () => {
+  const oneOff = await complete([user("remind me at 25:00 to x")], V2);
+  assert.deepEqual(oneOff.toolCalls, []);
+  for (const text of ["remind me every weekday at 25:00 to x", "remind me every day at 9:75 to y"]) {
+    const reply = await complete([user(text)], V2);
+    assert.deepEqual(reply.toolCalls, [], text);
+    assert.equal(reply.text, oneOff.text, text);
+  }
+  const zhOneOff = await complete([user("25点提醒我z")], V2);
+  const zh = await complete([user("每天25点提醒我z")], V2);
+  assert.deepEqual(zh.toolCalls, []);
+  assert.equal(zh.text, zhOneOff.text);
 }); // deno-fmt-ignore
 
 Deno.test("complete() confirms a repeat with its rule in words and the next occurrence", async () => {
