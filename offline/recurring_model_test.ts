@@ -151,7 +151,7 @@ Deno.test("complete() tells a repeating frame's rule, next time, missed and coal
   }))], V2);
   assert.equal(
     reply.text,
-    "Reminder: take my vitamins (repeats daily at 09:00 (Europe/Berlin), next: 2026-11-30 09:00 (Europe/Berlin); 3 earlier occurrences were missed and not replayed; the hourly reminder limit was reached, so some occurrences were combined)",
+    "Reminder: take my vitamins (repeats daily at 09:00 (Europe/Berlin), next: 2026-11-30 09:00 (Europe/Berlin); the hourly reminder limit held it back, so 3 earlier occurrences were combined into this one)",
   );
   const last = await complete([user(frame({
     id: "sch_1", prompt: "喝水", scheduledAt: "2026-11-29T08:00:00.000Z", status: "due", lateBySeconds: 0,
@@ -163,6 +163,24 @@ Deno.test("complete() tells a repeating frame's rule, next time, missed and coal
     snoozeOf: { id: "sch_1", occurrenceAt: "2026-11-29T08:05:00.000Z" },
   }))], V2);
   assert.equal(snoozed.text, "Reminder (snoozed): stretch");
+}); // deno-fmt-ignore
+
+Deno.test("regression: a catch-up after downtime never blames the hourly limit; a budget wait does", async () => {
+  const overdue = {
+    id: "sch_1", prompt: "blink", scheduledAt: "2026-11-29T07:15:00.000Z", occurrenceAt: "2026-11-29T07:15:00.000Z",
+    status: "overdue", lateBySeconds: 3600, missed: 5, recurring: { ...repeatValue, nextAt: "2026-11-29T08:16:00.000Z" },
+  };
+  for (const [frameData, zh] of [[overdue, false], [{ ...overdue, prompt: "眨眼" }, true]] as const) {
+    const downtime = (await complete([user(frame(frameData))], V2)).text;
+    assert.doesNotMatch(downtime, zh ? /上限/ : /limit/);
+    assert.match(downtime, zh ? /错过的 5 次不再补发/ : /5 earlier occurrences were missed/);
+    assert.match(downtime, zh ? /会话处于关闭状态/ : /while the session was closed/);
+    const budget = (await complete([user(frame({ ...frameData, coalesced: true }))], V2)).text;
+    assert.match(budget, zh ? /每小时提醒上限，之前的 5 次合并为这一次/ : /hourly reminder limit held it back, so 5 earlier/);
+    assert.doesNotMatch(budget, zh ? /会话处于关闭状态/ : /session was closed/);
+    const late = (await complete([user(frame({ ...frameData, missed: 0, coalesced: true }))], V2)).text;
+    assert.match(late, zh ? /因每小时提醒上限而推迟发送/ : /the hourly reminder limit held it back\)/);
+  }
 }); // deno-fmt-ignore
 
 Deno.test("complete() cancels by words after an earlier turn already deleted one (current turn only)", async () => {
