@@ -183,6 +183,38 @@ Deno.test("regression: a catch-up after downtime never blames the hourly limit; 
   }
 }); // deno-fmt-ignore
 
+Deno.test("complete() treats a series and its pending snooze as one reminder when matched by words", async () => {
+  const snoozeRecord = {
+    id: "sch_2", kind: "at", prompt: "take my vitamins", scheduledAt: "2026-11-29T08:25:00.000Z", status: "scheduled",
+    snoozeOf: { id: "sch_1", occurrenceAt: "2026-11-29T08:00:00.000Z" },
+  };
+  const other = { ...recurring, id: "sch_3", prompt: "take my vitamins D" };
+  const listed = (text: string, schedules: unknown[]) => complete([
+    user(text),
+    called("call_1", "schedule_list", {}),
+    result("call_1", { ok: true, schedules, deliveryMode: "session-local" }),
+  ], V2);
+  const stop = await listed("stop the vitamins reminder", [recurring, snoozeRecord]);
+  assert.deepEqual(calls(stop).map((c) => [c.name, c.args]), [
+    ["schedule_delete", { id: "sch_1" }],
+    ["schedule_delete", { id: "sch_2" }],
+  ]);
+  const zh = await listed("取消vitamins提醒", [recurring, snoozeRecord]);
+  assert.deepEqual(calls(zh).map((c) => c.args.id), ["sch_1", "sch_2"]);
+  // Snoozing it by words snoozes the series (the tool moves its pending snooze).
+  const snoozed = await listed("snooze the vitamins reminder for an hour", [recurring, snoozeRecord]);
+  assert.deepEqual(calls(snoozed).map((c) => [c.name, c.args]), [["schedule_snooze", { id: "sch_1", after_seconds: 3600 }]]);
+  // Only the snooze left (the series ended): that one reminder.
+  const alone = await listed("stop the vitamins reminder", [snoozeRecord]);
+  assert.deepEqual(calls(alone).map((c) => c.args.id), ["sch_2"]);
+  // Two reminders of their own still ask which.
+  const two = await listed("stop the vitamins reminder", [recurring, snoozeRecord, other]);
+  assert.deepEqual(two.toolCalls, []);
+  assert.match(two.text, /^Which reminder should I cancel/);
+  const moveBoth = await listed("move the vitamins reminder to 4pm", [recurring, snoozeRecord]);
+  assert.deepEqual(moveBoth.toolCalls, [], "a move of one of the two asks which");
+}); // deno-fmt-ignore
+
 Deno.test("complete() cancels by words after an earlier turn already deleted one (current turn only)", async () => {
   const schedules = [
     { id: "sch_2", prompt: "buy milk", scheduledAt: "2026-11-29T11:15:00Z", status: "scheduled" },
