@@ -143,8 +143,11 @@ export function scheduleLogger(): ScheduleLogger {
 export function logLifecycle(store: Pick<SessionStore, "onLive">): Disposable {
   const logger = chimeLogger("session");
   return store.onLive((session, durable) => {
-    const { id, lineage } = session.header;
-    if (lineage !== null && durable === 0) {
+    const { id, lineage, seedLength } = session.header;
+    // A fork is stored before it goes live, so it arrives with exactly its seed durable. (A fork
+    // resumed after a restart before it wrote anything of its own reads the same; it is logged
+    // as forked again, which is harmless.)
+    if (lineage !== null && durable === (seedLength ?? 0) && session.length === durable) {
       logger.info("session {id} forked from {parentId} through seq {throughSeq}", {
         id,
         parentId: lineage.parentId,

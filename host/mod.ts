@@ -116,6 +116,14 @@ export {
   scheduleLogger,
 } from "./log.ts";
 export { HostRuntime, type RuntimeOptions } from "./runtime.ts";
+export {
+  HostLeases,
+  type HostLeasesOptions,
+  type LeaseSettings,
+  openLeases,
+  type OpenLeasesOptions,
+  sharedStorage,
+} from "./leases.ts";
 export { type RunningServer, startServer, type StartServerOptions } from "./server.ts";
 export type { StreamOptions } from "./sse.ts";
 export {

@@ -3,15 +3,22 @@
  *
  * @module
  */
-import type { EventPage, PersistenceBackend, StoredCursor, StoredSession } from "../backend.ts";
+import type {
+  EventPage,
+  PersistenceBackend,
+  StoredCursor,
+  StoredSession,
+  StoredTail,
+} from "../backend.ts";
 import { SessionError } from "../errors.ts";
 import type { SessionEvent } from "../event.ts";
 import { normalizeHeader, type SessionHeader } from "../header.ts";
+import { checkForkPoint } from "../_fork.ts";
 
 /** Which operation a fault targets, and whether it strikes before or after the commit. */
 export interface Fault {
   /** The operation. */
-  readonly op: "initialize" | "append" | "cursor" | "load";
+  readonly op: "initialize" | "append" | "cursor" | "load" | "fork" | "tail" | "read";
   /** `before`: nothing changes; `after`: the change commits, then the call rejects. */
   readonly when: "before" | "after";
   /** Only for this session id. @default any */
@@ -50,7 +57,7 @@ export class MemoryBackend implements PersistenceBackend {
   async #step(op: Fault["op"], id: string, when: Fault["when"]): Promise<void> {
     if (when === "before") {
       this.calls[op] = (this.calls[op] ?? 0) + 1;
-      if (op === "initialize" || op === "append") await this.#gate?.promise;
+      if (op === "initialize" || op === "append" || op === "fork") await this.#gate?.promise;
     }
     const index = this.#faults.findIndex((f) =>
       f.op === op && f.when === when && (f.id === undefined || f.id === id)
@@ -61,25 +68,14 @@ export class MemoryBackend implements PersistenceBackend {
     }
   }
 
-  /**
-   * The stored header and event count.
-   *
-   * @param id session id
-   * @returns the cursor, or `undefined` when the session is not stored
-   */
+  /** @inheritdoc */
   async cursor(id: string): Promise<StoredCursor | undefined> {
     await this.#step("cursor", id, "before");
     const s = this.#sessions.get(id);
     return s && { header: s.header, length: s.events.length };
   }
 
-  /**
-   * Stores a new session with its first events.
-   *
-   * @param header the session header
-   * @param events the first events (seq from 0)
-   * @throws {SessionError} `session_exists` when the id is stored
-   */
+  /** @inheritdoc */
   async initialize(header: SessionHeader, events: readonly SessionEvent[]): Promise<void> {
     await this.#step("initialize", header.id, "before");
     if (this.#sessions.has(header.id)) {
@@ -92,13 +88,7 @@ export class MemoryBackend implements PersistenceBackend {
     await this.#step("initialize", header.id, "after");
   }
 
-  /**
-   * Appends events after the stored ones.
-   *
-   * @param id session id
-   * @param events events whose first `seq` is the stored length
-   * @throws {SessionError} `session_not_found`, or `invalid_seq` on a gap or overlap
-   */
+  /** @inheritdoc */
   async append(id: string, events: readonly SessionEvent[]): Promise<void> {
     await this.#step("append", id, "before");
     const s = this.#sessions.get(id);
@@ -110,26 +100,61 @@ export class MemoryBackend implements PersistenceBackend {
     await this.#step("append", id, "after");
   }
 
-  /**
-   * Loads a stored session (copies, never the kept objects).
-   *
-   * @param id session id
-   * @returns the header and all events, or `undefined`
-   */
+  /** @inheritdoc */
+  async fork(
+    header: SessionHeader,
+    parentId: string,
+    throughSeq: number,
+    own: readonly SessionEvent[],
+  ): Promise<void> {
+    await this.#step("fork", header.id, "before");
+    const parent = this.#sessions.get(parentId);
+    checkForkPoint(parentId, parent?.events.length, throughSeq);
+    if (this.#sessions.has(header.id)) {
+      throw new SessionError("session_exists", `Cannot fork: ${header.id} is stored`);
+    }
+    this.#sessions.set(header.id, {
+      header: normalizeHeader(structuredClone(header)),
+      events: structuredClone([...parent!.events.slice(0, throughSeq + 1), ...own]),
+    });
+    await this.#step("fork", header.id, "after");
+  }
+
+  /** @inheritdoc */
+  async tail(id: string, count: number): Promise<StoredTail | undefined> {
+    await this.#step("tail", id, "before");
+    const s = this.#sessions.get(id);
+    return s && structuredClone({
+      header: s.header,
+      length: s.events.length,
+      events: s.events.slice(s.events.length - Math.min(count, s.events.length)),
+    });
+  }
+
+  /** @inheritdoc */
+  async readByType(
+    id: string,
+    types: readonly string[],
+    from: number,
+    to: number,
+  ): Promise<SessionEvent[]> {
+    await this.#step("read", id, "before");
+    const all = this.#sessions.get(id)?.events ?? [];
+    return structuredClone(
+      all.filter((e) => e.seq >= from && e.seq < to && types.includes(e.type)),
+    );
+  }
+
+  /** @inheritdoc */
   async load(id: string): Promise<StoredSession | undefined> {
     await this.#step("load", id, "before");
     const s = this.#sessions.get(id);
     return s && structuredClone({ header: s.header, events: s.events });
   }
 
-  /**
-   * A page of stored events.
-   *
-   * @param id session id
-   * @param page `after`/`before` seq bounds and `limit` (default 500)
-   * @returns the events in seq order (empty for an unknown id)
-   */
-  readEvents(id: string, page: EventPage = {}): Promise<SessionEvent[]> {
+  /** @inheritdoc */
+  async readEvents(id: string, page: EventPage = {}): Promise<SessionEvent[]> {
+    await this.#step("read", id, "before");
     const all = this.#sessions.get(id)?.events ?? [];
     const limit = page.limit ?? 500;
     const inRange = all.filter((e) =>
@@ -137,14 +162,10 @@ export class MemoryBackend implements PersistenceBackend {
       (page.after === undefined || e.seq > page.after)
     );
     const out = page.before !== undefined ? inRange.slice(-limit) : inRange.slice(0, limit);
-    return Promise.resolve(structuredClone(out));
+    return structuredClone(out);
   }
 
-  /**
-   * Every stored header, newest first.
-   *
-   * @returns the headers
-   */
+  /** @inheritdoc */
   list(): Promise<SessionHeader[]> {
     return Promise.resolve(
       [...this.#sessions.values()].map((s) => s.header)

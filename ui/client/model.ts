@@ -59,8 +59,16 @@ export interface PageApi {
 export interface PageDeps {
   /** The host API. */
   readonly api: PageApi;
-  /** Subscribes a window to its session stream; `onReopen` runs before each reconnect. */
-  connect(id: string, win: SessionWindow, onReopen: () => Promise<void>): Disposable;
+  /**
+   * Subscribes a window to its session stream; `onReopen` runs before each reconnect, `onLost`
+   * when another host took the session (issue 16).
+   */
+  connect(
+    id: string,
+    win: SessionWindow,
+    onReopen: () => Promise<void>,
+    onLost?: (url: string) => void,
+  ): Disposable;
   /** Routes to a session (`location.hash = #/s/<id>`; the router then calls `openSession`). */
   navigate(id: string): void;
   /** Browser alerts (notifications, title count, chime). */
@@ -86,6 +94,10 @@ export const PageModel = createModel((deps: PageDeps) => {
   const header = signal<WireHeader | null>(null);
   const win = signal<SessionWindow | null>(null);
   const banner = signal<string | null>(null);
+  /** Issue 16: the link to the host that owns the open session, when it is another one. */
+  const owner = signal<string | null>(null);
+  const ownerLink = (url: string, id: string) =>
+    url === "" ? "" : `${url}#/s/${encodeURIComponent(id)}`;
   const busy = signal(false);
   const sending = signal(false);
   const reminders = signal<readonly ActiveReminderWire[]>([]);
@@ -101,6 +113,10 @@ export const PageModel = createModel((deps: PageDeps) => {
   let remindersAsked = 0;
 
   const fail = (err: unknown): void => {
+    if (err instanceof ApiError && err.code === "session_owned_elsewhere") {
+      owner.value = ownerLink(err.url ?? "", current.peek() ?? "");
+      return;
+    }
     banner.value = err instanceof ApiError && err.code === "network"
       ? text("network")
       : err instanceof Error
@@ -213,6 +229,7 @@ export const PageModel = createModel((deps: PageDeps) => {
     header,
     win,
     banner,
+    owner,
     busy,
     sending,
     reminders,
@@ -253,6 +270,7 @@ export const PageModel = createModel((deps: PageDeps) => {
       header.value = null;
       reminders.value = [];
       outcomes.value = new Map();
+      owner.value = null;
       current.value = id;
       drawer.value = false;
       sheet.value = false;
@@ -277,7 +295,8 @@ export const PageModel = createModel((deps: PageDeps) => {
       void refreshReminders(id);
       // Tail first: the stream then opens with ?after=<tail> instead of replaying the log.
       await w.start();
-      if (current.peek() !== id || win.peek() !== w) return;
+      // Owned by another host: history stays readable here, the banner links to the owner.
+      if (current.peek() !== id || win.peek() !== w || owner.peek() !== null) return;
       // ARCHITECTURE.md §6: the page resumes a session when it opens or reconnects to it.
       stream = deps.connect(id, w, async () => {
         try {
@@ -286,6 +305,8 @@ export const PageModel = createModel((deps: PageDeps) => {
           fail(err);
         }
         void refreshReminders(id);
+      }, (url) => {
+        if (current.peek() === id) owner.value = ownerLink(url, id);
       });
       void refreshSessions();
     },
