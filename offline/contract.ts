@@ -66,6 +66,8 @@ export interface ScheduleView extends Pick<ScheduleValue, "prompt" | "scheduledA
   readonly kind: string;
   /** The recurrence of a recurring record. */
   readonly repeat?: RepeatView;
+  /** For a snooze record: the id of the reminder whose occurrence it snoozes. */
+  readonly snoozeOf?: string;
 }
 
 /** A JSON object. */
@@ -146,6 +148,7 @@ export function readSchedule(value: unknown): ScheduleView | undefined {
   const id = str(o?.id);
   if (!o || !id) return undefined;
   const repeat = readRepeat(o.repeat ?? o.recurring);
+  const snoozeOf = str(obj(o.snoozeOf)?.id);
   return {
     id,
     prompt: str(o.prompt),
@@ -153,6 +156,7 @@ export function readSchedule(value: unknown): ScheduleView | undefined {
     status: str(o.status),
     kind: str(o.kind) || (repeat ? "recurring" : ""),
     ...(repeat ? { repeat } : {}),
+    ...(snoozeOf ? { snoozeOf } : {}),
   };
 }
 

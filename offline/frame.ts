@@ -26,7 +26,10 @@ export interface ReminderFrame {
   readonly occurrenceAt?: string;
   /** Occurrences before it that were missed and not replayed (0 when none). */
   readonly missed: number;
-  /** Occurrences were coalesced because the hourly reminder budget was full. */
+  /**
+   * The hourly reminder budget held this delivery back (`missed` then counts what the wait
+   * swallowed); `false` when it was on time or late only because of downtime.
+   */
   readonly coalesced: boolean;
   /** The series this occurrence belongs to, with its next occurrence (`null`: it was the last). */
   readonly recurring?: RepeatView & { readonly nextAt: string | null };

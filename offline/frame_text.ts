@@ -1,32 +1,34 @@
 /**
  * The offline model's answer to reminder frames (seed §"固定 framing"; docs/recurring.md
  * "Delivery"): the prompt, how late an overdue one is, and for a repeating one its rule, its next
- * occurrence, how many occurrences were missed and whether the hourly budget coalesced some.
+ * occurrence, how many occurrences were missed, and why: the hourly budget only when the frame
+ * says `coalesced` (else downtime).
  *
  * @module
  */
 import type { ReminderFrame } from "./frame.ts";
 import { formatWhen, type ReplyContext, ruleWords, span } from "./reply.ts";
 
-function series(f: ReminderFrame, c: ReplyContext): string {
-  const parts: string[] = [];
-  const { zh } = c;
-  if (f.missed > 0) {
-    parts.push(
-      zh
-        ? `错过的 ${f.missed} 次不再补发`
-        : `${f.missed} earlier occurrence${
-          f.missed === 1 ? " was" : "s were"
-        } missed and not replayed`,
-    );
-  }
+/** Why occurrences were not delivered: the hourly limit only when the frame says `coalesced`. */
+function missedText(f: ReminderFrame, zh: boolean): string | undefined {
+  const n = f.missed;
+  const earlier = `${n} earlier occurrence${n === 1 ? " was" : "s were"}`;
   if (f.coalesced) {
-    parts.push(
-      zh
-        ? "已达到每小时提醒上限，部分提醒被合并"
-        : "the hourly reminder limit was reached, so some occurrences were combined",
-    );
+    if (n === 0) {
+      return zh ? "因每小时提醒上限而推迟发送" : "the hourly reminder limit held it back";
+    }
+    return zh
+      ? `已达到每小时提醒上限，之前的 ${n} 次合并为这一次`
+      : `the hourly reminder limit held it back, so ${earlier} combined into this one`;
   }
+  if (n === 0) return undefined;
+  return zh ? `错过的 ${n} 次不再补发` : `${earlier} missed and not replayed`;
+}
+
+function series(f: ReminderFrame, c: ReplyContext): string {
+  const { zh } = c;
+  const missed = missedText(f, zh);
+  const parts: string[] = missed === undefined ? [] : [missed];
   if (f.recurring) {
     const zone = { ...c, timeZone: f.recurring.timeZone || c.timeZone };
     const next = f.recurring.nextAt === null
@@ -42,8 +44,8 @@ function series(f: ReminderFrame, c: ReplyContext): string {
 
 /**
  * The reminder text for follow-up frames; overdue frames say when they were due and how late,
- * repeating ones their rule and next occurrence, missed and coalesced occurrences, and a
- * snoozed one that it was snoozed.
+ * repeating ones their rule and next occurrence, missed occurrences and whether the hourly limit
+ * (not downtime) held it back, and a snoozed one that it was snoozed.
  *
  * @param frames the frames
  * @param ctx clock and zone (`zh` is decided per frame from the prompt)
@@ -58,9 +60,11 @@ export function frameText(frames: readonly ReminderFrame[], ctx: ReplyContext): 
     const more = series(f, c);
     if (f.status !== "overdue") return head + more;
     const when = formatWhen(f.occurrenceAt ?? f.scheduledAt, c);
+    // Late for the hourly limit (`series` says so), else because the session was closed.
+    const closed = f.coalesced ? "" : zh ? "，当时会话处于关闭状态" : ", while the session was closed";
     const late = zh
-      ? `（原定于 ${when}，已晚了 ${span(f.lateBySeconds, true)}，当时会话处于关闭状态）`
-      : ` (this was due at ${when} — ${span(f.lateBySeconds, false)} ago, while the session was closed)`;
+      ? `（原定于 ${when}，已晚了 ${span(f.lateBySeconds, true)}${closed}）`
+      : ` (this was due at ${when} — ${span(f.lateBySeconds, false)} ago${closed})`;
     return head + late + more;
   }).join("\n");
 }

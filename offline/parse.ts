@@ -119,6 +119,8 @@ function readSelector(text: string, options: ParseOptions): SelectorRead {
   const timeZone = zone?.zone ?? options.timeZone ?? "UTC";
   const recurrence = findRecurrence(masked, { now: options.now, timeZone });
   if (recurrence?.kind === "cannot") return { kind: "cannot-repeat", reason: recurrence.reason };
+  // A bad clock time gets the one-off's answer ("remind me at 25:00"): ask for a valid time.
+  if (recurrence?.kind === "invalid-time") return { kind: "missing-time" };
   if (recurrence) {
     const repeat = zone ? { ...recurrence.repeat, time_zone: zone.zone } : recurrence.repeat;
     const rest = recurrence.spans.reduce((t, sp) => blank(t, sp.index, sp.length), masked);

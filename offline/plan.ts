@@ -259,6 +259,18 @@ function matching(schedules: readonly ScheduleView[], words: readonly string[]):
   return schedules.filter((s) => lower.every((w) => s.prompt.toLowerCase().includes(w)));
 }
 
+/**
+ * Matches that are one reminder and the snooze records of its occurrences (`snoozeOf` names it),
+ * the reminder first: "stop the blink reminder" after "snooze it" means all of them. `undefined`
+ * when the matches are reminders of their own.
+ */
+function oneReminder(found: readonly ScheduleView[]): ScheduleView[] | undefined {
+  const root = found.find((s) => s.snoozeOf === undefined)?.id ?? found[0]?.snoozeOf;
+  const own = found.filter((s) => s.id === root);
+  const snoozes = found.filter((s) => s.snoozeOf !== undefined && s.snoozeOf === root);
+  return own.length + snoozes.length === found.length ? [...own, ...snoozes] : undefined;
+}
+
 /** After this turn's `schedule_list`: the call a by-words (or unresolved) request now makes. */
 function afterList(
   intent: OfflineIntent,
@@ -282,13 +294,18 @@ function afterList(
   } else return undefined;
   const found = matching(schedules, words);
   const only = found.length === 1 ? found[0] : undefined;
-  if (!only) {
-    return text(askWhichText(found.length > 1 ? found : schedules, words, pc.reply, action));
+  const group = found.length > 0 ? oneReminder(found) : undefined;
+  if (intent.kind === "cancel-match" && group) {
+    return { text: "", calls: group.map((s) => call(TOOL.delete, { id: s.id })) };
   }
-  if (intent.kind === "cancel-match") {
-    return { text: "", calls: [call(TOOL.delete, { id: only.id })] };
+  // A reminder with a pending snooze: snoozing the reminder moves that snooze (docs/recurring.md).
+  const main = group?.[0]?.snoozeOf === undefined ? group?.[0] : undefined;
+  if (intent.kind === "snooze") {
+    const target = only ?? main;
+    if (target) return snooze(target, intent.seconds);
   }
-  return intent.kind === "snooze" ? snooze(only, intent.seconds) : act(only, intent.selector, pc);
+  if (intent.kind === "update" && only) return act(only, intent.selector, pc);
+  return text(askWhichText(found.length > 1 ? found : schedules, words, pc.reply, action));
 } // deno-fmt-ignore
 
 /**

@@ -1,8 +1,8 @@
 /**
  * Repeating requests for the offline model ("every day at 9", "every weekday at 8:30",
  * "every 2 hours", "每天早上8点", "每隔2小时", "工作日", "每周一"), written as the RFC 5545
- * RRULE subset of docs/recurring.md ("RRULE subset"). A repeat the subset cannot say (faster
- * than once a minute, yearly, unreadable) is reported as such: the caller answers that it
+ * RRULE subset of docs/recurring.md ("RRULE subset"). A repeat the subset cannot say (in
+ * seconds that are no whole minutes, yearly, unreadable) is reported as such: the caller answers that it
  * cannot, never with a one-off reminder.
  *
  * @module
@@ -19,13 +19,20 @@ export interface Span {
   readonly length: number;
 }
 
-/** Why a repeat cannot be set. */
-export type CannotReason = "sub-minute" | "yearly" | "unreadable";
+/**
+ * Why a repeat cannot be set: `seconds` (a count of seconds that is no whole number of minutes,
+ * "every 90 seconds": the RRULE subset counts in whole minutes), `yearly`, `unreadable`.
+ */
+export type CannotReason = "seconds" | "yearly" | "unreadable";
 
-/** What {@linkcode findRecurrence} read. */
+/**
+ * What {@linkcode findRecurrence} read: a rule, a repeat the subset cannot say, or a repeat at a
+ * clock time that is no time of day ("every day at 25:00": refused like a one-off's bad time).
+ */
 export type Recurrence =
   | { readonly kind: "rule"; readonly repeat: RepeatArgs; readonly spans: readonly Span[] }
-  | { readonly kind: "cannot"; readonly reason: CannotReason };
+  | { readonly kind: "cannot"; readonly reason: CannotReason }
+  | { readonly kind: "invalid-time" };
 
 type Freq = "MINUTELY" | "HOURLY" | "DAILY" | "WEEKLY" | "MONTHLY";
 
@@ -47,8 +54,16 @@ const EN_MONTHS =
   "january|february|march|april|may|june|july|august|september|october|november|december";
 const ZN = "[0-9０-９]+|[零一二两三四五六七八九十百]+";
 const ZH_DAY = "[一二三四五六日天]";
+const ZH_WEEK = "(?:周|星期|礼拜)";
+const ZH_DAYS = `${ZH_DAY}(?:\\s*[、,，和及与跟]?\\s*${ZH_WEEK}?${ZH_DAY})*`;
+// The weekdays after a week interval ("每两周四", "每两周的周一和周四", "隔周周五"); "每两周一次"
+// is a count, not Monday.
+const ZH_DAYS_AFTER = `(?:的?\\s*${ZH_WEEK}?(${ZH_DAYS})(?!次))?`;
 
-const RULES_EN: readonly [RegExp, (m: RegExpExecArray, d: Draft) => void][] = [
+/** A phrase and what it sets; `false`: the phrase says nothing here (its words stay in the prompt). */
+type Rule = readonly [RegExp, (m: RegExpExecArray, d: Draft) => void | false];
+
+const RULES_EN: readonly Rule[] = [
   [
     new RegExp(
       `\\b(?:every|each)\\s+(?:other\\s+|\\S+\\s+)?(?:leap\\s+)?years?\\b|\\b(?:yearly|annually)\\b|\\b(?:every|each)\\s+(?:${EN_MONTHS})\\b`,
@@ -57,6 +72,7 @@ const RULES_EN: readonly [RegExp, (m: RegExpExecArray, d: Draft) => void][] = [
     (_m, d) => (d.cannot = "yearly"),
   ],
   [/\b(?:every|each)\s+half\s+(?:an\s+)?hour\b/i, (_m, d) => set(d, "MINUTELY", 30)],
+  [/\b(?:every|each)\s+fortnight\b/i, (_m, d) => set(d, "WEEKLY", 2)],
   [
     /\b(?:every|each)\s+(?:(other|second)\s+|(\d+|[a-z]+(?:-[a-z]+)?)\s+)?(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?)\b/i,
     (m, d) => unit(d, m[1] ? 2 : m[2] ? enCount(m[2]) : 1, m[3]!.toLowerCase()),
@@ -80,6 +96,12 @@ const RULES_EN: readonly [RegExp, (m: RegExpExecArray, d: Draft) => void][] = [
     ),
     (m, d) => days(d, enDayCodes(m[1] ?? m[2] ?? "")),
   ],
+  // "every other week on Thursday": a single weekday names the day of a weekly rule only.
+  [
+    new RegExp(`\\bon\\s+(${EN_DAYS})\\b`, "i"),
+    (m, d) =>
+      d.freq === "WEEKLY" && d.byday === undefined ? days(d, enDayCodes(m[1] ?? "")) : false,
+  ],
   [
     /\b(?:on\s+)?the\s+last\s+day(?:\s+of\s+(?:the|each|every)\s+month)?\b/i,
     (_m, d) => monthDay(d, -1),
@@ -91,7 +113,7 @@ const RULES_EN: readonly [RegExp, (m: RegExpExecArray, d: Draft) => void][] = [
   [/\b(?:for\s+)?(\d+)\s+times\b/i, (m, d) => (d.count = Number(m[1]))],
 ]; // deno-fmt-ignore
 
-const RULES_ZH: readonly [RegExp, (m: RegExpExecArray, d: Draft) => void][] = [
+const RULES_ZH: readonly Rule[] = [
   [new RegExp(`每(?:隔)?\\s*(?:${ZN})?\\s*个?年|闰年|年年`), (_m, d) => (d.cannot = "yearly")],
   [new RegExp(`每(?:隔)?\\s*(${ZN})?\\s*秒钟?`), (m, d) => unit(d, num(m[1]), "second")],
   [/每(?:隔)?半个?(?:小时|钟头)/, (_m, d) => set(d, "MINUTELY", 30)],
@@ -102,10 +124,17 @@ const RULES_ZH: readonly [RegExp, (m: RegExpExecArray, d: Draft) => void][] = [
   [/(?:每个?)?工作日|(?:周|星期|礼拜)一(?:到|至|~|-)(?:周|星期|礼拜)?五/, (_m, d) => days(d, WORKWEEK)],
   [/(?:每个?)?周末/, (_m, d) => days(d, ["SA", "SU"])],
   [
-    new RegExp(`每(?:个)?(?:周|星期|礼拜)(${ZH_DAY}(?:\\s*[、,，和及与跟]?\\s*(?:周|星期|礼拜)?${ZH_DAY})*)`),
-    (m, d) => days(d, [...(m[1] ?? "")].flatMap((c) => zhDayCode(c) ?? [])),
+    new RegExp(`每(?:个)?${ZH_WEEK}(${ZH_DAYS})`),
+    (m, d) => days(d, zhDayCodes(m[1])),
   ],
-  [new RegExp(`每(?:隔)?\\s*(${ZN})?\\s*个?(?:周|星期|礼拜)(?!${ZH_DAY})`), (m, d) => unit(d, num(m[1]), "week")],
+  [
+    new RegExp(`每(?:隔)?\\s*(${ZN})\\s*个?${ZH_WEEK}${ZH_DAYS_AFTER}|隔周${ZH_DAYS_AFTER}`),
+    (m, d) => {
+      unit(d, m[1] === undefined ? 2 : num(m[1]), "week");
+      days(d, zhDayCodes(m[2] ?? m[3]));
+    },
+  ],
+  [new RegExp(`每(?:隔)?\\s*个?${ZH_WEEK}(?!${ZH_DAY})`), (_m, d) => unit(d, 1, "week")],
   [
     new RegExp(`每(?:隔)?\\s*(${ZN})?\\s*个?月(?:的)?(?:\\s*(${ZN})\\s*[号日]|(月底|最后一天))?`),
     (m, d) => {
@@ -146,7 +175,7 @@ function unit(d: Draft, n: number, word: string): void {
   const w = word.replace(/s$/, "");
   if (w === "second" || w === "sec") {
     if (n % 60 === 0) set(d, "MINUTELY", n / 60);
-    else d.cannot ??= "sub-minute";
+    else d.cannot ??= "seconds";
   } else if (w === "minute" || w === "min") set(d, "MINUTELY", n);
   else if (w === "hour" || w === "hr") set(d, "HOURLY", n);
   else if (w === "day") set(d, "DAILY", n);
@@ -182,9 +211,11 @@ function enDayCodes(text: string): string[] {
   );
 }
 
-function zhDayCode(c: string): string | undefined {
-  const i = "一二三四五六日".indexOf(c === "天" ? "日" : c);
-  return i < 0 ? undefined : DAY_CODES[i];
+function zhDayCodes(text: string | undefined): string[] {
+  return [...(text ?? "")].flatMap((c) => {
+    const i = "一二三四五六日".indexOf(c === "天" ? "日" : c);
+    return i < 0 ? [] : [DAY_CODES[i]!];
+  });
 }
 
 function read(text: string): Draft | undefined {
@@ -192,8 +223,7 @@ function read(text: string): Draft | undefined {
   const rules = /[\u3400-\u9fff]/.test(text) ? [...RULES_ZH, ...RULES_EN] : RULES_EN;
   for (const [re, apply] of rules) {
     const m = re.exec(text);
-    if (!m) continue;
-    apply(m, d);
+    if (!m || apply(m, d) === false) continue;
     d.spans.push({ index: m.index, length: m[0].length });
   }
   if (d.spans.length === 0) return VAGUE_RE.test(text) ? { ...d, cannot: "unreadable" } : undefined;
@@ -244,8 +274,9 @@ function firstAt(
  *
  * @param text the request (explicit zone phrases already blanked out)
  * @param options `now` (epoch ms) and the IANA zone the rule runs in
- * @returns the rule with the phrases it read, `cannot` with a reason, or `undefined` when the
- * request does not ask for a repeat
+ * @returns the rule with the phrases it read, `cannot` with a reason, `invalid-time` when the
+ * named time of day is none (never the default time instead), or `undefined` when the request
+ * does not ask for a repeat
  */
 export function findRecurrence(
   text: string,
@@ -260,6 +291,7 @@ export function findRecurrence(
     options.timeZone,
   );
   const named = findTimeOfDay(text);
+  if (named !== undefined && "invalid" in named) return { kind: "invalid-time" };
   const spans = named ? [...d.spans, { index: named.index, length: named.length }] : d.spans;
   const subDaily = freq === "MINUTELY" || freq === "HOURLY";
   let start: Temporal.PlainDateTime;

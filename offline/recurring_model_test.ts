@@ -47,7 +47,32 @@ Deno.test("complete() answers a repeat it cannot express, in the user's language
   }
   const zh = await complete([user("每30秒提醒我眨眼")], V2);
   assert.deepEqual(zh.toolCalls, []);
-  assert.match(zh.text, /^抱歉，我不能设置这个重复提醒：重复提醒的间隔至少为 1 分钟，所以没有设置任何提醒。/);
+  assert.match(zh.text, /^抱歉，我不能设置这个重复提醒：.*所以没有设置任何提醒。/);
+}); // deno-fmt-ignore
+
+Deno.test("regression: every 90 seconds is refused for whole minutes, not as more than once a minute", async () => {
+  const reply = await complete([user("remind me every 90 seconds to blink")], V2);
+  assert.deepEqual(reply.toolCalls, []);
+  assert.doesNotMatch(reply.text, /at most once a minute/);
+  assert.match(reply.text, /whole minutes.*every 1 or every 2 minutes/);
+  const zh = await complete([user("每90秒提醒我眨眼")], V2);
+  assert.deepEqual(zh.toolCalls, []);
+  assert.doesNotMatch(zh.text, /至少为 1 分钟/);
+  assert.match(zh.text, /整分钟.*每1分钟或每2分钟/);
+}); // deno-fmt-ignore
+
+Deno.test("regression: a repeat at 25:00 sets nothing and asks for a valid time, like a one-off", async () => {
+  const oneOff = await complete([user("remind me at 25:00 to x")], V2);
+  assert.deepEqual(oneOff.toolCalls, []);
+  for (const text of ["remind me every weekday at 25:00 to x", "remind me every day at 9:75 to y"]) {
+    const reply = await complete([user(text)], V2);
+    assert.deepEqual(reply.toolCalls, [], text);
+    assert.equal(reply.text, oneOff.text, text);
+  }
+  const zhOneOff = await complete([user("25点提醒我z")], V2);
+  const zh = await complete([user("每天25点提醒我z")], V2);
+  assert.deepEqual(zh.toolCalls, []);
+  assert.equal(zh.text, zhOneOff.text);
 }); // deno-fmt-ignore
 
 Deno.test("complete() confirms a repeat with its rule in words and the next occurrence", async () => {
@@ -126,7 +151,7 @@ Deno.test("complete() tells a repeating frame's rule, next time, missed and coal
   }))], V2);
   assert.equal(
     reply.text,
-    "Reminder: take my vitamins (repeats daily at 09:00 (Europe/Berlin), next: 2026-11-30 09:00 (Europe/Berlin); 3 earlier occurrences were missed and not replayed; the hourly reminder limit was reached, so some occurrences were combined)",
+    "Reminder: take my vitamins (repeats daily at 09:00 (Europe/Berlin), next: 2026-11-30 09:00 (Europe/Berlin); the hourly reminder limit held it back, so 3 earlier occurrences were combined into this one)",
   );
   const last = await complete([user(frame({
     id: "sch_1", prompt: "喝水", scheduledAt: "2026-11-29T08:00:00.000Z", status: "due", lateBySeconds: 0,
@@ -138,6 +163,56 @@ Deno.test("complete() tells a repeating frame's rule, next time, missed and coal
     snoozeOf: { id: "sch_1", occurrenceAt: "2026-11-29T08:05:00.000Z" },
   }))], V2);
   assert.equal(snoozed.text, "Reminder (snoozed): stretch");
+}); // deno-fmt-ignore
+
+Deno.test("regression: a catch-up after downtime never blames the hourly limit; a budget wait does", async () => {
+  const overdue = {
+    id: "sch_1", prompt: "blink", scheduledAt: "2026-11-29T07:15:00.000Z", occurrenceAt: "2026-11-29T07:15:00.000Z",
+    status: "overdue", lateBySeconds: 3600, missed: 5, recurring: { ...repeatValue, nextAt: "2026-11-29T08:16:00.000Z" },
+  };
+  for (const [frameData, zh] of [[overdue, false], [{ ...overdue, prompt: "眨眼" }, true]] as const) {
+    const downtime = (await complete([user(frame(frameData))], V2)).text;
+    assert.doesNotMatch(downtime, zh ? /上限/ : /limit/);
+    assert.match(downtime, zh ? /错过的 5 次不再补发/ : /5 earlier occurrences were missed/);
+    assert.match(downtime, zh ? /会话处于关闭状态/ : /while the session was closed/);
+    const budget = (await complete([user(frame({ ...frameData, coalesced: true }))], V2)).text;
+    assert.match(budget, zh ? /每小时提醒上限，之前的 5 次合并为这一次/ : /hourly reminder limit held it back, so 5 earlier/);
+    assert.doesNotMatch(budget, zh ? /会话处于关闭状态/ : /session was closed/);
+    const late = (await complete([user(frame({ ...frameData, missed: 0, coalesced: true }))], V2)).text;
+    assert.match(late, zh ? /因每小时提醒上限而推迟发送/ : /the hourly reminder limit held it back\)/);
+  }
+}); // deno-fmt-ignore
+
+Deno.test("complete() treats a series and its pending snooze as one reminder when matched by words", async () => {
+  const snoozeRecord = {
+    id: "sch_2", kind: "at", prompt: "take my vitamins", scheduledAt: "2026-11-29T08:25:00.000Z", status: "scheduled",
+    snoozeOf: { id: "sch_1", occurrenceAt: "2026-11-29T08:00:00.000Z" },
+  };
+  const other = { ...recurring, id: "sch_3", prompt: "take my vitamins D" };
+  const listed = (text: string, schedules: unknown[]) => complete([
+    user(text),
+    called("call_1", "schedule_list", {}),
+    result("call_1", { ok: true, schedules, deliveryMode: "session-local" }),
+  ], V2);
+  const stop = await listed("stop the vitamins reminder", [recurring, snoozeRecord]);
+  assert.deepEqual(calls(stop).map((c) => [c.name, c.args]), [
+    ["schedule_delete", { id: "sch_1" }],
+    ["schedule_delete", { id: "sch_2" }],
+  ]);
+  const zh = await listed("取消vitamins提醒", [recurring, snoozeRecord]);
+  assert.deepEqual(calls(zh).map((c) => c.args.id), ["sch_1", "sch_2"]);
+  // Snoozing it by words snoozes the series (the tool moves its pending snooze).
+  const snoozed = await listed("snooze the vitamins reminder for an hour", [recurring, snoozeRecord]);
+  assert.deepEqual(calls(snoozed).map((c) => [c.name, c.args]), [["schedule_snooze", { id: "sch_1", after_seconds: 3600 }]]);
+  // Only the snooze left (the series ended): that one reminder.
+  const alone = await listed("stop the vitamins reminder", [snoozeRecord]);
+  assert.deepEqual(calls(alone).map((c) => c.args.id), ["sch_2"]);
+  // Two reminders of their own still ask which.
+  const two = await listed("stop the vitamins reminder", [recurring, snoozeRecord, other]);
+  assert.deepEqual(two.toolCalls, []);
+  assert.match(two.text, /^Which reminder should I cancel/);
+  const moveBoth = await listed("move the vitamins reminder to 4pm", [recurring, snoozeRecord]);
+  assert.deepEqual(moveBoth.toolCalls, [], "a move of one of the two asks which");
 }); // deno-fmt-ignore
 
 Deno.test("complete() cancels by words after an earlier turn already deleted one (current turn only)", async () => {

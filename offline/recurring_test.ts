@@ -149,6 +149,67 @@ const PHRASES: readonly [string, string, OfflineIntent][] = [
     SHA,
     repeat("喝水", "FREQ=DAILY;BYHOUR=15;BYMINUTE=30", "2026-11-30", "15:30"),
   ],
+  // Every other week (regression: "every fortnight on thursday" was "When should I remind you?").
+  [
+    "remind me every fortnight on thursday to water the orchid",
+    BER,
+    repeat(
+      "water the orchid",
+      "FREQ=WEEKLY;INTERVAL=2;BYDAY=TH;BYHOUR=9;BYMINUTE=0",
+      "2026-12-03",
+      "09:00",
+    ),
+  ],
+  [
+    "every fortnight remind me to pay the cleaner",
+    BER,
+    repeat("pay the cleaner", "FREQ=WEEKLY;INTERVAL=2;BYHOUR=9;BYMINUTE=0", "2026-11-30", "09:00"),
+  ],
+  [
+    "remind me every other week on Thursday at 6pm to take out the bins",
+    BER,
+    repeat(
+      "take out the bins",
+      "FREQ=WEEKLY;INTERVAL=2;BYDAY=TH;BYHOUR=18;BYMINUTE=0",
+      "2026-12-03",
+      "18:00",
+    ),
+  ],
+  [
+    "remind me every 2 weeks on Monday and Friday to back up",
+    BER,
+    repeat(
+      "back up",
+      "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,FR;BYHOUR=9;BYMINUTE=0",
+      "2026-11-30",
+      "09:00",
+    ),
+  ],
+  [
+    "每两周提醒我交周报",
+    SHA,
+    repeat("交周报", "FREQ=WEEKLY;INTERVAL=2;BYHOUR=9;BYMINUTE=0", "2026-11-30", "09:00"),
+  ],
+  [
+    "每两周四提醒我浇花",
+    SHA,
+    repeat("浇花", "FREQ=WEEKLY;INTERVAL=2;BYDAY=TH;BYHOUR=9;BYMINUTE=0", "2026-12-03", "09:00"),
+  ],
+  [
+    "每两周的周一和周四提醒我备份",
+    SHA,
+    repeat("备份", "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH;BYHOUR=9;BYMINUTE=0", "2026-11-30", "09:00"),
+  ],
+  [
+    "隔周周五下午3点提醒我开会",
+    SHA,
+    repeat("开会", "FREQ=WEEKLY;INTERVAL=2;BYDAY=FR;BYHOUR=15;BYMINUTE=0", "2026-12-04", "15:00"),
+  ],
+  [
+    "每两周一次提醒我打扫",
+    SHA,
+    repeat("打扫", "FREQ=WEEKLY;INTERVAL=2;BYHOUR=9;BYMINUTE=0", "2026-11-30", "09:00"),
+  ],
 ]; // deno-fmt-ignore
 
 for (const [text, timeZone, expected] of PHRASES) {
@@ -158,13 +219,13 @@ for (const [text, timeZone, expected] of PHRASES) {
 }
 
 const CANNOT: readonly [string, string][] = [
-  ["remind me every 30 seconds to blink", "sub-minute"],
-  ["remind me every 90 seconds to blink", "sub-minute"],
+  ["remind me every 30 seconds to blink", "seconds"],
+  ["remind me every 90 seconds to blink", "seconds"],
   ["remind me every other leap year to celebrate", "yearly"],
   ["remind me every year on my birthday to celebrate", "yearly"],
   ["remind me every few hours to stretch", "unreadable"],
   ["remind me repeatedly to drink water", "unreadable"],
-  ["每30秒提醒我眨眼", "sub-minute"],
+  ["每30秒提醒我眨眼", "seconds"],
   ["每年提醒我交税", "yearly"],
   ["每隔几小时提醒我喝水", "unreadable"],
 ];
@@ -177,6 +238,35 @@ for (const [text, reason] of CANNOT) {
     });
   });
 }
+
+// Regression: a bad clock time in a repeat silently became 09:00 ("at 25:00" kept in the prompt).
+for (
+  const text of [
+    "remind me every weekday at 25:00 to x",
+    "remind me every day at 9:75 to y",
+    "remind me every day at 13pm to z",
+    "每天25点提醒我z",
+    "每天早上8点70分提醒我吃药",
+    "change it to every day at 24:30",
+  ]
+) {
+  Deno.test(`parseIntent() refuses the repeat "${text}" like a one-off's bad time`, () => {
+    assert.deepEqual(parseIntent(text, { now: NOW, timeZone: SHA }), { kind: "missing-time" });
+  });
+}
+
+Deno.test("parseIntent() gives a bad time the same answer with or without a repeat", () => {
+  const options = { now: NOW, timeZone: BER };
+  assert.deepEqual(
+    parseIntent("remind me every weekday at 25:00 to x", options),
+    parseIntent("remind me at 25:00 to x", options),
+  );
+  // No time named at all is still the default 09:00.
+  assert.deepEqual(
+    parseIntent("remind me every weekday to x", options),
+    repeat("x", `FREQ=WEEKLY;${WORKWEEK};BYHOUR=9;BYMINUTE=0`, "2026-11-30", "09:00"),
+  );
+});
 
 Deno.test("parseIntent() keeps one-offs that only mention a word like every", () => {
   assert.deepEqual(
@@ -216,7 +306,7 @@ for (const [text, timeZone, expected] of MANAGE) {
 Deno.test("findTimeOfDay() reads clock times and day parts", () => {
   const read = (t: string) => {
     const found = findTimeOfDay(t);
-    return found && [found.hour, found.minute];
+    return found && ("invalid" in found ? "invalid" : [found.hour, found.minute]);
   };
   assert.deepEqual(
     ["at 9", "at 8:30", "5pm", "at noon", "at midnight", "at 7 in the evening", "18:45"].map(read),
@@ -227,5 +317,13 @@ Deno.test("findTimeOfDay() reads clock times and day parts", () => {
     [[8, 0], [16, 30], [20, 15], [13, 0], [0, 0], [9, 5]],
   );
   assert.equal(read("at 5 minutes past"), undefined);
-  assert.equal(read("at 25"), undefined);
+  assert.equal(read("every day"), undefined);
+});
+
+Deno.test("findTimeOfDay() reports a named clock time that is no time of day as invalid", () => {
+  for (const text of ["at 25", "at 25:00", "9:75", "at 13pm", "at 0am", "25点", "8点70分"]) {
+    const found = findTimeOfDay(text);
+    assert.ok(found !== undefined && "invalid" in found, text);
+  }
+  assert.deepEqual(findTimeOfDay("every day at 24:30"), { invalid: true, index: 10, length: 8 });
 });

@@ -97,9 +97,9 @@ export function askWhichText(
 }
 
 const CANNOT: Record<CannotReason, readonly [string, string]> = {
-  "sub-minute": [
-    "reminders can repeat at most once a minute",
-    "重复提醒的间隔至少为 1 分钟",
+  seconds: [
+    "repeats go in whole minutes, hours or days, not seconds (say every 1 or every 2 minutes instead)",
+    "重复的间隔只能是整分钟、整小时或整天，不能按秒计（可以改成每1分钟或每2分钟）",
   ],
   yearly: [
     "yearly repeats (and leap-year rules) aren't supported",

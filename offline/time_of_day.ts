@@ -19,6 +19,19 @@ export interface TimeOfDay {
   readonly length: number;
 }
 
+/**
+ * A clock time a text names that is no time of day ("25:00", "9:75", "13pm", "25点"): the
+ * request named a time, so it must be refused, never read as "no time given".
+ */
+export interface InvalidTimeOfDay {
+  /** Always `true`. */
+  readonly invalid: true;
+  /** Index of the phrase (UTF-16 units). */
+  readonly index: number;
+  /** Length of the phrase (UTF-16 units). */
+  readonly length: number;
+}
+
 const ZN = "[0-9０-９]{1,2}|[零一二两三四五六七八九十]{1,3}";
 const ZH_PART = "凌晨|早上|早晨|清晨|上午|中午|下午|傍晚|晚上|夜里|夜间|晚|早";
 const ZH_RE = new RegExp(
@@ -57,11 +70,14 @@ function valid(hour: number, minute: number): boolean {
     minute >= 0 && minute < 60;
 }
 
-function found(hour: number, minute: number, m: RegExpExecArray): TimeOfDay | undefined {
-  return valid(hour, minute) ? { hour, minute, index: m.index, length: m[0].length } : undefined;
+type Found = TimeOfDay | InvalidTimeOfDay;
+
+function found(hour: number, minute: number, m: RegExpExecArray): Found {
+  const span = { index: m.index, length: m[0].length };
+  return valid(hour, minute) ? { hour, minute, ...span } : { invalid: true, ...span };
 }
 
-function zhTime(text: string): TimeOfDay | undefined {
+function zhTime(text: string): Found | undefined {
   const m = ZH_RE.exec(text);
   if (!m) return undefined;
   if (m[5] !== undefined) return found(Number(m[5]), Number(m[6]), m);
@@ -83,10 +99,13 @@ function zhTime(text: string): TimeOfDay | undefined {
   return found(hour, minute, m);
 } // deno-fmt-ignore
 
-function enTime(text: string): TimeOfDay | undefined {
+function enTime(text: string): Found | undefined {
   const meridiem = EN_MERIDIEM_RE.exec(text);
   if (meridiem) {
-    const h = Number(meridiem[1]) % 12 + (meridiem[3]!.toLowerCase() === "p" ? 12 : 0);
+    const clock = Number(meridiem[1]); // 1–12 on a 12-hour clock: "13pm" names no time
+    const h = clock < 1 || clock > 12
+      ? Number.NaN
+      : clock % 12 + (meridiem[3]!.toLowerCase() === "p" ? 12 : 0);
     return found(h, Number(meridiem[2] ?? 0), meridiem);
   }
   const named = EN_NAMED_RE.exec(text);
@@ -101,12 +120,14 @@ function enTime(text: string): TimeOfDay | undefined {
 /**
  * Finds the time of day a repeating request names. A bare hour is read on the 24-hour clock
  * ("at 9" is 09:00) unless the text says afternoon, evening or night; Chinese day parts
- * (下午, 晚上, …) move hours before noon into the afternoon.
+ * (下午, 晚上, …) move hours before noon into the afternoon. A clock time outside 00:00–23:59
+ * ("at 25:00", "9:75", "25点") is reported as invalid, so the caller can tell "no time given"
+ * (a default time is fine) from "a time given that is no time" (refuse).
  *
  * @param text the request
- * @returns the time and its phrase, or `undefined`
+ * @returns the time and its phrase, an invalid time's phrase, or `undefined` when none is named
  */
-export function findTimeOfDay(text: string): TimeOfDay | undefined {
+export function findTimeOfDay(text: string): TimeOfDay | InvalidTimeOfDay | undefined {
   return /[\u3400-\u9fff]/.test(text) ? zhTime(text) ?? enTime(text) : enTime(text);
 }
 

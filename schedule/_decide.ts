@@ -7,6 +7,7 @@ import { toolError, type ToolFailure } from "./errors.ts";
 import type { ScheduleState } from "./fold.ts";
 import {
   makeScheduleId,
+  type OneShotRecord,
   type RandomBytes,
   type ScheduleId,
   type ScheduleRecord,
@@ -102,10 +103,25 @@ export function decideStop(
   };
 }
 
+/** The active snooze record of one delivered occurrence, if one is pending. */
+function pendingSnooze(
+  state: ScheduleState,
+  snoozeOf: { readonly id: ScheduleId; readonly occurrenceAt: string },
+): OneShotRecord | undefined {
+  for (const record of state.active.values()) {
+    if (
+      record.kind !== "recurring" && record.snoozeOf?.id === snoozeOf.id &&
+      record.snoozeOf.occurrenceAt === snoozeOf.occurrenceAt
+    ) return record;
+  }
+  return undefined;
+}
+
 /**
- * `schedule_snooze`: an active one-shot moves (`update` to `after` the delay, keeping the id);
- * otherwise the latest delivered occurrence gets a new `at` record with `snoozeOf`, so a series'
- * cadence never shifts.
+ * `schedule_snooze`: an active one-shot moves (`update` to `after` the delay, keeping the id and
+ * any `snoozeOf`); otherwise the latest delivered occurrence gets a new `at` record with
+ * `snoozeOf`, so a series' cadence never shifts. An occurrence snoozed again while its snooze
+ * record is pending moves that record instead (one snooze per occurrence, never two).
  */
 export function decideSnooze(
   state: ScheduleState,
@@ -115,26 +131,40 @@ export function decideSnooze(
 ): Decision<RecordResult> {
   const { id, afterSeconds } = request;
   const scheduledAt = formatInstant(now + afterSeconds * 1000);
-  const current = state.active.get(id);
-  let record: ScheduleRecord;
-  let change;
-  if (current !== undefined && current.kind !== "recurring") {
+  const move = (current: OneShotRecord): Decision<RecordResult> => {
     const snooze = current.snoozeOf === undefined ? {} : { snoozeOf: current.snoozeOf };
-    record = { id, kind: "after", prompt: current.prompt, afterSeconds, scheduledAt, ...snooze };
-    change = updateChange(record);
-  } else {
-    const delivered = state.delivered.get(id);
-    if (delivered === undefined) {
-      return current === undefined ? missing(state, id, "snooze schedule") : toolError(
-        "schedule_not_active",
-        `Cannot snooze schedule: ${id} has not fired yet; update it instead`,
-        { id },
-      );
-    }
-    const newId = makeScheduleId(random, { avoid: state.seen });
-    const snoozeOf = { id, occurrenceAt: delivered.occurrenceAt };
-    record = { id: newId, kind: "at", prompt: delivered.record.prompt, scheduledAt, snoozeOf };
-    change = createChange(record);
+    const record: ScheduleRecord = {
+      id: current.id,
+      kind: "after",
+      prompt: current.prompt,
+      afterSeconds,
+      scheduledAt,
+      ...snooze,
+    };
+    const answer = { ok: true as const, ...scheduleValue(record, now) };
+    return { ok: true, changes: [updateChange(record)], answer };
+  };
+  const current = state.active.get(id);
+  if (current !== undefined && current.kind !== "recurring") return move(current);
+  const delivered = state.delivered.get(id);
+  if (delivered === undefined) {
+    return current === undefined ? missing(state, id, "snooze schedule") : toolError(
+      "schedule_not_active",
+      `Cannot snooze schedule: ${id} has not fired yet; update it instead`,
+      { id },
+    );
   }
-  return { ok: true, changes: [change], answer: { ok: true, ...scheduleValue(record, now) } };
+  const snoozeOf = { id, occurrenceAt: delivered.occurrenceAt };
+  const pending = pendingSnooze(state, snoozeOf);
+  if (pending !== undefined) return move(pending);
+  const newId = makeScheduleId(random, { avoid: state.seen });
+  const record: ScheduleRecord = {
+    id: newId,
+    kind: "at",
+    prompt: delivered.record.prompt,
+    scheduledAt,
+    snoozeOf,
+  };
+  const answer = { ok: true as const, ...scheduleValue(record, now) };
+  return { ok: true, changes: [createChange(record)], answer };
 }

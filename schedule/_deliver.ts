@@ -50,11 +50,17 @@ function occurrenceOf(
  * seen: no stale dispatch), samples `now()` once, then for each due record in due order: a recurring record
  * outside its catch-up window gets a `skip`; otherwise, while the trailing-hour budget of
  * `maxPerHour` dispatches allows, the fixed frame is enqueued as one follow-up and the dispatch
- * appended (a recurring one names its occurrence, `missed` and `nextAt`).
+ * appended (a recurring one names its occurrence, `missed` and `nextAt`). `heldUntil` is the
+ * previous pass's `budgetUntil`: a recurring record whose target came before it waited for the
+ * budget, and its frame says `coalesced` (docs/recurring.md "Delivery").
  */
 export function deliverDue(
   agent: AgentHandle,
-  options: { readonly now: () => number; readonly maxPerHour: number },
+  options: {
+    readonly now: () => number;
+    readonly maxPerHour: number;
+    readonly heldUntil?: number | undefined;
+  },
 ): Delivery {
   const schedule = LiveSchedule.for(agent);
   let active: ScheduleRecord[];
@@ -80,7 +86,11 @@ export function deliverDue(
     }
     if (!skip) {
       try {
-        agent.followup(reminderFrame(record, decisionNow, facts));
+        // The previous pass held this record for the budget: say so (not for downtime misses).
+        const held = facts !== undefined && options.heldUntil !== undefined &&
+          scheduledAtMs(record) < options.heldUntil;
+        const occurrence = held ? { ...facts, coalesced: true } : facts;
+        agent.followup(reminderFrame(record, decisionNow, occurrence));
       } catch (cause) {
         return { decisionNow, appended, contained: { id: record.id, cause } };
       }

@@ -75,7 +75,8 @@ export const SNOOZE_SPEC: ModelToolSpec = {
   name: NAMES.snooze,
   description: "Snooze a reminder that just fired: remind again after `after_seconds` " +
     `(${MIN_SNOOZE_SECONDS}..${MAX_SNOOZE_SECONDS}). For a repeating reminder this adds a ` +
-    "one-time reminder for the occurrence that fired and never shifts the series; a one-time " +
-    "reminder that has not fired yet is moved.",
+    "one-time reminder for the occurrence that fired and never shifts the series (snoozing the " +
+    "same occurrence again moves that one-time reminder); a one-time reminder that has not " +
+    "fired yet is moved.",
   parameters: jsonSchemaOf(SNOOZE_ARGS),
 };

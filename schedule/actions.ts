@@ -59,8 +59,9 @@ export class ScheduleActions {
 
   /**
    * Snoozes a reminder for `seconds` (60..604800): the latest delivered occurrence gets a new
-   * one-shot `at` record with `snoozeOf` (a series' cadence never shifts); an active one-shot
-   * that has not fired is moved instead (an `update`).
+   * one-shot `at` record with `snoozeOf` (a series' cadence never shifts), or, when that
+   * occurrence already has an active snooze record (Snooze 10 min, then Snooze 1 h), that record
+   * is moved (an `update`); an active one-shot that has not fired is moved too.
    *
    * @param id the reminder id
    * @param seconds the delay from now, whole seconds

@@ -36,13 +36,15 @@ export const REMINDER_INSTRUCTION: string =
  * the line structure. `lateBySeconds` is `floor((decisionNowMs − scheduledAt) / 1000)`, at least
  * 0; `status` is `overdue` when the lateness is at least {@linkcode OVERDUE_THRESHOLD_MS}.
  * A recurring delivery (docs/recurring.md "Delivery") adds `occurrenceAt` (also its
- * `scheduledAt`), `missed`, `coalesced: true` when earlier occurrences were folded into this one
- * (downtime or the hourly budget), and `recurring: { rrule, timeZone, text, nextAt }`; a snooze
- * record adds `snoozeOf`.
+ * `scheduledAt`), `missed` (occurrences before it that were not delivered, whatever the cause),
+ * `coalesced: true` only when the hourly reminder budget held this delivery back (then `missed`
+ * counts what the wait swallowed; a miss caused only by downtime is just `missed: N`), and
+ * `recurring: { rrule, timeZone, text, nextAt }`; a snooze record adds `snoozeOf`.
  *
  * @param record the active record being dispatched
  * @param decisionNowMs the single decision-clock sample, epoch milliseconds (UTC)
- * @param occurrence for a recurring record: the delivered occurrence, `missed` and `nextAt`
+ * @param occurrence for a recurring record: the delivered occurrence, `missed`, `nextAt`, and
+ *   `coalesced: true` when the owner waited for the hourly budget before delivering it
  * @returns the frame (lines joined by `\n`, no trailing newline)
  *
  * @example
@@ -59,7 +61,7 @@ export const REMINDER_INSTRUCTION: string =
 export function reminderFrame(
   record: ScheduleRecord,
   decisionNowMs: number,
-  occurrence?: OccurrenceFacts,
+  occurrence?: OccurrenceFacts & { readonly coalesced?: boolean },
 ): string {
   const scheduledAt = occurrence?.occurrenceAt ?? record.scheduledAt;
   const lateMs = Math.max(0, decisionNowMs - Date.parse(scheduledAt));
@@ -73,7 +75,7 @@ export function reminderFrame(
   if (occurrence !== undefined && record.kind === "recurring") {
     fields.occurrenceAt = occurrence.occurrenceAt;
     fields.missed = occurrence.missed;
-    if (occurrence.missed > 0) fields.coalesced = true;
+    if (occurrence.coalesced === true) fields.coalesced = true;
     fields.recurring = {
       rrule: record.rrule,
       timeZone: record.timeZone,

@@ -251,7 +251,11 @@ export class ScheduleOwner implements AsyncDisposable {
     if (this.#stopped !== undefined) return "stopped";
     let outcome: Delivery;
     try {
-      const options = { now: () => this.#clock.now(), maxPerHour: this.#perHour };
+      const options = {
+        now: () => this.#clock.now(),
+        maxPerHour: this.#perHour,
+        heldUntil: this.#budgetUntil, // the last pass's budget wait: what it held is coalesced
+      };
       outcome = await this.#agent.runMaintenance(() =>
         Promise.resolve(deliverDue(this.#agent, options))
       );

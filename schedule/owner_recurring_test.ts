@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { ops, settle, T0, type World, world } from "./_harness_test.ts";
+import type { ScheduleOwnerOptions } from "./owner.ts";
 import type { ScheduleChange } from "./protocol.ts";
 
 const MINUTE = 60_000;
@@ -26,10 +27,10 @@ function last(w: World): ScheduleChange {
 }
 
 /** Stops the owner (the process is down), lets wall time pass, starts a new one. */
-async function down(w: World, ms: number): Promise<void> {
+async function down(w: World, ms: number, options: ScheduleOwnerOptions = {}): Promise<void> {
   await w.owner?.[Symbol.asyncDispose]();
   w.clock.setWall(w.clock.now() + ms);
-  await w.startOwner();
+  await w.startOwner(options);
   await settle(w.clock);
 }
 
@@ -83,7 +84,9 @@ Deno.test("catch-up after 5 h down: one follow-up for the latest, missed counted
   const [frame] = frames(w);
   assert.equal(frame!.status, "overdue");
   assert.equal(frame!.lateBySeconds, 600);
-  assert.equal(frame!.coalesced, true);
+  assert.equal(frame!.missed, 5);
+  // Regression: only the budget coalesces; downtime alone is `missed`, never `coalesced`.
+  assert.equal(frame!.coalesced, undefined);
   assert.equal(w.owner!.target, T0 + MINUTE + 6 * HOUR);
 });
 
@@ -141,6 +144,46 @@ Deno.test("the hourly budget coalesces and tells the model", async () => {
   const frame = frames(w).at(-1)!;
   assert.equal(frame.coalesced, true);
   assert.equal(frame.id, created.id);
+});
+
+Deno.test("a series held by the budget says coalesced even with nothing missed", async () => {
+  await using w = await world();
+  await w.startOwner({ maxRemindersPerHour: 1 });
+  await w.call("schedule_create", { prompt: "first", after_seconds: 60 });
+  const daily = await repeat(w, "FREQ=DAILY"); // DTSTART T0 + 1 min, like the one-shot
+  await w.clock.advance(MINUTE);
+  await settle(w.clock);
+  assert.deepEqual(ops(w), ["create", "create", "dispatch"], "the one-shot took the budget");
+  for (let i = 0; i < 60; i++) await w.clock.advance(MINUTE); // to T0 + 61 min
+  await settle(w.clock);
+  assert.deepEqual(ops(w), ["create", "create", "dispatch", "dispatch"]);
+  const frame = frames(w).at(-1)!;
+  assert.equal(frame.id, daily.id);
+  assert.equal(frame.missed, 0);
+  assert.equal(frame.coalesced, true);
+  for (let i = 0; i < 24 * 60; i++) await w.clock.advance(MINUTE); // the next day, budget free
+  await settle(w.clock);
+  const next = frames(w).at(-1)!;
+  assert.equal(next.occurrenceAt, new Date(T0 + MINUTE + 24 * HOUR).toISOString());
+  assert.equal(next.coalesced, undefined, "on time with the budget free: nothing to say");
+});
+
+Deno.test("after downtime a budget that is still full coalesces", async () => {
+  await using w = await world();
+  await w.startOwner({ maxRemindersPerHour: 1 });
+  const created = await repeat(w, "FREQ=MINUTELY");
+  await w.clock.advance(MINUTE);
+  await settle(w.clock);
+  await down(w, 10 * MINUTE, { maxRemindersPerHour: 1 }); // back at T0 + 11 min: budget full
+  assert.deepEqual(ops(w), ["create", "dispatch"]);
+  assert.equal(w.owner!.target, T0 + MINUTE + HOUR);
+  for (let i = 0; i < 50; i++) await w.clock.advance(MINUTE); // to T0 + 61 min
+  await settle(w.clock);
+  assert.deepEqual(ops(w), ["create", "dispatch", "dispatch"]);
+  const held = frames(w).at(-1)!;
+  assert.equal(held.id, created.id);
+  assert.equal(held.missed, 59); // T0 + 2 … 60 min
+  assert.equal(held.coalesced, true);
 });
 
 Deno.test("COUNT exhaustion is an explicit final transition (nextAt null)", async () => {

@@ -198,6 +198,64 @@ Deno.test("schedule_snooze moves an active one-shot and snoozes a delivered one"
   assert.equal(gone.error.code, "schedule_not_active");
 });
 
+/** The active snooze records of `seriesId`. */
+async function snoozesOf(
+  w: World,
+  seriesId: string,
+): Promise<{ id: string; scheduledAt: string }[]> {
+  const listed = await w.call("schedule_list", {});
+  return listed.schedules.filter((s: { snoozeOf?: { id: string } }) => s.snoozeOf?.id === seriesId);
+}
+
+Deno.test("regression: snoozing an occurrence again moves its snooze record (tool and page)", async () => {
+  await using w = await world();
+  await w.startOwner();
+  const actions = new ScheduleActions(w.agent, { fifo: w.fifo, random: seededRandom() });
+  const series = await w.call("schedule_create", {
+    prompt: "blink",
+    repeat: { rrule: "FREQ=HOURLY", time_zone: "UTC" },
+  });
+  await w.clock.advance(MINUTE);
+  await w.clock.advance(0);
+  const occurrence = { id: series.id, occurrenceAt: series.scheduledAt };
+  // The card: Snooze 10 min, then Snooze 1 h.
+  const first = await actions.snooze(series.id, 600);
+  const second = await actions.snooze(series.id, 3600);
+  assert.ok(first.ok && second.ok);
+  assert.equal(second.id, first.id, "the same snooze record");
+  assert.deepEqual(second.snoozeOf, occurrence);
+  const now = w.clock.now();
+  assert.equal(second.scheduledAt, new Date(now + 3600_000).toISOString());
+  assert.deepEqual((await snoozesOf(w, series.id)).map((s) => [s.id, s.scheduledAt]), [[
+    first.id,
+    second.scheduledAt,
+  ]]);
+  // The model tool does the same.
+  const third = await w.call("schedule_snooze", { id: series.id, after_seconds: 1200 });
+  assert.equal(third.id, first.id);
+  assert.equal(third.scheduledAt, new Date(now + 1200_000).toISOString());
+  assert.deepEqual((await snoozesOf(w, series.id)).map((s) => [s.id, s.scheduledAt]), [[
+    first.id,
+    third.scheduledAt,
+  ]]);
+  assert.deepEqual(w.changes().map((c) => c.op), [
+    "create",
+    "dispatch",
+    "create",
+    "update",
+    "update",
+  ]);
+  // The next occurrence is another occurrence: its snooze is a record of its own.
+  await w.clock.advance(60 * MINUTE);
+  await w.clock.advance(0);
+  const next = await w.call("schedule_snooze", { id: series.id, after_seconds: 600 });
+  assert.notEqual(next.id, first.id);
+  assert.equal(
+    next.snoozeOf.occurrenceAt,
+    new Date(Date.parse(series.scheduledAt) + 3600_000).toISOString(),
+  );
+}); // deno-fmt-ignore
+
 Deno.test("page actions: snooze and stop run the tool transaction; the model hears of them", async () => {
   await using w = await world();
   await w.startOwner();

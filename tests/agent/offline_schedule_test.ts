@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { Loader } from "@chime/agent";
 import { foldSession, schedulePlugin } from "@chime/schedule";
+import { flushMicrotasks } from "@chime/session/testing";
 import { timeContextPlugin } from "@chime/timecontext";
 import { gatedOffline } from "../../offline/testing/gated_offline.ts";
 import { harness, ofType, web } from "../../agent/testing/harness.ts";
@@ -103,3 +104,52 @@ Deno.test("every day at 9 with the real schedule tools: one daily series, never 
   assert.equal(record.kind === "recurring" && record.timeZone, "Europe/Berlin");
   assert.equal(record.scheduledAt, "2026-01-16T08:00:00.000Z");
 });
+
+/** Lets the series' first minute pass and waits until the offline model has told the user. */
+async function fireOnce(w: Awaited<ReturnType<typeof offlineWorld>>): Promise<void> {
+  const replies = () => ofType(w.h.session, "assistant/message").length;
+  const before = replies();
+  await w.h.clock.advance(60_000);
+  for (let i = 0; i < 100 && (replies() === before || w.h.agent.phase !== "idle"); i++) {
+    await w.h.clock.advance(0);
+    await flushMicrotasks(10);
+  }
+  assert.equal(replies(), before + 1, "the reminder was delivered and answered");
+  await w.h.agent.whenIdle();
+}
+
+for (
+  const [lang, zone, lines] of [
+    ["English", "Europe/Berlin", [
+      "remind me every minute to blink",
+      "snooze it 10 minutes",
+      "stop the blink reminder",
+    ]],
+    ["Chinese", "Asia/Shanghai", ["每分钟提醒我眨眼", "推迟10分钟", "停止眨眼的提醒"]],
+  ] as const
+) {
+  Deno.test(`regression: stop by words after a snooze ends the series and its snooze (${lang}, real schedule)`, async () => {
+    await using w = await offlineWorld(zone);
+    await w.say(lines[0]);
+    const [series] = w.records();
+    assert.equal(series?.kind, "recurring");
+    await fireOnce(w);
+    await w.say(lines[1]);
+    const snooze = w.records().find((r) => r.kind !== "recurring");
+    assert.equal(snooze?.snoozeOf?.id, series!.id, "the snooze record of the series");
+    assert.equal(w.records().length, 2);
+    const from = w.h.session.events().length;
+    await w.say(lines[2]);
+    assert.deepEqual(w.records(), [], "the series and its snooze both ended");
+    const calls = w.h.session.events(from).filter((e) => e.type === "tool/call")
+      .map((e) => e.data as { name: string; args: { id?: string } })
+      .map((call) => [call.name, call.args.id]);
+    assert.deepEqual(calls, [
+      ["schedule_list", undefined],
+      ["schedule_delete", series!.id],
+      ["schedule_delete", snooze!.id],
+    ]);
+    const turns = w.h.session.events(from).filter((e) => e.type === "turn/start");
+    assert.equal(turns.length, 1, "one turn");
+  });
+}
