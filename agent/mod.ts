@@ -109,3 +109,15 @@ export {
   type ToolContext,
   type ToolDefinition,
 } from "./types.ts";
+export {
+  type ContextScan,
+  enabledPanels,
+  type EventView,
+  type PluginWeb,
+  type RouteContext,
+  type RouteHandler,
+  type RouteMethod,
+  type SessionRoute,
+  type ViewSource,
+  type WebHost,
+} from "./web.ts";

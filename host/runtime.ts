@@ -34,7 +34,7 @@ export interface RuntimeOptions {
   readonly model?: ModelAdapter;
   /** Plugins to load instead of the registry's (tests). */
   readonly plugins?: readonly Plugin[];
-  /** View sources instead of the registry's (tests). */
+  /** View sources instead of the plugins' `web.views` (tests). */
   readonly views?: readonly ViewSource[];
   /** Wall clock and timers. @default systemClock */
   readonly clock?: Clock;
@@ -78,6 +78,8 @@ export class HostRuntime implements AsyncDisposable {
   readonly feeds: Feeds;
   /** Enabled client renderers. */
   readonly renderers: readonly string[];
+  /** The loaded plugins, in load order (their `web` parts are mounted by `createApp`). */
+  readonly plugins: readonly Plugin[];
   /** `cwd` for sessions created without one. */
   readonly cwd: string;
   readonly #loader: Loader;
@@ -107,6 +109,7 @@ export class HostRuntime implements AsyncDisposable {
       ...(options.feedLimits === undefined ? {} : { limits: options.feedLimits }),
     });
     this.renderers = options.config.renderers;
+    this.plugins = this.#plugins;
     this.cwd = options.config.cwd;
     this.#clock = options.clock ?? systemClock;
     this.#model = options.model ?? createModel(options.config.model, this.#clock);
@@ -132,17 +135,18 @@ export class HostRuntime implements AsyncDisposable {
    * @throws {SessionError} `schema_rejected` for a foreign database
    */
   static async open(options: RuntimeOptions): Promise<HostRuntime> {
-    const entries = resolveRegistry(options.config.plugins, options.config.renderers);
+    const factories = resolveRegistry(options.config.plugins, options.config.renderers);
+    const plugins = options.plugins ?? factories.map((create) => create());
     const backend = options.backend ?? await openBackend(options.config.storage);
     const store = new SessionStore({
       backend,
       ...(options.clock === undefined ? {} : { clock: options.clock }),
       ...(options.reportError === undefined ? {} : { reportError: options.reportError }),
     });
-    const views = new Views(options.views ?? entries.flatMap((e) => e.views ?? []));
+    const views = new Views(options.views ?? plugins.flatMap((p) => p.web?.views ?? []));
     const runtime = new HostRuntime(options, store, views);
     try {
-      for (const plugin of options.plugins ?? entries.map((e) => e.create())) {
+      for (const plugin of plugins) {
         await runtime.#loader.load(plugin);
         runtime.#plugins.push(plugin);
       }
