@@ -7,20 +7,20 @@
  * @module
  */
 import { computed, createModel, effect, signal } from "@preact/signals";
+import type {
+  ClientConfigWire,
+  ClientRenderer,
+  PageHints,
+  PanelHost,
+  PanelRequest,
+} from "../client_renderer.ts";
 import { lang } from "../i18n.ts";
-import type { RenderContext } from "../registry.ts";
-import { type ReminderOutcome, reminderPresentation } from "../schedule.ts";
+import type { EventViewRegistry, RenderContext } from "../registry.ts";
 import { SessionWindow } from "../window.ts";
 import type { EventSnapshot, HistoryQuery } from "../window_types.ts";
-import type {
-  ActiveReminderWire,
-  HistoryPage,
-  RemindersPage,
-  SessionsPage,
-  SessionSummary,
-  WireHeader,
-} from "../wire.ts";
+import type { HistoryPage, SessionsPage, SessionSummary, WireHeader } from "../wire.ts";
 import { type Alerts, type AlertsEnv, createAlerts } from "./alerts.ts";
+import { alertOf, enable, hintOf, type ShownPanel } from "./enable.ts";
 import { ApiError } from "./api.ts";
 import { turnOpen } from "./lifecycle.ts";
 import { text } from "./strings.ts";
@@ -35,8 +35,10 @@ export interface PageApi {
   resumeSession(id: string): Promise<void>;
   /** `POST /api/sessions/:id/fork`. */
   forkSession(id: string): Promise<WireHeader>;
-  /** `GET /api/sessions/:id/reminders`. */
-  loadReminders(id: string): Promise<RemindersPage>;
+  /** `GET /api/client-config`: the renderer modules and panels to enable. */
+  clientConfig(): Promise<ClientConfigWire>;
+  /** A panel's call below `/api/sessions/:id` (JSON in, JSON out). */
+  request<T>(id: string, path: string, init?: PanelRequest): Promise<T>;
   /** `POST /api/sessions/:id/messages`. */
   sendMessage(id: string, text: string): Promise<unknown>;
   /** `GET /api/sessions/:id/history`. */
@@ -49,10 +51,6 @@ export interface PageApi {
   retryMessage(id: string, messageId: string): Promise<void>;
   /** `POST …/messages/:messageId/edit`. */
   editMessage(id: string, messageId: string, text: string): Promise<unknown>;
-  /** `POST …/reminders/:scheduleId/snooze` (docs/recurring.md). */
-  snoozeReminder(id: string, scheduleId: string, seconds: number): Promise<ActiveReminderWire>;
-  /** `POST …/reminders/:scheduleId/stop` (docs/recurring.md). */
-  stopReminder(id: string, scheduleId: string): Promise<void>;
 }
 
 /** What the model needs from its surroundings. */
@@ -69,10 +67,13 @@ export interface PageDeps {
   readonly timeZone: string;
   /** Events per history page. @default 200 */
   readonly pageSize?: number;
+  /** The renderer modules bundled in the page, by name (`../renderers.ts`). */
+  readonly renderers: Readonly<Record<string, ClientRenderer>>;
+  /** Where enabled modules register their event renderers (the page's `eventViews`). */
+  readonly registry: EventViewRegistry;
 }
 
-/** What happened to a snooze or stop click, by the key of the card or panel row. */
-export type CardOutcome = ReminderOutcome;
+export type { ShownPanel };
 
 /** Sessions per list page. */
 export const SESSIONS_PAGE = 30;
@@ -88,17 +89,25 @@ export const PageModel = createModel((deps: PageDeps) => {
   const banner = signal<string | null>(null);
   const busy = signal(false);
   const sending = signal(false);
-  const reminders = signal<readonly ActiveReminderWire[]>([]);
   const drawer = signal(false);
-  const sheet = signal(false);
+  /** The panel open as a sheet (phones), by name. */
+  const sheet = signal<string | null>(null);
   const follow = signal(0);
   const announcement = signal("");
-  const outcomes = signal<ReadonlyMap<string, CardOutcome>>(new Map());
+  /** The renderer modules the client configuration enabled. */
+  const enabled = signal<readonly ClientRenderer[]>([]);
+  const panels = signal<readonly ShownPanel[]>([]);
   const alerts: Alerts = createAlerts(deps.alerts);
-  const ctx = computed<RenderContext>(() => ({ lang: lang.value, timeZone: deps.timeZone }));
+  const ctx = computed<RenderContext>(() => ({
+    lang: lang.value,
+    timeZone: deps.timeZone,
+    services: Object.assign({}, ...panels.value.map((p) => p.model.services.value)),
+  }));
   const running = computed(() => turnOpen(win.value?.events.value ?? []));
+  const hint = (key: keyof PageHints): string =>
+    hintOf(enabled.value, key, lang.value) ?? text(key);
   let stream: Disposable | undefined;
-  let remindersAsked = 0;
+  let off = (): void => {};
 
   const fail = (err: unknown): void => {
     banner.value = err instanceof ApiError && err.code === "network"
@@ -107,18 +116,14 @@ export const PageModel = createModel((deps: PageDeps) => {
       ? err.message
       : String(err);
   };
-  const setOutcome = (key: string, outcome: CardOutcome): void => {
-    outcomes.value = new Map(outcomes.peek()).set(key, outcome);
+  const panelHost: PanelHost = {
+    current,
+    win,
+    request: (id, path, init) => api.request(id, path, init),
+    fail,
   };
-
-  const refreshReminders = async (id: string): Promise<void> => {
-    const asked = ++remindersAsked;
-    try {
-      const page = await api.loadReminders(id);
-      if (asked === remindersAsked && current.peek() === id) reminders.value = page.reminders;
-    } catch (err) {
-      if (asked === remindersAsked && current.peek() === id) fail(err);
-    }
+  const opened = (id: string): void => {
+    for (const p of panels.peek()) p.model.opened(id);
   };
 
   const refreshSessions = async (): Promise<void> => {
@@ -186,10 +191,10 @@ export const PageModel = createModel((deps: PageDeps) => {
     for (const [seq, view] of views) {
       if (cardsSeen.has(seq)) continue;
       cardsSeen.add(seq);
-      const p = reminderPresentation(view);
-      if (!p) continue;
-      announcement.value = `${text("reminder")}: ${p.prompt}`;
-      alerts.card({ seq, title: text("reminder"), prompt: p.prompt });
+      const said = alertOf(enabled.peek(), view, lang.peek());
+      if (!said) continue;
+      announcement.value = `${said.title}: ${said.body}`;
+      alerts.card({ seq, title: said.title, prompt: said.body });
     }
     for (let i = Math.max(lastSeq + 1, first) - first; i < events.length; i++) {
       const e = events[i]!;
@@ -215,17 +220,42 @@ export const PageModel = createModel((deps: PageDeps) => {
     banner,
     busy,
     sending,
-    reminders,
     drawer,
     sheet,
     follow,
     announcement,
-    outcomes,
+    enabled,
+    panels,
     alerts,
     ctx,
     running,
     refreshSessions,
-    refreshReminders,
+    /** Whether an enabled renderer module raises alerts (the notification settings show). */
+    hasAlerts: computed(() => enabled.value.some((r) => r.alertOf !== undefined)),
+    /** The composer's placeholder: an enabled module's hint, else the page's own. */
+    placeholder: computed(() => hint("placeholder")),
+    /** The empty conversation's line: an enabled module's hint, else the page's own. */
+    hello: computed(() => hint("hello")),
+
+    /**
+     * Reads the client configuration once and enables what it lists: each named renderer module
+     * the page bundles registers its event renderers, and each panel of theirs that the answer
+     * names gets its model. Call it before opening a session. A failure enables nothing.
+     */
+    async configure(): Promise<void> {
+      let config: ClientConfigWire;
+      try {
+        config = await api.clientConfig();
+      } catch (err) {
+        fail(err);
+        return;
+      }
+      off();
+      const on = enable(config, deps.renderers, deps.registry, panelHost);
+      off = on.off;
+      enabled.value = on.modules;
+      panels.value = on.panels;
+    },
 
     /** Loads the next page of the session list. */
     async moreSessions(): Promise<void> {
@@ -251,11 +281,10 @@ export const PageModel = createModel((deps: PageDeps) => {
       win.peek()?.[Symbol.dispose]();
       win.value = null;
       header.value = null;
-      reminders.value = [];
-      outcomes.value = new Map();
+      for (const p of panels.peek()) p.model.reset();
       current.value = id;
       drawer.value = false;
-      sheet.value = false;
+      sheet.value = null;
       if (!id) return;
       const w = new SessionWindow({
         loadHistory: async (q) => {
@@ -274,7 +303,7 @@ export const PageModel = createModel((deps: PageDeps) => {
         fail(err);
       }
       if (current.peek() !== id) return;
-      void refreshReminders(id);
+      opened(id);
       // Tail first: the stream then opens with ?after=<tail> instead of replaying the log.
       await w.start();
       if (current.peek() !== id || win.peek() !== w) return;
@@ -285,7 +314,7 @@ export const PageModel = createModel((deps: PageDeps) => {
         } catch (err) {
           fail(err);
         }
-        void refreshReminders(id);
+        opened(id);
       });
       void refreshSessions();
     },
@@ -335,34 +364,6 @@ export const PageModel = createModel((deps: PageDeps) => {
       });
     },
 
-    /** Snoozes a reminder by `seconds`; `key` names the card or row that shows the outcome. */
-    async snooze(scheduleId: string, seconds: number, key: string): Promise<void> {
-      const id = current.peek();
-      if (!id) return;
-      setOutcome(key, { state: "pending" });
-      try {
-        const r = await api.snoozeReminder(id, scheduleId, seconds);
-        setOutcome(key, { state: "snoozed", until: r.scheduledAt });
-      } catch (err) {
-        setOutcome(key, { state: "failed", code: err instanceof ApiError ? err.code : "failed" });
-      }
-      void refreshReminders(id);
-    },
-
-    /** Stops a recurring reminder; `key` names the card or row that shows the outcome. */
-    async stopRepeating(scheduleId: string, key: string): Promise<void> {
-      const id = current.peek();
-      if (!id) return;
-      setOutcome(key, { state: "pending" });
-      try {
-        await api.stopReminder(id, scheduleId);
-        setOutcome(key, { state: "stopped" });
-      } catch (err) {
-        setOutcome(key, { state: "failed", code: err instanceof ApiError ? err.code : "failed" });
-      }
-      void refreshReminders(id);
-    },
-
     /** Clears the error banner. */
     dismissBanner(): void {
       banner.value = null;
@@ -371,20 +372,23 @@ export const PageModel = createModel((deps: PageDeps) => {
     /** Opens or closes the session drawer (phone). */
     setDrawer(open: boolean): void {
       drawer.value = open;
-      if (open) sheet.value = false;
+      if (open) sheet.value = null;
     },
 
-    /** Opens or closes the reminders sheet (phone). */
-    setSheet(open: boolean): void {
-      sheet.value = open;
-      if (open) drawer.value = false;
+    /** Opens a panel as a sheet by name, or closes it with `null` (phone). */
+    setSheet(name: string | null): void {
+      sheet.value = name;
+      if (name !== null) drawer.value = false;
     },
 
-    /** Closes the stream and the window. */
+    /** Closes the stream, the window and the panels; unregisters the renderers. */
     close(): void {
       stream?.[Symbol.dispose]();
       stream = undefined;
       win.peek()?.[Symbol.dispose]();
+      off();
+      off = () => {};
+      panels.value = [];
     },
   };
 });
