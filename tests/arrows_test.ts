@@ -75,3 +75,20 @@ Deno.test("the host knows no plugin by name beyond its static registry", async (
     assert.ok(!/schedul|remind/i.test(code), `${file.pathname} names the schedule in code`);
   }
 });
+
+Deno.test("the page knows no renderer module by name beyond its static registry", async () => {
+  // The page shell (ui/app.tsx, ui/client/) enables what GET /api/client-config lists; only
+  // ui/renderers.ts maps names to modules (docs/architecture.md "Plugins").
+  const files = [new URL("ui/app.tsx", ROOT)];
+  for await (const file of sources(new URL("ui/client/", ROOT))) files.push(file);
+  for (const file of files) {
+    const code = codeOf(await Deno.readTextFile(file));
+    assert.ok(!/schedul|remind/i.test(code), `${file.pathname} names the schedule in code`);
+  }
+  for await (const file of sources(new URL("ui/", ROOT))) {
+    const code = codeOf(await Deno.readTextFile(file));
+    if (/from\s*"\.\/schedule_client\.ts"/.test(code)) {
+      assert.ok(file.pathname.endsWith("/ui/renderers.ts"), `${file.pathname} imports the module`);
+    }
+  }
+});
