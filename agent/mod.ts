@@ -43,6 +43,7 @@ export type {
   FlushedObserver,
   FlushListener,
   ForkOptions,
+  LiveCause,
   LiveObserver,
   MessageSource,
   PersistenceBackend,

@@ -101,8 +101,13 @@ export function jsonBodies(limits: BodyLimits): MiddlewareHandler {
     if (type !== undefined && mediaType(type) !== "application/json") throw unsupported();
     const bytes = await readBody(c.req.raw, limits);
     if (bytes.length > 0 && type === undefined) throw unsupported();
-    // Never `body: null`: a Request built from a read one would reuse its spent stream.
-    if (c.req.raw.body !== null) c.req.raw = new Request(c.req.raw, { body: bytes });
+    // Never `body: null`: a Request built from a read one would reuse its spent stream. Built
+    // from its parts, not from the request itself: copying the original would read its
+    // `signal`, which makes Deno.serve print its legacy-abort warning on every POST.
+    const raw = c.req.raw;
+    if (raw.body !== null) {
+      c.req.raw = new Request(raw.url, { method: raw.method, headers: raw.headers, body: bytes });
+    }
     await next();
   };
 }

@@ -8,7 +8,7 @@
 import { type ModelConfig, modelFromEnv } from "@chime/agent";
 import type { HostConfig } from "./config.ts";
 import { ConfigError } from "./errors.ts";
-import { checkHosts, checkPort, checkToken, libsqlUrl } from "./_validate.ts";
+import { checkAdvertisedUrl, checkHosts, checkPort, checkToken, libsqlUrl } from "./_validate.ts";
 
 /**
  * The `model` entry as the host reads it: `@chime/agent`'s {@linkcode ModelConfig} or
@@ -65,7 +65,8 @@ function chooseModel(configured: HostModelConfig, env: Env): ModelSettings {
 
 /**
  * Applies `CHIME_PORT`, `CHIME_DB` (a libSQL URL or a path, relative to `cwd`), `CHIME_TOKEN`,
- * `CHIME_ALLOWED_HOSTS` (comma-separated names; replaces `allowedHosts`) and the model
+ * `CHIME_ALLOWED_HOSTS` (comma-separated names; replaces `allowedHosts`),
+ * `CHIME_ADVERTISED_URL` (this host's base URL in shared mode) and the model
  * variables. No key anywhere ⇒ the offline model; a configured `{ kind: 'none' }` ignores the
  * model variables.
  *
@@ -86,8 +87,16 @@ export function applyEnv(
   const db = nonEmpty(env, "CHIME_DB");
   const token = nonEmpty(env, "CHIME_TOKEN");
   const hosts = nonEmpty(env, "CHIME_ALLOWED_HOSTS");
+  const advertised = nonEmpty(env, "CHIME_ADVERTISED_URL");
+  // A `CHIME_DB` override keeps the configured `storage.shared`.
+  const shared = config.storage.kind === "libsql" && config.storage.shared !== undefined
+    ? { shared: config.storage.shared }
+    : {};
   return {
     ...config,
+    ...(advertised === undefined
+      ? {}
+      : { advertisedUrl: checkAdvertisedUrl(advertised, "CHIME_ADVERTISED_URL") }),
     ...(token === undefined ? {} : { token: checkToken(token, "CHIME_TOKEN") }),
     ...(hosts === undefined
       ? {}
@@ -95,7 +104,9 @@ export function applyEnv(
     ...(port === undefined ? {} : {
       port: checkPort(/^\d+$/.test(port) ? Number(port) : Number.NaN, "CHIME_PORT"),
     }),
-    ...(db === undefined ? {} : { storage: { kind: "libsql", url: libsqlUrl(db, cwd) } }),
+    ...(db === undefined
+      ? {}
+      : { storage: { kind: "libsql", url: libsqlUrl(db, cwd), ...shared } }),
     model: chooseModel(modelConfig, env),
   };
 }

@@ -24,6 +24,8 @@ const TOP_KEYS = [
   "token",
   "idleReleaseMinutes",
   "timeouts",
+  "advertisedUrl",
+  "lease",
   "$schema",
 ];
 
@@ -78,8 +80,15 @@ function storage(file: string, raw: unknown, dataDir: string | undefined): Stora
   if (!isObject(raw)) fail(file, `storage must be an object`);
   const base = dataDir ?? String(raw["#dir"]);
   if (raw.kind === "libsql") {
-    onlyKeys(file, "storage.", raw, ["kind", "url"]);
-    return { kind: "libsql", url: libsqlUrl(text(file, "storage.url", raw.url), base) };
+    onlyKeys(file, "storage.", raw, ["kind", "url", "shared"]);
+    if (raw.shared !== undefined && typeof raw.shared !== "boolean") {
+      fail(file, `storage.shared must be true or false`);
+    }
+    return {
+      kind: "libsql",
+      url: libsqlUrl(text(file, "storage.url", raw.url), base),
+      ...(raw.shared === undefined ? {} : { shared: raw.shared }),
+    };
   }
   if (raw.kind === "jsonl") {
     onlyKeys(file, "storage.", raw, ["kind", "dir"]);
@@ -198,6 +207,38 @@ function timeouts(file: string, raw: unknown): HttpTimeouts {
 }
 
 /**
+ * Validates an advertised base URL (`advertisedUrl`, `CHIME_ADVERTISED_URL`).
+ *
+ * @param value the configured URL
+ * @param where the key or variable, for messages
+ * @returns the URL, with a trailing slash
+ * @throws {ConfigError} `config_invalid` for anything but an absolute http(s) URL
+ */
+export function checkAdvertisedUrl(value: unknown, where: string): string {
+  const url = typeof value === "string" && URL.canParse(value) ? new URL(value) : undefined;
+  if (
+    url === undefined || !/^https?:$/.test(url.protocol) || url.search !== "" || url.hash !== ""
+  ) {
+    throw new ConfigError(
+      "config_invalid",
+      `Cannot load config: ${where} must be an http(s) base URL such as https://a.example/`,
+    );
+  }
+  return url.href.endsWith("/") ? url.href : `${url.href}/`;
+}
+
+function lease(file: string, raw: unknown): { readonly ttlSeconds: number } {
+  if (raw === undefined) return { ttlSeconds: 15 };
+  if (!isObject(raw)) fail(file, `lease must be an object`);
+  onlyKeys(file, "lease.", raw, ["ttlSeconds"]);
+  return {
+    ttlSeconds: raw.ttlSeconds === undefined
+      ? 15
+      : wholeNumber(file, "lease.ttlSeconds", raw.ttlSeconds, 1, 3600),
+  };
+}
+
+/**
  * Validates a merged configuration object.
  *
  * @param raw the merged layers, with `#dir` anchors
@@ -230,5 +271,9 @@ export function validateConfig(
       ? 30
       : wholeNumber(file, "idleReleaseMinutes", raw.idleReleaseMinutes, 0, 525_600),
     timeouts: timeouts(file, raw.timeouts),
+    ...(raw.advertisedUrl === undefined
+      ? {}
+      : { advertisedUrl: checkAdvertisedUrl(raw.advertisedUrl, `${file}: advertisedUrl`) }),
+    lease: lease(file, raw.lease),
   };
 }

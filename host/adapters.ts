@@ -6,7 +6,13 @@
  */
 import { type ModelAdapter, OpenAICompatibleAdapter } from "@chime/agent";
 import { OfflineModel } from "@chime/offline";
-import { type Clock, JsonlBackend, LibsqlBackend, type PersistenceBackend } from "@chime/session";
+import {
+  type Clock,
+  JsonlBackend,
+  LibsqlBackend,
+  type LibsqlBackendOptions,
+  type PersistenceBackend,
+} from "@chime/session";
 import type { ModelSettings, StorageSettings } from "./config.ts";
 import { storageDirectory } from "./config.ts";
 
@@ -52,13 +58,26 @@ export interface HostAgent {
   whenIdle(): Promise<void>;
 }
 
-/** Creates the configured backend, making a local data directory when needed. */
-export async function openBackend(storage: StorageSettings): Promise<PersistenceBackend> {
+/**
+ * Creates the configured backend, making a local data directory when needed.
+ *
+ * @param storage resolved storage settings
+ * @param options in shared mode, the fencing token this host holds for each session
+ * @returns the open backend
+ */
+export async function openBackend(
+  storage: StorageSettings,
+  options: { readonly fence?: (sessionId: string) => number | undefined } = {},
+): Promise<PersistenceBackend> {
   const dir = storageDirectory(storage);
   if (dir !== undefined) await Deno.mkdir(dir, { recursive: true });
-  return storage.kind === "jsonl"
-    ? await JsonlBackend.open({ dir: storage.dir })
-    : await LibsqlBackend.open({ url: storage.url });
+  if (storage.kind === "jsonl") return await JsonlBackend.open({ dir: storage.dir });
+  const libsql: LibsqlBackendOptions = {
+    url: storage.url,
+    ...(storage.shared === undefined ? {} : { shared: storage.shared }),
+    ...(options.fence === undefined ? {} : { fence: options.fence }),
+  };
+  return await LibsqlBackend.open(libsql);
 }
 
 /**

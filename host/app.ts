@@ -9,6 +9,7 @@ import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { jsonBodies } from "./_body.ts";
 import { tokenAuth } from "./auth.ts";
+import { leaseRouting } from "./leases.ts";
 import { messageRoutes } from "./routes_messages.ts";
 import { clientConfig, pluginRoutes } from "./plugin_routes.ts";
 import type { HostRuntime } from "./runtime.ts";
@@ -89,6 +90,10 @@ export const STATUS_BY_CODE: Readonly<
   session_closed: 409,
   no_running_turn: 409,
   session_cold: 409,
+  // Issue 16: another host holds the session's lease; `{ url }` names it.
+  session_owned_elsewhere: 409,
+  // The storage fence refused an append (lease lost); `leaseRouting` answers it with the URL.
+  lease_lost: 409,
   busy: 409,
   disposed: 503,
   shutting_down: 503,
@@ -96,6 +101,13 @@ export const STATUS_BY_CODE: Readonly<
   // Damaged storage for one session: the code and `{ sessionId, seq }`, never a stack.
   storage_corrupt: 500,
 };
+
+/** Body failures after which the rest of the request body may still be in flight. */
+const UNREAD_BODY: ReadonlySet<string> = new Set([
+  "body_timeout",
+  "body_incomplete",
+  "payload_too_large",
+]);
 
 function codeOf(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
@@ -113,7 +125,7 @@ function codeOf(error: unknown): string | undefined {
  *
  * @example Health check without a network
  * ```ts ignore
- * import { createApp } from "./app.ts";
+ * import { createApp } from "@chime/host";
  * const app = createApp(runtime);
  * const response = await app.request("/healthz");
  * console.assert((await response.json()).ok === true);
@@ -142,6 +154,7 @@ export function createApp(runtime: HostRuntime, options: AppOptions = {}): HostA
   app.use("/api/*", jsonBodies({ maxBytes: options.bodyLimitBytes ?? 64 * 1024, timeoutMs }));
   app.get("/healthz", (c) => c.json({ ok: true }));
   app.get("/api/client-config", (c) => c.json(clientConfig(runtime)));
+  app.use("/api/sessions/:id/*", leaseRouting(runtime));
   app.route("/api/sessions", sessionRoutes(runtime, options));
   app.route("/api/sessions", messageRoutes(runtime));
   // Whatever the loaded plugins contribute (docs/architecture.md "Plugins").
@@ -163,6 +176,9 @@ export function createApp(runtime: HostRuntime, options: AppOptions = {}): HostA
     const code = codeOf(error);
     if (code !== undefined) {
       const details = (error as { details?: Record<string, unknown> }).details ?? {};
+      // A body that was not read to its end leaves the connection's framing unknown: close it
+      // rather than read the rest of that body as the next request.
+      if (UNREAD_BODY.has(code)) c.header("Connection", "close");
       return c.json({ error: { ...details, code, message: error.message } }, STATUS_BY_CODE[code]);
     }
     if (error instanceof HTTPException && error.status < 500) {

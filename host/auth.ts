@@ -1,7 +1,7 @@
 /**
  * The access token (README "Security"): with a token configured, every client presents it,
  * loopback included (a reverse proxy connects from loopback). `Authorization: Bearer <token>`,
- * or the HttpOnly, SameSite=Strict cookie set by the one-time URL `/?token=…` or by the plain
+ * or the HttpOnly, SameSite=Strict cookie set by the sign-in URL `/?token=…` or by the plain
  * login form at `/login`, as Jupyter does.
  *
  * @module

@@ -16,6 +16,7 @@ import {
 import { applyEnv, type ModelSettings as EnvModelSettings } from "./_env.ts";
 import { validateConfig } from "./_validate.ts";
 import { ConfigError } from "./errors.ts";
+import type { LeaseSettings } from "./leases.ts";
 
 /**
  * The model to build, with why it was chosen and its request budget: `contextTokens`
@@ -23,11 +24,21 @@ import { ConfigError } from "./errors.ts";
  * always set by {@linkcode loadConfig}.
  */
 export type ModelSettings = EnvModelSettings & { readonly contextTokens?: number };
+export type { LeaseSettings } from "./leases.ts";
 export { ConfigError, type ConfigErrorCode } from "./errors.ts";
 
 /** Where sessions are persisted. Relative paths are already resolved. */
 export type StorageSettings =
-  | { readonly kind: "libsql"; readonly url: string }
+  | {
+    readonly kind: "libsql";
+    readonly url: string;
+    /**
+     * Several hosts share this database (issue 16): no per-file writer lock, one live owner
+     * per session enforced by leases. @default true for `libsql:`, `http(s):` and `ws(s):`
+     * URLs, else false
+     */
+    readonly shared?: boolean;
+  }
   | { readonly kind: "jsonl"; readonly dir: string };
 
 /** A loaded, validated, env-applied configuration. */
@@ -66,6 +77,14 @@ export interface HostConfig {
   readonly idleReleaseMinutes: number;
   /** HTTP timeouts. */
   readonly timeouts: HttpTimeouts;
+  /**
+   * The base URL other hosts and pages use to reach this host (shared mode: written into the
+   * leases it holds, returned with `409 session_owned_elsewhere`). `CHIME_ADVERTISED_URL`
+   * overrides it. @default the URL the server listens on
+   */
+  readonly advertisedUrl?: string;
+  /** Session leases in shared mode. */
+  readonly lease: LeaseSettings;
   /** The config files read, base first. */
   readonly files: readonly string[];
 }
@@ -212,7 +231,8 @@ function takeContextTokens(value: Json, file: string): number | undefined {
 /**
  * Loads a configuration file with its `extends` chain, validates it and applies environment
  * overrides (`CHIME_PORT`, `CHIME_DB`, `CHIME_MODEL_BASE_URL`, `CHIME_MODEL`,
- * `CHIME_MODEL_API_KEY`, `DEEPSEEK_API_KEY`, `CHIME_TOKEN`, `CHIME_ALLOWED_HOSTS`).
+ * `CHIME_MODEL_API_KEY`, `DEEPSEEK_API_KEY`, `CHIME_TOKEN`, `CHIME_ALLOWED_HOSTS`,
+ * `CHIME_ADVERTISED_URL`).
  *
  * `model.contextTokens` (the request budget, estimated tokens) defaults by the adapter chosen:
  * 32,000 for the offline model, 64,000 for an OpenAI-compatible endpoint (DeepSeek included).

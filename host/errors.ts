@@ -20,6 +20,7 @@ export type HostErrorCode =
   | "message_not_found"
   | "no_running_turn"
   | "session_cold"
+  | "session_owned_elsewhere"
   | "shutting_down"
   | "unsupported_media_type"
   | "forbidden_origin"

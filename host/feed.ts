@@ -7,7 +7,7 @@
  */
 import type { Session, SessionEvent } from "@chime/session";
 import { FeedClient, type FeedLimits } from "./feed_client.ts";
-import { type FeedItem, sseFrame } from "./frame.ts";
+import { type EventView, type FeedItem, sseFrame } from "./frame.ts";
 import type { Views } from "./views.ts";
 import type { Watermark } from "./watermark.ts";
 
@@ -22,6 +22,8 @@ const SUMMARY_EVENTS = 2048;
 interface Feed {
   readonly clients: Set<FeedClient>;
   readonly subscription: Disposable;
+  /** Sidecar frames being built from storage: later ones wait, so `flushed` stays monotone. */
+  pending: Promise<void> | undefined;
 }
 
 /** Options of {@linkcode Feeds}. */
@@ -34,6 +36,28 @@ export interface FeedsOptions {
   readonly limits?: FeedLimits;
   /** Called when a client of `session` detaches (activity, for idle release). */
   readonly onDetach?: (session: Session) => void;
+  /**
+   * Reads any range `[from, to)` of a live session, older than its in-memory tail included
+   * (`SessionStore.read`, `docs/long-sessions.md` §"Bounded live session").
+   * @default the session's memory only
+   */
+  readonly read?: EventRange;
+}
+
+/** Reads the events `[from, to)` of a live session (`SessionStore.read`). */
+export type EventRange = (
+  session: Session,
+  from: number,
+  to: number,
+) => Promise<readonly SessionEvent[]>;
+
+/** Asked of a synchronous reader when the events are no longer in memory. */
+class OutsideTail extends Error {}
+
+/** Reads the session's memory, or throws {@linkcode OutsideTail}. */
+function fromTail(session: Session, from: number, to: number): readonly SessionEvent[] {
+  if (from < session.tailStart) throw new OutsideTail();
+  return session.events(from, to);
 }
 
 /**
@@ -63,6 +87,7 @@ export class Feeds {
   readonly #views: Views;
   readonly #limits: FeedLimits;
   readonly #onDetach: ((session: Session) => void) | undefined;
+  readonly #read: EventRange;
   readonly #feeds = new Map<Session, Feed>();
 
   /**
@@ -75,6 +100,7 @@ export class Feeds {
     this.#views = options.views;
     this.#limits = options.limits ?? {};
     this.#onDetach = options.onDetach;
+    this.#read = options.read ?? ((session, from, to) => Promise.resolve(session.events(from, to)));
   }
 
   /**
@@ -114,8 +140,19 @@ export class Feeds {
       client.goLive();
       summary = { next: 0, to: this.#watermark.get(session) };
     };
-    const source = (): string[] | undefined => {
+    const older = async (): Promise<string[]> => {
+      // Below the in-memory tail: one bounded page from storage.
+      const page = await this.#read(
+        session,
+        next,
+        Math.min(session.tailStart, next + BACKLOG_EVENTS),
+      );
+      next += page.length;
+      return page.map((event) => sseFrame({ kind: "event", event }, event.seq));
+    };
+    const source = (): string[] | undefined | Promise<string[] | undefined> => {
       if (summary === undefined) {
+        if (next < session.tailStart) return older();
         const frames: string[] = [];
         let bytes = 0;
         while (next < session.length && frames.length < BACKLOG_EVENTS && bytes < BACKLOG_BYTES) {
@@ -140,7 +177,9 @@ export class Feeds {
       const to = Math.min(summary.to, from + SUMMARY_EVENTS);
       summary.next = to;
       const cursor = session.length - 1;
-      return this.#sidecars(session, from, to).map((item) => sseFrame(item, cursor));
+      const frames = (items: FeedItem[]) => items.map((item) => sseFrame(item, cursor));
+      const sync = this.#sidecarsSync(session, from, to);
+      return sync === undefined ? this.#sidecars(session, from, to).then(frames) : frames(sync);
     };
     if (next >= session.length) {
       catchUp();
@@ -164,11 +203,35 @@ export class Feeds {
     const feed = this.#feeds.get(session);
     if (range === undefined || feed === undefined) return;
     const cursor = session.length - 1;
-    const frames = this.#sidecars(session, range.from, range.to).map((item) =>
-      sseFrame(item, cursor)
-    );
-    frames.push(sseFrame({ kind: "flushed", throughSeq: range.to }, cursor));
-    for (const client of [...feed.clients]) for (const frame of frames) client.push(frame);
+    const send = (items: FeedItem[]) => {
+      const frames = items.map((item) => sseFrame(item, cursor));
+      frames.push(sseFrame({ kind: "flushed", throughSeq: range.to }, cursor));
+      for (const client of [...feed.clients]) for (const frame of frames) client.push(frame);
+    };
+    const sync = feed.pending === undefined
+      ? this.#sidecarsSync(session, range.from, range.to)
+      : undefined;
+    if (sync !== undefined) return send(sync);
+    // Context older than the tail is read from storage; frames keep their order per session.
+    const run = (feed.pending ?? Promise.resolve())
+      .then(() => this.#sidecars(session, range.from, range.to))
+      .then(send, () => send([]))
+      .finally(() => {
+        if (feed.pending === run) feed.pending = undefined;
+      });
+    feed.pending = run;
+  }
+
+  /**
+   * Tells every client of a session that another host took it (`event: session-lost`,
+   * `{ code: "session_owned_elsewhere", url }`) and ends their streams (issue 16).
+   *
+   * @param session the exact live object
+   * @param url the new owner's base URL, `""` when unknown
+   */
+  endLost(session: Session, url: string): void {
+    const frame = sseFrame({ kind: "session-lost", url }, session.length - 1);
+    for (const client of [...(this.#feeds.get(session)?.clients ?? [])]) client.end(frame);
   }
 
   /** Closes every client of every session (shutdown). */
@@ -178,16 +241,45 @@ export class Feeds {
     }
   }
 
-  #sidecars(session: Session, from: number, to: number): FeedItem[] {
-    const page = session.events(from, to);
+  /** The sidecars of `[from, to)` from memory, or `undefined` when storage must be read. */
+  #sidecarsSync(session: Session, from: number, to: number): FeedItem[] | undefined {
+    try {
+      const page = fromTail(session, from, to);
+      const seqs = this.#views.gatedSeqs(page);
+      if (seqs.length === 0) return [];
+      const views = this.#views.buildPageSync(
+        session.header,
+        page,
+        seqs,
+        (before, limit) => fromTail(session, Math.max(0, before - limit), before),
+      );
+      return this.#items(page, from, seqs, views);
+    } catch (error) {
+      if (error instanceof OutsideTail) return undefined;
+      throw error;
+    }
+  }
+
+  /** The sidecars of `[from, to)`, reading older events than the tail from storage. */
+  async #sidecars(session: Session, from: number, to: number): Promise<FeedItem[]> {
+    const page = await this.#read(session, from, to);
     const seqs = this.#views.gatedSeqs(page);
     if (seqs.length === 0) return [];
-    const views = this.#views.buildPageSync(
+    const views = await this.#views.buildPage(
       session.header,
       page,
       seqs,
-      (before, limit) => session.events(Math.max(0, before - limit), before),
+      (before, limit) => this.#read(session, Math.max(0, before - limit), before),
     );
+    return this.#items(page, from, seqs, views);
+  }
+
+  #items(
+    page: readonly SessionEvent[],
+    from: number,
+    seqs: readonly number[],
+    views: ReadonlyMap<number, EventView>,
+  ): FeedItem[] {
     return seqs.flatMap((seq) => {
       const view = views.get(seq);
       const event = page[seq - from] as SessionEvent;
@@ -203,7 +295,7 @@ export class Feeds {
         const frame = sseFrame({ kind: "event", event }, event.seq);
         for (const client of [...clients]) client.push(frame);
       });
-      feed = { clients, subscription };
+      feed = { clients, subscription, pending: undefined };
       this.#feeds.set(session, feed);
     }
     return feed;

@@ -16,9 +16,9 @@ export interface FeedLimits {
  * Produces the next bounded chunk of a connect-time backlog, or `undefined` once it is over.
  * It is pulled by {@linkcode FeedClient.take} (so the stream's write backpressure paces it);
  * it calls {@linkcode FeedClient.goLive} at the exact point from which live pushes must be
- * queued.
+ * queued. A chunk may be produced asynchronously (older events read from storage).
  */
-export type BacklogSource = () => string[] | undefined;
+export type BacklogSource = () => string[] | undefined | Promise<string[] | undefined>;
 
 /**
  * One stream client's bounded queue. A client whose queue overflows is dropped (closed with
@@ -36,6 +36,7 @@ export class FeedClient implements Disposable {
   #live = true;
   #wake: (() => void) | undefined;
   #closed = false;
+  #ending = false;
   #dropped = false;
   #onClose: (() => void) | undefined;
 
@@ -96,7 +97,7 @@ export class FeedClient implements Disposable {
    * @param frame SSE text from `sseFrame`
    */
   push(frame: string): void {
-    if (this.#closed || !this.#live) return;
+    if (this.#closed || this.#ending || !this.#live) return;
     if (
       this.#frames.length + 1 > this.#maxFrames ||
       this.#bytes + frame.length > this.#maxBytes
@@ -118,7 +119,7 @@ export class FeedClient implements Disposable {
    * @returns the frames (empty on time-out or close)
    */
   async take(timeoutMs: number): Promise<string[]> {
-    const chunk = this.#pull();
+    const chunk = await this.#pull();
     if (this.#frames.length === 0 && chunk.length === 0 && !this.#closed) {
       const { promise, resolve } = Promise.withResolvers<void>();
       this.#wake = resolve;
@@ -129,20 +130,38 @@ export class FeedClient implements Disposable {
         clearTimeout(timer);
         this.#wake = undefined;
       }
-      chunk.push(...this.#pull());
+      chunk.push(...await this.#pull());
     }
     if (this.#closed) return [];
     const frames = this.#frames;
     this.#frames = [];
     this.#bytes = 0;
     frames.push(...chunk);
+    if (this.#ending) this.close();
     return frames;
   }
 
+  /**
+   * Queues a last frame (the backlog and later pushes are dropped) and closes the client once
+   * it was taken: the stream writes it, then ends.
+   *
+   * @param frame SSE text from `sseFrame`
+   */
+  end(frame: string): void {
+    if (this.#closed || this.#ending) return;
+    this.#ending = true;
+    this.#backlog = undefined;
+    this.#frames.push(frame);
+    this.#bytes += frame.length;
+    this.#signal();
+  }
+
   /** The next backlog chunk (after whatever is queued), or nothing. */
-  #pull(): string[] {
+  async #pull(): Promise<string[]> {
     while (this.#backlog !== undefined && !this.#closed) {
-      const chunk = this.#backlog();
+      const pending = this.#backlog();
+      // Synchronous chunks (the live tail) stay in this tick; storage reads are awaited.
+      const chunk = pending instanceof Promise ? await pending : pending;
       if (chunk === undefined) this.#backlog = undefined;
       else if (chunk.length > 0) return chunk;
     }

@@ -13,7 +13,9 @@ export type { EventView };
 export type FeedItem =
   | { readonly kind: "event"; readonly event: SessionEvent }
   | { readonly kind: "view"; readonly event: SessionEvent; readonly view: EventView }
-  | { readonly kind: "flushed"; readonly throughSeq: number };
+  | { readonly kind: "flushed"; readonly throughSeq: number }
+  // Issue 16: another host took the session; the stream ends after this.
+  | { readonly kind: "session-lost"; readonly url: string };
 
 /** A comment line that keeps proxies and idle timeouts from closing the stream. */
 export const HEARTBEAT_FRAME = ": heartbeat\n\n";
@@ -48,5 +50,9 @@ export function sseFrame(item: FeedItem, cursor: number): string {
     }
     case "flushed":
       return `${head}event: flushed\ndata: ${JSON.stringify({ throughSeq: item.throughSeq })}\n\n`;
+    case "session-lost": {
+      const data = JSON.stringify({ code: "session_owned_elsewhere", url: item.url });
+      return `${head}event: session-lost\ndata: ${data}\n\n`;
+    }
   }
 }

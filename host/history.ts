@@ -113,7 +113,10 @@ export async function provenPrefix(store: SessionStore, session: Session): Promi
       });
       if (page.length === 0) return { ok: false, reason: "failed" };
       for (const event of page) {
-        if (event.seq !== done || !jsonEqual(event, session.event(done))) {
+        // An event below the live tail left memory only after this object's own write path
+        // committed it (docs/long-sessions.md): storage is its only copy, nothing to compare.
+        const live = event.seq < session.tailStart ? event : session.event(done);
+        if (event.seq !== done || !jsonEqual(event, live)) {
           verified.set(session, -1);
           return { ok: false, reason: "event_mismatch" };
         }
@@ -138,10 +141,10 @@ function record(views: ReadonlyMap<number, EventView>): Record<string, EventView
 }
 
 /**
- * Attached history: raw events from the live session; views only for gated events below the
- * length storage proves (see {@linkcode provenPrefix}). A missing, failed, divergent or
- * longer-than-live inspection omits views and still returns the raw page. Views read only the
- * earlier events they need from the live session.
+ * Attached history: raw events from the live session (its tail from memory, older events through
+ * `SessionStore.read`); views only for gated events below the length storage proves (see
+ * {@linkcode provenPrefix}). A missing, failed, divergent or longer-than-live inspection omits
+ * views and still returns the raw page. Views read only the earlier events they need.
  *
  * @param store the store
  * @param views view sources
@@ -156,17 +159,18 @@ export async function attachedHistory(
   query: HistoryQuery = {},
 ): Promise<HistoryPage> {
   const { from, to } = pageBounds(session.length, query);
-  const events = session.events(from, to);
+  // Older than the in-memory tail is read from storage (docs/long-sessions.md).
+  const events = await store.read(session, from, to);
   let built = new Map<number, EventView>();
   const gated = views.gatedSeqs(events);
   if (gated.length > 0) {
     const proven = await provenPrefix(store, session);
     const seqs = proven.ok ? gated.filter((seq) => seq < proven.length) : [];
-    built = views.buildPageSync(
+    built = await views.buildPage(
       session.header,
       events,
       seqs,
-      (before, limit) => session.events(Math.max(0, before - limit), before),
+      (before, limit) => store.read(session, Math.max(0, before - limit), before),
     );
   }
   return {

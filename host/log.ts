@@ -161,15 +161,15 @@ export function pluginLogger(name: string): PluginLogger {
  */
 export function logLifecycle(store: Pick<SessionStore, "onLive">): Disposable {
   const logger = chimeLogger("session");
-  return store.onLive((session, durable) => {
+  return store.onLive((session, durable, cause) => {
     const { id, lineage } = session.header;
-    if (lineage !== null && durable === 0) {
+    if (cause === "fork" && lineage !== null) {
       logger.info("session {id} forked from {parentId} through seq {throughSeq}", {
         id,
         parentId: lineage.parentId,
         throughSeq: lineage.forkedThroughSeq,
       });
-    } else if (durable === 0) {
+    } else if (cause === "create") {
       logger.info("session {id} created (live)", { id });
     } else {
       logger.info("session {id} resumed (live, {durable} events read back)", { id, durable });

@@ -4,7 +4,7 @@
  *
  * Flags: `--config PATH` (default: `config/default.jsonc` beside the sources, or built-in
  * defaults with data next to a compiled binary or a built module), `--port N`, `--host NAME` (binds loopback
- * unless told otherwise; a non-loopback name needs `CHIME_TOKEN`, and the one-time sign-in URL is
+ * unless told otherwise; a non-loopback name needs `CHIME_TOKEN`, and the sign-in URL is
  * printed), `--data-dir DIR`, `--check-storage` (scan the configured store with the storage
  * doctor, print its damage and exit: 0 clean, 1 damage found, 2 cannot scan), `--log-level LEVEL`
  * (`trace`, `debug`, `info`, `warning`, `error`, `fatal`; default `CHIME_LOG_LEVEL`, else `info`):

@@ -44,6 +44,7 @@ export type {
   FlushedObserver,
   FlushListener,
   ForkOptions,
+  LiveCause,
   LiveObserver,
   MessageSource,
   PersistenceBackend,
@@ -87,6 +88,7 @@ export { ConfigError, type ConfigErrorCode, HostError, type HostErrorCode } from
 export type { ModelSettings as ModelChoice } from "./_env.ts";
 export {
   type BacklogSource,
+  type EventRange,
   FeedClient,
   type FeedLimits,
   Feeds,
@@ -118,6 +120,14 @@ export {
   pluginLogger,
 } from "./log.ts";
 export { HostRuntime, type RuntimeOptions } from "./runtime.ts";
+export {
+  HostLeases,
+  type HostLeasesOptions,
+  type LeaseSettings,
+  openLeases,
+  type OpenLeasesOptions,
+  sharedStorage,
+} from "./leases.ts";
 export { type RunningServer, startServer, type StartServerOptions } from "./server.ts";
 export type { StreamOptions } from "./sse.ts";
 export {

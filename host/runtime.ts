@@ -10,6 +10,7 @@ import {
   type PersistenceBackend,
   type Session,
   SessionError,
+  type SessionLeases,
   SessionStore,
   systemClock,
   type TimerHandle,
@@ -18,6 +19,7 @@ import { storedMessageExists } from "./_find_message.ts";
 import { createModel, type HostAgent, openBackend } from "./adapters.ts";
 import type { HostConfig } from "./config.ts";
 import { HostError } from "./errors.ts";
+import { type HostLeases, isLeaseLost, openLeases, sharedStorage } from "./leases.ts";
 import { type FeedLimits, Feeds } from "./feed.ts";
 import { resolveRegistry } from "./registry.ts";
 import { Views, type ViewSource } from "./views.ts";
@@ -27,9 +29,13 @@ import { Watermark } from "./watermark.ts";
 /** Options of {@linkcode HostRuntime.open}. */
 export interface RuntimeOptions {
   /** Storage, model, plugins and renderers; ignored parts are replaced by the overrides below. */
-  readonly config: Pick<HostConfig, "storage" | "model" | "plugins" | "renderers" | "cwd">;
+  readonly config:
+    & Pick<HostConfig, "storage" | "model" | "plugins" | "renderers" | "cwd">
+    & Partial<Pick<HostConfig, "lease" | "advertisedUrl">>;
   /** A backend to use instead of `config.storage` (tests). */
   readonly backend?: PersistenceBackend;
+  /** A lease table to use instead of one opened from shared `config.storage` (tests). */
+  readonly leaseTable?: SessionLeases;
   /** A model to use instead of `config.model` (tests, benches). */
   readonly model?: ModelAdapter;
   /** Plugins to load instead of the registry's (tests). */
@@ -57,7 +63,7 @@ export interface RuntimeOptions {
  *
  * @example Open a runtime on a memory backend and create a session
  * ```ts ignore
- * import { HostRuntime } from "./runtime.ts";
+ * import { HostRuntime } from "@chime/host";
  * import { MemoryBackend } from "@chime/session/testing";
  * await using runtime = await HostRuntime.open({
  *   config: { storage: { kind: "libsql", url: ":memory:" }, model: { kind: "offline", reason: "" },
@@ -82,6 +88,8 @@ export class HostRuntime implements AsyncDisposable {
   readonly plugins: readonly Plugin[];
   /** `cwd` for sessions created without one. */
   readonly cwd: string;
+  /** Session leases in shared mode (issue 16); `undefined` for a single host. */
+  readonly leases: HostLeases | undefined;
   readonly #loader: Loader;
   readonly #model: ModelAdapter | undefined;
   readonly #clock: Clock;
@@ -106,6 +114,7 @@ export class HostRuntime implements AsyncDisposable {
       watermark: this.watermark,
       views,
       onDetach: (session) => this.#touch(session.id),
+      read: (session, from, to) => this.store.read(session, from, to),
       ...(options.feedLimits === undefined ? {} : { limits: options.feedLimits }),
     });
     this.renderers = options.config.renderers;
@@ -115,6 +124,16 @@ export class HostRuntime implements AsyncDisposable {
     this.#model = options.model ?? createModel(options.config.model, this.#clock);
     this.#reportError = options.reportError ?? ((e) => globalThis.reportError(e));
     this.#idleMs = options.idleReleaseMs ?? 0;
+    this.leases = openLeases(options.config.storage, {
+      clock: this.#clock,
+      reportError: this.#reportError,
+      onLost: (id, owner) => this.#lost(id, owner?.url ?? ""),
+      ...(options.config.lease === undefined ? {} : { lease: options.config.lease }),
+      ...(options.config.advertisedUrl === undefined
+        ? {}
+        : { advertisedUrl: options.config.advertisedUrl }),
+      ...(options.leaseTable === undefined ? {} : { table: options.leaseTable }),
+    });
     this.#flushed = store.onFlushed((session, through) => this.feeds.onFlushed(session, through));
     // A prefix read back from storage is durable by construction. Seeding here, synchronously as
     // the session goes live (resume, or create of a stored id), uses exactly the loaded length,
@@ -137,7 +156,14 @@ export class HostRuntime implements AsyncDisposable {
   static async open(options: RuntimeOptions): Promise<HostRuntime> {
     const factories = resolveRegistry(options.config.plugins, options.config.renderers);
     const plugins = options.plugins ?? factories.map((create) => create());
-    const backend = options.backend ?? await openBackend(options.config.storage);
+    // The fence reads the leases the runtime opens once the backend is open (schema first).
+    const late: { runtime?: HostRuntime } = {};
+    const fence = (id: string) => late.runtime?.leases?.fence(id);
+    const backend = options.backend ??
+      await openBackend(
+        options.config.storage,
+        sharedStorage(options.config.storage) ? { fence } : {},
+      );
     const store = new SessionStore({
       backend,
       ...(options.clock === undefined ? {} : { clock: options.clock }),
@@ -145,6 +171,7 @@ export class HostRuntime implements AsyncDisposable {
     });
     const views = new Views(options.views ?? plugins.flatMap((p) => p.web?.views ?? []));
     const runtime = new HostRuntime(options, store, views);
+    late.runtime = runtime;
     try {
       for (const plugin of plugins) {
         await runtime.#loader.load(plugin);
@@ -235,12 +262,14 @@ export class HostRuntime implements AsyncDisposable {
     const known = options.id !== undefined &&
       (this.store.live(options.id) !== undefined ||
         await this.store.backend.cursor(options.id) !== undefined);
-    const session = await this.store.create({
-      cwd: options.cwd ?? this.cwd,
-      timeZone: options.timeZone,
-      origin: "web",
-      ...(options.id === undefined ? {} : { id: options.id }),
-    });
+    if (options.id !== undefined) await this.#claim(options.id);
+    const session = await this.#leased(options.id, () =>
+      this.store.create({
+        cwd: options.cwd ?? this.cwd,
+        timeZone: options.timeZone,
+        origin: "web",
+        ...(options.id === undefined ? {} : { id: options.id }),
+      }));
     await this.agentFor(session);
     return { session, created: !known };
   }
@@ -257,7 +286,14 @@ export class HostRuntime implements AsyncDisposable {
     this.#open("resume a session");
     this.#touch(id);
     await this.#releasing.get(id);
-    const session = await this.store.resume(id);
+    if (this.leases !== undefined && this.store.live(id) === undefined) {
+      // No lease row for an id that names no session.
+      if (!await this.exists(id)) {
+        throw new SessionError("session_not_found", `Cannot resume: no session ${id}`);
+      }
+      await this.#claim(id);
+    }
+    const session = await this.#leased(id, () => this.store.resume(id));
     await this.agentFor(session);
     return session;
   }
@@ -274,9 +310,9 @@ export class HostRuntime implements AsyncDisposable {
   async fork(id: string, throughSeq?: number): Promise<Session> {
     this.#open("fork a session");
     const parent = this.store.live(id) ?? id;
-    const child = await this.store.fork(
-      parent,
-      throughSeq === undefined ? {} : { throughSeq },
+    const child = await this.#leased(
+      undefined,
+      () => this.store.fork(parent, throughSeq === undefined ? {} : { throughSeq }),
     );
     await this.agentFor(child);
     return child;
@@ -322,6 +358,45 @@ export class HostRuntime implements AsyncDisposable {
     if (!found) {
       throw new HostError("message_not_found", `Cannot ${action}: no message ${messageId}`);
     }
+  }
+
+  /** Shared mode: takes the lease of a session not live here (issue 16). */
+  async #claim(id: string): Promise<void> {
+    if (this.leases !== undefined && this.store.live(id) === undefined) {
+      await this.leases.claim(id);
+    }
+  }
+
+  /**
+   * Runs a store operation that makes a session live, in shared mode with its lease: a lease
+   * claimed for `id` is given back when the operation fails; a new session (generated id) takes
+   * its lease as it goes live.
+   */
+  async #leased(id: string | undefined, live: () => Promise<Session>): Promise<Session> {
+    let session: Session;
+    try {
+      session = await live();
+    } catch (error) {
+      if (id !== undefined && this.store.live(id) === undefined) await this.leases?.release(id);
+      throw error;
+    }
+    try {
+      if (this.leases !== undefined && !this.leases.holds(session.id)) {
+        await this.leases.claim(session.id);
+      }
+    } catch (error) {
+      await this.#release(session);
+      throw error;
+    }
+    return session;
+  }
+
+  /** A lease lost to another host: the session's streams are told, then it turns cold here. */
+  #lost(id: string, url: string): void {
+    const session = this.store.live(id);
+    if (session === undefined || this.#releasing.has(id)) return;
+    this.feeds.endLost(session, url);
+    void this.#release(session);
   }
 
   #touch(id: string): void {
@@ -384,8 +459,15 @@ export class HostRuntime implements AsyncDisposable {
       } catch (error) {
         this.#reportError(error);
       }
-      await this.store.close(session);
-    })().catch(this.#reportError).finally(() => {
+      try {
+        await this.store.close(session);
+      } finally {
+        await this.leases?.release(id);
+      }
+    })().catch((error) => {
+      // A lost session's last flush is refused by the fence: expected, nothing to report.
+      if (!isLeaseLost(error)) this.#reportError(error);
+    }).finally(() => {
       this.#releasing.delete(id);
       this.#touched.delete(id);
     });
@@ -415,6 +497,8 @@ export class HostRuntime implements AsyncDisposable {
     this.#agents.clear();
     await this.#loader[Symbol.asyncDispose]().catch((e) => errors.push(e));
     await this.store[Symbol.asyncDispose]().catch((e) => errors.push(e));
+    // After the last flush: the leases are released so another host may take them at once.
+    await this.leases?.[Symbol.asyncDispose]().catch((e) => errors.push(e));
     this.#flushed[Symbol.dispose]();
     this.#live[Symbol.dispose]();
     if (errors.length === 1) throw errors[0];

@@ -55,7 +55,7 @@ export interface RunningServer extends AsyncDisposable {
   /** The runtime (store, loader, agents, feeds). */
   readonly runtime: HostRuntime;
   /**
-   * With a token: the one-time sign-in URL (`/?token=…`; it sets the cookie and redirects to
+   * With a token: the sign-in URL (`/?token=…`; it sets the cookie and redirects to
    * `/` without the token), as Jupyter prints it. A wildcard bind uses `127.0.0.1`.
    */
   readonly signInUrl?: string;
@@ -154,6 +154,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   };
   const host = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;
   const url = `http://${host}:${addr.port}/`;
+  // Shared mode: the leases name where this host serves (issue 16).
+  if (runtime.leases !== undefined && runtime.leases.table.url === "") {
+    runtime.leases.table.url = config.advertisedUrl ?? url;
+  }
   const wildcard = addr.hostname === "0.0.0.0" || addr.hostname === "::";
   const signIn = wildcard ? `http://127.0.0.1:${addr.port}/` : url;
   return {

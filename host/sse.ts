@@ -65,7 +65,8 @@ export function streamSession(
       await stream.write(`retry: ${retryMs}\n\n`);
       while (!client.closed && !stream.aborted && !session.closed) {
         const frames = await client.take(heartbeatMs);
-        if (client.closed || stream.aborted) break;
+        // A client ended with a last frame (`session-lost`) is closed once it returned it.
+        if (stream.aborted || (client.closed && frames.length === 0)) break;
         await stream.write(frames.length > 0 ? frames.join("") : HEARTBEAT_FRAME);
       }
     } finally {

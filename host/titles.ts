@@ -97,7 +97,7 @@ export class SessionTitles {
     let events;
     try {
       events = live
-        ? live.events(from, Math.min(live.length, from + SCAN))
+        ? await this.#store.read(live, from, Math.min(live.length, from + SCAN))
         : await this.#store.readStored(id, {
           ...(from > 0 ? { after: from - 1 } : {}),
           limit: SCAN,

@@ -1,6 +1,7 @@
 /**
- * `@chime/migrations` owns the SQL of the session log: the legacy v13 and current v14 DDL, the
- * `PRAGMA application_id` ownership marker, the single v13→v14 upgrade and the pure check that
+ * `@chime/migrations` owns the SQL of the session log: the legacy v13 and v14 DDL, the current v15
+ * DDL, the `PRAGMA application_id` ownership marker, the one exact upgrade of each owned legacy
+ * layout (v13→v15, v14→v15, each one transaction) and the pure check that
  * decides, before any write, whether a database is empty, current, upgradeable or rejected.
  * There is no general migration framework (seed §"Session 与请求时区归属").
  *
@@ -18,13 +19,18 @@ export {
   classifySchema,
   CREATE_V13,
   CREATE_V14,
+  CREATE_V15,
   LEGACY_SCHEMA_VERSION,
   normalizeSql,
   SCHEMA_V13,
   SCHEMA_V14,
+  SCHEMA_V15,
   SCHEMA_VERSION,
   type SchemaEntry,
   type SchemaState,
   type SchemaVerdict,
   UPGRADE_V13_TO_V14,
+  UPGRADE_V13_TO_V15,
+  UPGRADE_V14_TO_V15,
+  V14_SCHEMA_VERSION,
 } from "./schema.ts";

@@ -1,9 +1,11 @@
 /**
- * The libSQL schema of the session log: legacy v13, current v14, the one v13→v14 upgrade, and
- * the pure ownership/layout classification a backend runs before any write (seed §"Session 与请求
- * 时区归属": "SQLite schema v14 增加 nullable time_zone，并以原子方式升级自有 v13 数据库").
+ * The libSQL schema of the session log: legacy v13 and v14, current v15, the exact upgrades of
+ * the two owned legacy layouts, and the pure ownership/layout classification a backend runs
+ * before any write (seed §"Session 与请求时区归属": "SQLite schema v14 增加 nullable time_zone，
+ * 并以原子方式升级自有 v13 数据库"; v15 per `docs/long-sessions.md` §"Schema v15").
  *
- * This is deliberately not a migration framework: exactly one owned layout may be upgraded.
+ * This is deliberately not a migration framework: each owned legacy layout has exactly one
+ * upgrade, run as one write transaction.
  *
  * @module
  */
@@ -17,8 +19,14 @@ export const APPLICATION_ID = 0x4368696d;
 /** The legacy schema version (`PRAGMA user_version`): sessions without `time_zone`. */
 export const LEGACY_SCHEMA_VERSION = 13;
 
-/** The current schema version (`PRAGMA user_version`): adds nullable `sessions.time_zone`. */
-export const SCHEMA_VERSION = 14;
+/** The previous schema version (`PRAGMA user_version`): adds nullable `sessions.time_zone`. */
+export const V14_SCHEMA_VERSION = 14;
+
+/**
+ * The current schema version (`PRAGMA user_version`): v14 plus the `events_by_type` index and
+ * the `session_leases` table (`docs/long-sessions.md` §"Schema v15").
+ */
+export const SCHEMA_VERSION = 15;
 
 const SESSIONS_V13 = `CREATE TABLE sessions (
   id TEXT PRIMARY KEY NOT NULL,
@@ -50,11 +58,34 @@ const EVENTS = `CREATE TABLE events (
   PRIMARY KEY (session_id, seq)
 ) WITHOUT ROWID, STRICT`;
 
+// Reading one event type (`schedule/change`) of a long session seeks this index instead of
+// scanning the log (docs/long-sessions.md §"Bounded live session", `readByType`).
+const EVENTS_BY_TYPE = "CREATE INDEX events_by_type ON events (session_id, type, seq)";
+
+// One lease row per session owned by some host (issue 16): `holder` is the host id,
+// `holder_url` its advertised base URL, `token` the fencing token (only ever grows per session),
+// `expires_at` epoch ms UTC.
+const SESSION_LEASES = `CREATE TABLE session_leases (
+  session_id TEXT PRIMARY KEY NOT NULL,
+  holder TEXT NOT NULL,
+  holder_url TEXT NOT NULL,
+  token INTEGER NOT NULL CHECK (token > 0),
+  expires_at INTEGER NOT NULL
+) WITHOUT ROWID, STRICT`;
+
 /** DDL of the legacy v13 layout, one statement per element. */
 export const SCHEMA_V13: readonly string[] = Object.freeze([SESSIONS_V13, EVENTS]);
 
-/** DDL of the current v14 layout (v13 plus nullable `sessions.time_zone TEXT`). */
+/** DDL of the legacy v14 layout (v13 plus nullable `sessions.time_zone TEXT`). */
 export const SCHEMA_V14: readonly string[] = Object.freeze([SESSIONS_V14, EVENTS]);
+
+/** DDL of the current v15 layout (v14 plus `events_by_type` and `session_leases`). */
+export const SCHEMA_V15: readonly string[] = Object.freeze([
+  SESSIONS_V14,
+  EVENTS,
+  EVENTS_BY_TYPE,
+  SESSION_LEASES,
+]);
 
 /** Statements that create an owned v13 database in one write transaction (legacy fixtures). */
 export const CREATE_V13: readonly string[] = Object.freeze([
@@ -63,20 +94,43 @@ export const CREATE_V13: readonly string[] = Object.freeze([
   `PRAGMA user_version = ${LEGACY_SCHEMA_VERSION}`,
 ]);
 
-/** Statements that create an owned v14 database in one write transaction. */
+/** Statements that create an owned v14 database in one write transaction (legacy fixtures). */
 export const CREATE_V14: readonly string[] = Object.freeze([
   ...SCHEMA_V14,
+  `PRAGMA application_id = ${APPLICATION_ID}`,
+  `PRAGMA user_version = ${V14_SCHEMA_VERSION}`,
+]);
+
+/** Statements that create an owned v15 database in one write transaction. */
+export const CREATE_V15: readonly string[] = Object.freeze([
+  ...SCHEMA_V15,
   `PRAGMA application_id = ${APPLICATION_ID}`,
   `PRAGMA user_version = ${SCHEMA_VERSION}`,
 ]);
 
 /**
- * The one upgrade, to run as a single write transaction: existing rows keep `time_zone` NULL
- * (no guessed value, seed §"Session 与请求时区归属").
+ * The v13→v14 step (legacy fixtures and the first half of {@linkcode UPGRADE_V13_TO_V15}):
+ * existing rows keep `time_zone` NULL (no guessed value, seed §"Session 与请求时区归属").
  */
 export const UPGRADE_V13_TO_V14: readonly string[] = Object.freeze([
   "ALTER TABLE sessions ADD COLUMN time_zone TEXT",
+  `PRAGMA user_version = ${V14_SCHEMA_VERSION}`,
+]);
+
+/**
+ * The v14→v15 upgrade, to run as a single write transaction: the index and the empty lease
+ * table; no lease row is created for existing sessions.
+ */
+export const UPGRADE_V14_TO_V15: readonly string[] = Object.freeze([
+  EVENTS_BY_TYPE,
+  SESSION_LEASES,
   `PRAGMA user_version = ${SCHEMA_VERSION}`,
+]);
+
+/** The v13→v15 upgrade, to run as a single write transaction: v13→v14, then v14→v15. */
+export const UPGRADE_V13_TO_V15: readonly string[] = Object.freeze([
+  ...UPGRADE_V13_TO_V14,
+  ...UPGRADE_V14_TO_V15,
 ]);
 
 /** One row of `sqlite_schema` (`SELECT type, name, tbl_name, sql FROM sqlite_schema`). */
@@ -102,13 +156,18 @@ export interface SchemaState {
 }
 
 /**
- * What to do with a database: create v14 in an empty one, accept the current layout, upgrade the
- * owned legacy layout, or reject it untouched (with a reason for the error message).
+ * What to do with a database: create v15 in an empty one, accept the current layout, upgrade an
+ * owned legacy layout (`version` 13 or 14, with the statements of its one upgrade), or reject it
+ * untouched (with a reason for the error message).
  */
 export type SchemaVerdict =
   | { readonly kind: "empty" }
   | { readonly kind: "current" }
-  | { readonly kind: "legacy" }
+  | {
+    readonly kind: "legacy";
+    readonly version: 13 | 14;
+    readonly upgrade: readonly string[];
+  }
   | { readonly kind: "rejected"; readonly reason: string };
 
 /**
@@ -119,7 +178,7 @@ export type SchemaVerdict =
  * @returns the text with whitespace runs collapsed and removed around `(`, `)` and `,`
  */
 export function normalizeSql(sql: string): string {
-  return sql.replace(/\s+/g, " ").replace(/ ?([(),]) ?/g, "$1").trim();
+  return sql.replace(/--[^\n]*/g, " ").replace(/\s+/g, " ").replace(/ ?([(),]) ?/g, "$1").trim();
 }
 
 function layoutKey(entries: readonly SchemaEntry[]): string {
@@ -133,6 +192,8 @@ function layoutKey(entries: readonly SchemaEntry[]): string {
 
 function expected(ddl: readonly string[]): string {
   return layoutKey(ddl.map((sql) => {
+    const index = /^CREATE INDEX (\w+) ON (\w+)/.exec(sql);
+    if (index !== null) return { type: "index", name: index[1]!, tbl_name: index[2]!, sql };
     const name = /^CREATE TABLE (\w+)/.exec(sql)![1]!;
     return { type: "table", name, tbl_name: name, sql };
   }));
@@ -140,14 +201,15 @@ function expected(ddl: readonly string[]): string {
 
 const V13_LAYOUT = expected(SCHEMA_V13);
 const V14_LAYOUT = expected(SCHEMA_V14);
+const V15_LAYOUT = expected(SCHEMA_V15);
 
 /**
  * Classifies a database by ownership marker, version and exact layout. Pure: it never touches
  * the database, so a backend can reject a file byte-for-byte unchanged.
  *
  * @param state pragmas and `sqlite_schema` rows read before any write
- * @returns `empty` (no marker, version 0, no objects), `current` (owned v14, exact layout),
- *   `legacy` (owned v13, exact layout) or `rejected` with a reason
+ * @returns `empty` (no marker, version 0, no objects), `current` (owned v15, exact layout),
+ *   `legacy` (owned v13 or v14, exact layout of that version) or `rejected` with a reason
  *
  * @example A brand-new file is empty
  * ```ts
@@ -164,11 +226,15 @@ export function classifySchema(state: SchemaState): SchemaVerdict {
   if (state.applicationId !== APPLICATION_ID) {
     return { kind: "rejected", reason: `foreign application_id ${state.applicationId}` };
   }
-  if (state.userVersion === SCHEMA_VERSION && layout === V14_LAYOUT) return { kind: "current" };
-  if (state.userVersion === LEGACY_SCHEMA_VERSION && layout === V13_LAYOUT) {
-    return { kind: "legacy" };
+  if (state.userVersion === SCHEMA_VERSION && layout === V15_LAYOUT) return { kind: "current" };
+  if (state.userVersion === V14_SCHEMA_VERSION && layout === V14_LAYOUT) {
+    return { kind: "legacy", version: 14, upgrade: UPGRADE_V14_TO_V15 };
   }
-  if (state.userVersion !== SCHEMA_VERSION && state.userVersion !== LEGACY_SCHEMA_VERSION) {
+  if (state.userVersion === LEGACY_SCHEMA_VERSION && layout === V13_LAYOUT) {
+    return { kind: "legacy", version: 13, upgrade: UPGRADE_V13_TO_V15 };
+  }
+  const known = [LEGACY_SCHEMA_VERSION, V14_SCHEMA_VERSION, SCHEMA_VERSION];
+  if (!known.includes(state.userVersion)) {
     return { kind: "rejected", reason: `unsupported schema version ${state.userVersion}` };
   }
   return { kind: "rejected", reason: `layout of version ${state.userVersion} is not ours` };

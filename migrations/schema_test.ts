@@ -5,9 +5,12 @@ import {
   classifySchema,
   CREATE_V13,
   CREATE_V14,
+  CREATE_V15,
   normalizeSql,
   type SchemaState,
   UPGRADE_V13_TO_V14,
+  UPGRADE_V13_TO_V15,
+  UPGRADE_V14_TO_V15,
 } from "./mod.ts";
 
 async function stateAfter(statements: readonly string[]): Promise<SchemaState> {
@@ -32,17 +35,40 @@ async function stateAfter(statements: readonly string[]): Promise<SchemaState> {
   }
 }
 
-Deno.test("`classifySchema()` calls a database built from CREATE_V14 current", async () => {
-  assert.deepEqual(classifySchema(await stateAfter(CREATE_V14)), { kind: "current" });
+Deno.test("`classifySchema()` calls a database built from CREATE_V15 current", async () => {
+  assert.deepEqual(classifySchema(await stateAfter(CREATE_V15)), { kind: "current" });
 });
 
-Deno.test("`classifySchema()` calls a database built from CREATE_V13 legacy", async () => {
-  assert.deepEqual(classifySchema(await stateAfter(CREATE_V13)), { kind: "legacy" });
+Deno.test("`classifySchema()` calls v13 and v14 databases legacy with their one upgrade", async () => {
+  assert.deepEqual(classifySchema(await stateAfter(CREATE_V13)), {
+    kind: "legacy",
+    version: 13,
+    upgrade: UPGRADE_V13_TO_V15,
+  });
+  assert.deepEqual(classifySchema(await stateAfter(CREATE_V14)), {
+    kind: "legacy",
+    version: 14,
+    upgrade: UPGRADE_V14_TO_V15,
+  });
 });
 
-Deno.test("`UPGRADE_V13_TO_V14` yields exactly the fresh v14 layout", async () => {
-  const upgraded = await stateAfter([...CREATE_V13, ...UPGRADE_V13_TO_V14]);
-  assert.deepEqual(classifySchema(upgraded), { kind: "current" });
+Deno.test("the v13 and v14 upgrades yield exactly the fresh v15 layout", async () => {
+  const fresh = await stateAfter(CREATE_V15);
+  const byName = (s: SchemaState) => [...s.entries].sort((a, b) => a.name.localeCompare(b.name));
+  for (
+    const upgraded of [
+      await stateAfter([...CREATE_V13, ...UPGRADE_V13_TO_V15]),
+      await stateAfter([...CREATE_V14, ...UPGRADE_V14_TO_V15]),
+      await stateAfter([...CREATE_V13, ...UPGRADE_V13_TO_V14, ...UPGRADE_V14_TO_V15]),
+    ]
+  ) {
+    assert.deepEqual(classifySchema(upgraded), { kind: "current" });
+    assert.equal(upgraded.userVersion, 15);
+    assert.deepEqual(
+      byName(upgraded).map((e) => [e.type, e.name, e.tbl_name]),
+      byName(fresh).map((e) => [e.type, e.name, e.tbl_name]),
+    );
+  }
 });
 
 Deno.test("`classifySchema()` calls a fresh file empty", () => {
@@ -51,11 +77,27 @@ Deno.test("`classifySchema()` calls a fresh file empty", () => {
 
 Deno.test("`classifySchema()` rejects foreign, older, newer and forged databases", async () => {
   const v14 = await stateAfter(CREATE_V14);
+  const v15 = await stateAfter(CREATE_V15);
+  const forged = (name: string, sql: string) => ({
+    ...v15,
+    entries: v15.entries.map((e) => e.name === name ? { ...e, sql } : e),
+  });
   const cases: SchemaState[] = [
+    { ...v15, applicationId: 42 },
+    { ...v15, userVersion: 16 },
+    { ...v15, userVersion: 14 },
+    { ...v15, userVersion: 13 },
+    forged("events_by_type", "CREATE INDEX events_by_type ON events (type, seq)"),
+    forged(
+      "session_leases",
+      "CREATE TABLE session_leases (session_id TEXT PRIMARY KEY NOT NULL, token INTEGER)",
+    ),
+    { ...v15, entries: v15.entries.filter((e) => e.name !== "session_leases") },
+    { ...v15, entries: v15.entries.filter((e) => e.name !== "events_by_type") },
+    { ...v14, userVersion: 15 },
     { ...v14, applicationId: 42 },
     { ...v14, applicationId: 0 },
     { ...v14, userVersion: 12 },
-    { ...v14, userVersion: 15 },
     { ...v14, userVersion: 13 },
     {
       ...v14,
@@ -78,14 +120,21 @@ Deno.test("`classifySchema()` rejects foreign, older, newer and forged databases
 });
 
 Deno.test("`classifySchema()` ignores ANALYZE statistics tables", async () => {
-  const v14 = await stateAfter(CREATE_V14);
+  const v15 = await stateAfter(CREATE_V15);
   const stat = {
     type: "table",
     name: "sqlite_stat1",
     tbl_name: "sqlite_stat1",
     sql: "CREATE TABLE sqlite_stat1(tbl,idx,stat)",
   };
-  assert.equal(classifySchema({ ...v14, entries: [...v14.entries, stat] }).kind, "current");
+  assert.equal(classifySchema({ ...v15, entries: [...v15.entries, stat] }).kind, "current");
+});
+
+Deno.test("`normalizeSql()` ignores SQL comments", () => {
+  assert.equal(
+    normalizeSql("CREATE TABLE t (\n  a TEXT, -- the a\n  b TEXT -- the b\n)"),
+    "CREATE TABLE t(a TEXT,b TEXT)",
+  );
 });
 
 Deno.test("`normalizeSql()` ignores the whitespace an ALTER TABLE splice leaves", () => {

@@ -213,7 +213,8 @@ Deno.test("storeReader() and readStoredChanges() use the index when the store ha
   filler(w, 3);
   await w.store.flush(w.session);
   const { view, calls } = indexedStore(w.store, w.session);
-  assert.equal(typeIndex(w.store), undefined, "today's store has no index");
+  assert.equal(typeIndex(w.store), w.store, "the store reads by type from its index");
+  assert.equal(typeIndex({}), undefined, "a store without readByType has no index");
   assert.equal(typeIndex(view), view);
   const scanned = storeReader({})(w.session, { from: 0, to: w.session.length });
   assert.ok(Array.isArray(scanned), "the unindexed reader answers synchronously");

@@ -57,7 +57,7 @@ export interface FoldOptions {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { foldSchedule } from "./fold.ts";
+ * import { foldSchedule } from "@chime/schedule";
  * const record = {
  *   id: "sch_AbCd1234", kind: "at", prompt: "stretch", scheduledAt: "2030-01-01T00:00:00.000Z",
  * };

@@ -43,7 +43,7 @@ const registry = new WeakMap<Session, LiveSchedule>();
  * ```ts
  * import { SessionStore } from "@chime/session";
  * import { MemoryBackend } from "@chime/session/testing";
- * import { LiveSchedule } from "./live.ts";
+ * import { LiveSchedule } from "@chime/schedule";
  * await using store = new SessionStore({ backend: new MemoryBackend() });
  * const session = await store.create({ cwd: "/" });
  * using schedule = LiveSchedule.for({ session, store });

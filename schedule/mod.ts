@@ -36,6 +36,7 @@ export type {
   FlushedObserver,
   FlushListener,
   ForkOptions,
+  LiveCause,
   LiveObserver,
   MessageSource,
   PersistenceBackend,

@@ -83,7 +83,7 @@ type Outcome = "done" | "busy" | "stalled" | "stopped";
  *
  * @example Own one per live root agent
  * ```ts ignore
- * import { ScheduleOwner } from "./owner.ts";
+ * import { ScheduleOwner } from "@chime/schedule";
  * const owner = new ScheduleOwner(scope.agent, { fifo });
  * scope.own(owner);
  * owner.start();

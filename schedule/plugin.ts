@@ -105,7 +105,7 @@ function install(scope: AgentScope, options: SchedulePluginOptions): void | Prom
  * @example Load it with the time-context plugin
  * ```ts
  * import { Loader } from "@chime/agent";
- * import { schedulePlugin } from "./plugin.ts";
+ * import { schedulePlugin } from "@chime/schedule";
  * await using loader = new Loader();
  * await using _handle = await loader.load(schedulePlugin());
  * ```

@@ -62,7 +62,7 @@ export function typeIndex(store: object): TypeIndexedStore | undefined {
  * ```ts
  * import { SessionStore } from "@chime/session";
  * import { MemoryBackend } from "@chime/session/testing";
- * import { storeReader } from "./reader.ts";
+ * import { storeReader } from "@chime/schedule";
  * await using store = new SessionStore({ backend: new MemoryBackend() });
  * const session = await store.create({ cwd: "/" });
  * session.append("note", {});

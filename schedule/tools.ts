@@ -82,8 +82,8 @@ export function defaultRandom(length: number): Uint8Array {
  *
  * @example Register the tools on an agent scope
  * ```ts ignore
- * import { ScheduleFifo } from "./fifo.ts";
- * import { scheduleTools } from "./tools.ts";
+ * import { ScheduleFifo } from "@chime/schedule";
+ * import { scheduleTools } from "@chime/schedule";
  * const tools = scheduleTools({ fifo: new ScheduleFifo() });
  * const handles = tools.map((tool) => scope.registerTool(tool));
  * ```

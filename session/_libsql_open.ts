@@ -5,12 +5,7 @@
  * @module
  */
 import type { Client } from "@libsql/client";
-import {
-  classifySchema,
-  CREATE_V14,
-  type SchemaEntry,
-  UPGRADE_V13_TO_V14,
-} from "@chime/migrations";
+import { classifySchema, CREATE_V15, type SchemaEntry } from "@chime/migrations";
 import { fileURLToPath } from "node:url";
 import { SessionError } from "./errors.ts";
 
@@ -54,8 +49,9 @@ export async function readState(client: Client): Promise<State> {
 export async function prepareSchema(client: Client): Promise<string | undefined> {
   const verdict = classifySchema(await readState(client));
   if (verdict.kind === "rejected") return verdict.reason;
-  if (verdict.kind === "empty") await client.batch([...CREATE_V14], "write");
-  if (verdict.kind === "legacy") await client.batch([...UPGRADE_V13_TO_V14], "write");
+  if (verdict.kind === "empty") await client.batch([...CREATE_V15], "write");
+  // One write transaction per upgrade: v13 runs v13→v14 then v14→v15 in the same batch.
+  if (verdict.kind === "legacy") await client.batch([...verdict.upgrade], "write");
   return undefined;
 }
 

@@ -16,8 +16,8 @@ import {
   parseJson,
 } from "./_decode.ts";
 
-/** Columns of `sessions` in the order {@linkcode insertHeader} binds them. */
-const HEADER_COLUMNS = "id, cwd, created_at, origin, parent_id, forked_through_seq, " +
+/** Columns of `sessions` in the order {@linkcode headerArgs} lists them. */
+export const HEADER_COLUMNS = "id, cwd, created_at, origin, parent_id, forked_through_seq, " +
   "delegation_depth, seed_length, time_zone";
 
 /**
@@ -52,61 +52,38 @@ export const SELECT_HEADERS_V13: string = SELECT_HEADERS.replace(
 /** Every event of one session, ascending. */
 export const SELECT_EVENTS = `SELECT ${EVENT_READ} FROM events WHERE session_id = ? ORDER BY seq`;
 
-const ROWS_PER_INSERT = 500;
-
 /**
- * The statement that stores a header.
+ * The arguments that store a header, in {@linkcode HEADER_COLUMNS} order.
  *
  * @param header the canonical header
  */
-export function insertHeader(header: SessionHeader): InStatement {
-  return {
-    sql: `INSERT INTO sessions (${HEADER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    args: [
-      header.id,
-      header.cwd,
-      header.createdAt,
-      header.origin,
-      header.lineage?.parentId ?? null,
-      header.lineage?.forkedThroughSeq ?? null,
-      header.delegationDepth ?? 0,
-      header.seedLength ?? null,
-      header.timeZone ?? null,
-    ],
-  };
+export function headerArgs(header: SessionHeader): (string | number | null)[] {
+  return [
+    header.id,
+    header.cwd,
+    header.createdAt,
+    header.origin,
+    header.lineage?.parentId ?? null,
+    header.lineage?.forkedThroughSeq ?? null,
+    header.delegationDepth ?? 0,
+    header.seedLength ?? null,
+    header.timeZone ?? null,
+  ];
 }
 
-/** One `events` row: session id, seq, type, at, JSON data. */
-export type EventRow = [string, number, string, string, string];
+/** The newest `?` events of one session, newest first (a primary-key range from the end). */
+export const SELECT_TAIL = `SELECT ${EVENT_READ} FROM events WHERE session_id = ?
+  ORDER BY seq DESC LIMIT ?`;
 
 /**
- * The rows of events (`JSON.stringify` may throw, e.g. for BigInt data).
+ * The events of some types in a seq range, ascending, from the `events_by_type` index.
  *
- * @param id the session id
- * @param events events to store
+ * @param types how many types the `IN` list binds
  */
-export function eventRows(id: string, events: readonly SessionEvent[]): EventRow[] {
-  return events.map((e) => [id, e.seq, e.type, e.at, JSON.stringify(e.data) ?? "null"]);
-}
-
-/**
- * Multi-row inserts (chunked below SQLite's bound-variable limit): one prepared statement per
- * 500 rows, whichever sessions they belong to. A duplicate `(session_id, seq)` fails the
- * statement: the primary key backs the in-memory contiguity check.
- *
- * @param rows rows of any sessions
- */
-export function insertEvents(rows: readonly EventRow[]): InStatement[] {
-  const out: InStatement[] = [];
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    const chunk = rows.slice(i, i + ROWS_PER_INSERT);
-    out.push({
-      sql: "INSERT INTO events (session_id, seq, type, at, data) VALUES " +
-        chunk.map(() => "(?, ?, ?, ?, ?)").join(", "),
-      args: chunk.flat(),
-    });
-  }
-  return out;
+export function selectByType(types: number): string {
+  const marks = Array.from({ length: types }, () => "?").join(", ");
+  return `SELECT ${EVENT_READ} FROM events INDEXED BY events_by_type
+    WHERE session_id = ? AND type IN (${marks}) AND seq >= ? AND seq < ? ORDER BY seq`;
 }
 
 /**

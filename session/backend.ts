@@ -23,6 +23,12 @@ export interface StoredCursor {
   readonly length: number;
 }
 
+/** The stored header, the stored length and the newest stored events (a resume's read). */
+export interface StoredTail extends StoredCursor {
+  /** The newest stored events, dense, ending at `length - 1` (at most the count asked for). */
+  readonly events: readonly SessionEvent[];
+}
+
 /** A page request over stored events. */
 export interface EventPage {
   /** Only events with `seq < before`. @default no bound */
@@ -59,10 +65,41 @@ export interface PersistenceBackend extends AsyncDisposable {
    * @throws {SessionError} `invalid_seq` when the first seq is not the stored length
    */
   append(id: string, events: readonly SessionEvent[]): Promise<void>;
-  /** Reads a whole stored session, or `undefined`. */
+  /**
+   * Stores a fork atomically: its header, a copy of the parent's stored events `[0, throughSeq]`
+   * (copied inside storage, never through memory where the backend allows it) and the child's
+   * own seed events that follow (its `session/end-seed`).
+   *
+   * @throws {SessionError} `session_exists` when the child id is stored, `session_not_found`
+   *   when the parent is not, `invalid_seq` when the parent holds fewer than `throughSeq + 1`
+   *   events or `own` does not continue at `throughSeq + 1`
+   */
+  fork(
+    header: SessionHeader,
+    parentId: string,
+    throughSeq: number,
+    own: readonly SessionEvent[],
+  ): Promise<void>;
+  /** Reads a whole stored session, or `undefined` (inspection and tools; never a resume). */
   load(id: string): Promise<StoredSession | undefined>;
+  /**
+   * Reads the header, the stored length and the newest `count` events, or `undefined`.
+   *
+   * @throws {SessionError} `storage_corrupt` for a damaged row or a seq missing in the tail
+   */
+  tail(id: string, count: number): Promise<StoredTail | undefined>;
   /** Reads a page of stored events in ascending seq order. */
   readEvents(id: string, page?: EventPage): Promise<SessionEvent[]>;
+  /**
+   * Reads the stored events of the given types with `from ≤ seq < to`, ascending (libSQL: the
+   * `(session_id, type, seq)` index; JSONL and memory scan).
+   */
+  readByType(
+    id: string,
+    types: readonly string[],
+    from: number,
+    to: number,
+  ): Promise<SessionEvent[]>;
   /** Lists stored headers, newest first. */
   list(): Promise<SessionHeader[]>;
 }

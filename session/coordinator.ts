@@ -6,7 +6,9 @@
  * The controller keeps only the initial `seedEnd` scalar, never a copy of the seed. When the
  * backend cursor is unknown (first use, or after any failure) it re-reads the backend's real
  * cursor, rebuilds the immutable prefix `[0, seedEnd)` from the append-only session if the
- * header is missing, and appends only the missing suffix. So a transient failure, before storage
+ * header is missing (a new session's; a resumed or forked one is stored before it goes live),
+ * and appends only the missing suffix. After each commit it tells the session how far storage
+ * holds the log, so the bounded tail drops only committed events. So a transient failure, before storage
  * changed or after commit, neither poisons the session nor duplicates its prefix.
  *
  * @module
@@ -157,6 +159,8 @@ export class PersistenceController implements AsyncDisposable {
       await this.#backend.append(this.#session.id, suffix);
       this.#cursor = end;
     }
+    // Only committed events may leave the bounded tail (docs/long-sessions.md).
+    this.#session.markDurable(this.#cursor);
     this.#report(this.#cursor);
   }
 

@@ -86,7 +86,11 @@ async function checkDatabase(path: string): Promise<StorageReport> {
       for (const row of check.rows) {
         if (row[0] !== "ok") damage.push({ what: `quick_check: ${String(row[0])}` });
       }
-      const headers = await scanHeaders(client, verdict.kind === "legacy", damage);
+      const headers = await scanHeaders(
+        client,
+        verdict.kind === "legacy" && verdict.version === 13,
+        damage,
+      );
       const events = await scanEvents(client, headers, damage);
       return { target: path, sessions: headers.size, events, damage, notes: [] };
     } catch (error) {

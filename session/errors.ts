@@ -18,6 +18,7 @@ export type SessionErrorCode =
   | "storage_in_use"
   | "storage_read_only"
   | "storage_corrupt"
+  | "lease_lost"
   | "invalid_arguments";
 
 /**

@@ -5,12 +5,19 @@
  * @module
  */
 import { join } from "node:path";
-import type { EventPage, PersistenceBackend, StoredCursor, StoredSession } from "./backend.ts";
+import type {
+  EventPage,
+  PersistenceBackend,
+  StoredCursor,
+  StoredSession,
+  StoredTail,
+} from "./backend.ts";
 import { SessionError } from "./errors.ts";
 import type { SessionEvent } from "./event.ts";
 import { isSessionId, normalizeHeader, type SessionHeader } from "./header.ts";
 import { readHeader, scanLog, setAside, syncDir, writeDurably } from "./_jsonl_io.ts";
 import { lockFolder } from "./_writer_lock.ts";
+import { checkForkPoint } from "./_fork.ts";
 
 /** Options of {@linkcode JsonlBackend.open}. */
 export interface JsonlBackendOptions {
@@ -19,14 +26,16 @@ export interface JsonlBackendOptions {
 }
 
 /**
- * The JSONL backend. One writer per directory. On the first touch of a session in a process the
+ * The JSONL backend: the small single-host backend. One writer per directory. Reads that the
+ * libSQL backend answers from an index or a key range (`tail`, `readByType`, `readEvents`, the
+ * fork copy) scan the session's file here. On the first touch of a session in a process the
  * file is scanned once; a torn last line (bytes after the last newline, left by a crash during a
  * write) is moved to `<id>.jsonl.torn-<n>` and the file truncated to its last complete line, so
  * no complete line is ever lost. Writes of one session are serialized.
  *
  * @example Store and read back a session
  * ```ts
- * import { JsonlBackend } from "./jsonl_backend.ts";
+ * import { JsonlBackend } from "@chime/session";
  * await using backend = await JsonlBackend.open({ dir: await Deno.makeTempDir() });
  * await backend.initialize({ version: 1, id: "s1", cwd: "/", createdAt: "2026-01-01T00:00:00.000Z",
  *   origin: "doc", lineage: null, delegationDepth: 0 }, []);
@@ -176,6 +185,66 @@ export class JsonlBackend implements PersistenceBackend {
       await writeDurably(path, text, { append: true });
       this.#lengths.set(id, length + events.length);
     });
+  }
+
+  /**
+   * Stores a fork: the parent's events `[0, throughSeq]` read from its file, then `own`, written
+   * atomically like {@linkcode JsonlBackend.initialize}.
+   *
+   * @param header the child header
+   * @param parentId the stored parent
+   * @param throughSeq last parent seq to copy, inclusive (`-1`: none)
+   * @param own the child's events from `throughSeq + 1`
+   * @throws {SessionError} `session_exists`, `session_not_found`, `invalid_seq`
+   */
+  async fork(
+    header: SessionHeader,
+    parentId: string,
+    throughSeq: number,
+    own: readonly SessionEvent[],
+  ): Promise<void> {
+    const parent = await this.load(parentId);
+    checkForkPoint(parentId, parent?.events.length, throughSeq);
+    await this.initialize(header, [...parent!.events.slice(0, throughSeq + 1), ...own]);
+  }
+
+  /**
+   * Reads the header, the length and the newest `count` events (scans the file).
+   *
+   * @param id the session id
+   * @param count how many of the newest events
+   * @returns the tail, or `undefined`
+   * @throws {SessionError} like {@linkcode JsonlBackend.load}
+   */
+  async tail(id: string, count: number): Promise<StoredTail | undefined> {
+    const stored = await this.load(id);
+    if (stored === undefined) return undefined;
+    const { header, events } = stored;
+    return {
+      header,
+      length: events.length,
+      events: events.slice(Math.max(0, events.length - count)),
+    };
+  }
+
+  /**
+   * Reads the events of some types with `from ≤ seq < to`, ascending (scans the file).
+   *
+   * @param id the session id
+   * @param types event types
+   * @param from first seq, inclusive
+   * @param to end seq, exclusive
+   * @returns the events (none for an unknown id)
+   */
+  async readByType(
+    id: string,
+    types: readonly string[],
+    from: number,
+    to: number,
+  ): Promise<SessionEvent[]> {
+    const wanted = new Set(types);
+    const all = (await this.load(id))?.events ?? [];
+    return all.filter((e) => e.seq >= from && e.seq < to && wanted.has(e.type));
   }
 
   /**

@@ -5,43 +5,42 @@
  *
  * @module
  */
-import { type Client, createClient, type InStatement } from "@libsql/client";
+import { type Client, createClient } from "@libsql/client";
 import { setImmediate } from "node:timers";
-import type { EventPage, PersistenceBackend, StoredCursor, StoredSession } from "./backend.ts";
+import type {
+  EventPage,
+  PersistenceBackend,
+  StoredCursor,
+  StoredSession,
+  StoredTail,
+} from "./backend.ts";
 import { SessionError } from "./errors.ts";
 import type { SessionEvent } from "./event.ts";
 import { normalizeHeader, type SessionHeader } from "./header.ts";
 import { databasePath, prepareSchema, rejected } from "./_libsql_open.ts";
 import { lockDatabaseFile } from "./_writer_lock.ts";
-import { corrupt } from "./_decode.ts";
-import {
-  type EventRow,
-  eventRows,
-  insertEvents,
-  insertHeader,
-  pageEvents,
-  rowToEvent,
-  rowToHeader,
-  SELECT_CURSOR,
-  SELECT_EVENTS,
-  SELECT_HEADERS,
-  selectPage,
-} from "./_libsql_sql.ts";
+import { checkForkPoint } from "./_fork.ts";
+import { rowToHeader, SELECT_CURSOR } from "./_libsql_sql.ts";
+import { leaseHeld, loadAll, readHeaders, readPage, readTail, readTypes } from "./_libsql_read.ts";
+import { encodeRows, leaseLost, type Pending, planCommit, validate } from "./_libsql_commit.ts";
 
 /** Options of {@linkcode LibsqlBackend.open}. */
 export interface LibsqlBackendOptions {
-  /** `file:path` (created when missing), or a remote `libsql:`/`https:` URL. */
+  /** `file:path` (created when missing), or a remote `libsql:`/`http(s):`/`ws(s):` URL. */
   readonly url: string;
   /** Auth token for a remote URL. @default none */
   readonly authToken?: string;
-}
-
-interface Pending {
-  readonly id: string;
-  /** Set for `initialize`, absent for `append`. */
-  readonly header?: SessionHeader;
-  readonly events: readonly SessionEvent[];
-  readonly done: PromiseWithResolvers<void>;
+  /**
+   * Several processes share the database (`docs/long-sessions.md` §"Fenced appends"): no
+   * per-file writer lock is taken. @default `true` for remote URLs, `false` for `file:`
+   */
+  readonly shared?: boolean;
+  /**
+   * The fencing token this process holds for a session, or `undefined` when unfenced (the
+   * single-host default). A fenced session's writes commit only while `session_leases` holds
+   * exactly that token; otherwise they reject with `lease_lost`. @default always unfenced
+   */
+  readonly fence?: (sessionId: string) => number | undefined;
 }
 
 /**
@@ -55,7 +54,7 @@ interface Pending {
  *
  * @example Open a file database
  * ```ts
- * import { LibsqlBackend } from "./libsql_backend.ts";
+ * import { LibsqlBackend } from "@chime/session";
  * const dir = await Deno.makeTempDir();
  * await using backend = await LibsqlBackend.open({ url: `file:${dir}/chime.db` });
  * console.assert((await backend.list()).length === 0);
@@ -66,6 +65,7 @@ export class LibsqlBackend implements PersistenceBackend {
   readonly kind = "libsql";
   readonly #client: Client;
   readonly #lock: Disposable | undefined;
+  readonly #fence: (sessionId: string) => number | undefined;
   /** Stored event counts of sessions known to exist (authoritative after each commit). */
   readonly #lengths = new Map<string, number>();
   #queue: Pending[] = [];
@@ -73,30 +73,37 @@ export class LibsqlBackend implements PersistenceBackend {
   #closed = false;
   #commits = 0;
 
-  private constructor(client: Client, lock: Disposable | undefined) {
+  private constructor(
+    client: Client,
+    lock: Disposable | undefined,
+    fence: (sessionId: string) => number | undefined,
+  ) {
     this.#client = client;
     this.#lock = lock;
+    this.#fence = fence;
   }
 
   /**
    * Opens (or creates) a database. The ownership marker, version and layout are read before any
-   * write: an empty database gets schema v14; an owned v14 database is used as is; an owned v13
-   * database is upgraded to v14 in one transaction (existing rows keep `time_zone` NULL);
-   * anything else is rejected with the file byte-for-byte unchanged. Only then does a file switch
-   * to WAL with `synchronous=FULL` (seed §"Session 与请求时区归属").
+   * write: an empty database gets schema v15; an owned v15 database is used as is; an owned v13
+   * or v14 database is upgraded to v15 in one transaction (existing rows keep `time_zone` NULL,
+   * no lease rows are made up); anything else is rejected with the file byte-for-byte unchanged.
+   * Only then does a file switch to WAL with `synchronous=FULL` (seed §"Session 与请求时区归属",
+   * `docs/long-sessions.md` §"Schema v15").
    *
-   * @param options the URL (and token)
+   * @param options the URL (and token), `shared` and `fence`
    * @returns the open backend
    * @throws {SessionError} `schema_rejected` for an older, newer, foreign, forged or unreadable
-   *   database
+   *   database; `storage_in_use` when another process holds a file not opened `shared`
    */
   static async open(options: LibsqlBackendOptions): Promise<LibsqlBackend> {
     const local = options.url.startsWith("file:");
+    const shared = options.shared ?? !local;
     const path = databasePath(options.url);
     // One writing process per database file, locked by identity (an OS lock on the file itself,
     // whatever name reaches it); its content is not touched before its schema is accepted.
-    // In-memory and remote databases need no lock.
-    const lock = path === undefined
+    // In-memory, remote and shared databases take no lock: leases fence their writers.
+    const lock = path === undefined || shared
       ? undefined
       : await lockDatabaseFile(path, `database ${options.url}`);
     // One connection in file mode keeps per-connection pragmas in force for every statement;
@@ -112,8 +119,7 @@ export class LibsqlBackend implements PersistenceBackend {
         reason = await prepareSchema(client);
       } catch (cause) {
         // A concurrent opener may have created or upgraded the database first: classify once
-        // more. A local file is locked to one writer before this point, so only a remote
-        // database shared by several hosts reaches this (no sqld server in the tests: uncovered).
+        // more. Only a shared database reaches this (a private file is locked to one writer).
         reason = await prepareSchema(client).catch(() => {
           throw rejected(options.url, "cannot read or prepare the schema", cause);
         });
@@ -124,7 +130,7 @@ export class LibsqlBackend implements PersistenceBackend {
         await client.execute("PRAGMA journal_mode = WAL");
         await client.execute("PRAGMA synchronous = FULL");
       }
-      return new LibsqlBackend(client, lock);
+      return new LibsqlBackend(client, lock, options.fence ?? (() => undefined));
     } catch (error) {
       client.close();
       lock?.[Symbol.dispose]();
@@ -163,7 +169,33 @@ export class LibsqlBackend implements PersistenceBackend {
    *   do not start at 0, `persistence_failed` after the backend was disposed
    */
   initialize(header: SessionHeader, events: readonly SessionEvent[]): Promise<void> {
-    return this.#submit(header.id, events, normalizeHeader(header));
+    return this.#submit({ id: header.id, events, header: normalizeHeader(header) });
+  }
+
+  /**
+   * Stores a fork in one transaction: the header, the parent's rows `[0, throughSeq]` copied by
+   * one `INSERT … SELECT` inside the database (never through memory), then `own`.
+   *
+   * @param header the child header; stored in canonical form
+   * @param parentId the stored parent
+   * @param throughSeq last parent seq to copy, inclusive (`-1`: none)
+   * @param own the child's events from `throughSeq + 1` (its `session/end-seed`)
+   * @throws {SessionError} `session_exists`, `session_not_found` (parent), `invalid_seq`,
+   *   `lease_lost`, `persistence_failed` after dispose
+   */
+  async fork(
+    header: SessionHeader,
+    parentId: string,
+    throughSeq: number,
+    own: readonly SessionEvent[],
+  ): Promise<void> {
+    checkForkPoint(parentId, (await this.cursor(parentId))?.length, throughSeq);
+    return await this.#submit({
+      id: header.id,
+      events: own,
+      header: normalizeHeader(header),
+      copy: { parentId, throughSeq },
+    });
   }
 
   /**
@@ -173,10 +205,12 @@ export class LibsqlBackend implements PersistenceBackend {
    * @param id the session id
    * @param events events whose seqs continue from the stored length
    * @throws {SessionError} `invalid_seq` when the first seq is not the stored length (or seqs
-   *   are not dense), `session_not_found`, `persistence_failed` after dispose
+   *   are not dense), `session_not_found`, `lease_lost` when this process holds a token for the
+   *   session that `session_leases` no longer holds (nothing of this call is written; the other
+   *   calls of the group commit), `persistence_failed` after dispose
    */
   append(id: string, events: readonly SessionEvent[]): Promise<void> {
-    return this.#submit(id, events);
+    return this.#submit({ id, events });
   }
 
   /**
@@ -188,15 +222,41 @@ export class LibsqlBackend implements PersistenceBackend {
    *   event row, or a seq missing from the stored log
    */
   async load(id: string): Promise<StoredSession | undefined> {
-    const [head, rows] = await this.#client.batch([
-      { sql: SELECT_CURSOR, args: [id] },
-      { sql: SELECT_EVENTS, args: [id] },
-    ], "read");
-    const row = head!.rows[0];
-    return row === undefined ? undefined : {
-      header: rowToHeader(row, id),
-      events: rows!.rows.map((r, i) => rowToEvent(r, id, i)),
-    };
+    return await loadAll(this.#client, id);
+  }
+
+  /**
+   * Reads the stored header, length and newest `count` events in one read transaction (two
+   * primary-key seeks, independent of the log length).
+   *
+   * @param id the session id
+   * @param count how many of the newest events to return
+   * @returns the tail, or `undefined` when the id is not stored
+   * @throws {SessionError} `storage_corrupt` (`{ sessionId, seq? }`) for a damaged header or
+   *   event row, or a seq missing inside the tail
+   */
+  async tail(id: string, count: number): Promise<StoredTail | undefined> {
+    return await readTail(this.#client, id, count);
+  }
+
+  /**
+   * Reads the events of some types with `from ≤ seq < to`, ascending, from the
+   * `events_by_type` index (cost grows with the events returned, not the log).
+   *
+   * @param id the session id
+   * @param types event types
+   * @param from first seq, inclusive
+   * @param to end seq, exclusive
+   * @returns the events (none for an unknown id)
+   * @throws {SessionError} `storage_corrupt` (`{ sessionId, seq }`) for a damaged row
+   */
+  async readByType(
+    id: string,
+    types: readonly string[],
+    from: number,
+    to: number,
+  ): Promise<SessionEvent[]> {
+    return await readTypes(this.#client, id, types, from, to);
   }
 
   /**
@@ -212,23 +272,7 @@ export class LibsqlBackend implements PersistenceBackend {
    *   missing inside the page's range: a page never shows history with a hole
    */
   async readEvents(id: string, page: EventPage = {}): Promise<SessionEvent[]> {
-    const { stmt } = selectPage(id, page);
-    const { events, missingIfStored } = pageEvents(
-      (await this.#client.execute(stmt)).rows,
-      id,
-      page,
-    );
-    if (missingIfStored !== undefined) {
-      const { rows } = await this.#client.execute({
-        sql: "SELECT max(seq) AS last FROM events WHERE session_id = ?",
-        args: [id],
-      });
-      const last = rows[0]!.last;
-      if (last !== null && Number(last) >= missingIfStored) {
-        throw corrupt({ sessionId: id, seq: missingIfStored }, "missing");
-      }
-    }
-    return events;
+    return await readPage(this.#client, id, page);
   }
 
   /**
@@ -239,28 +283,19 @@ export class LibsqlBackend implements PersistenceBackend {
    * @returns the readable headers
    */
   async list(): Promise<SessionHeader[]> {
-    const rows = (await this.#client.execute(SELECT_HEADERS)).rows;
-    return rows.flatMap((row) => {
-      try {
-        return [rowToHeader(row)];
-      } catch {
-        return [];
-      }
-    });
+    return await readHeaders(this.#client);
   }
 
-  #submit(id: string, events: readonly SessionEvent[], header?: SessionHeader): Promise<void> {
+  #submit(call: Omit<Pending, "resolve" | "reject">): Promise<void> {
     if (this.#closed) {
       return Promise.reject(new SessionError("persistence_failed", "Cannot write: backend closed"));
     }
-    const done = Promise.withResolvers<void>();
-    this.#queue.push({ id, events, done, ...(header === undefined ? {} : { header }) });
-    // setImmediate runs after every microtask of this tick, so calls from many sessions made in
-    // the same tick join one group (setTimeout(0) would add ~1–4 ms of clamping).
-    this.#draining ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() =>
-      this.#drain()
-    );
-    return done.promise;
+    return new Promise<void>((resolve, reject) => {
+      this.#queue.push({ ...call, resolve, reject });
+      // setImmediate runs after every microtask of this tick, so calls from many sessions made
+      // in the same tick join one group (setTimeout(0) would add ~1–4 ms of clamping).
+      this.#draining ??= new Promise<void>((go) => setImmediate(go)).then(() => this.#drain());
+    });
   }
 
   async #drain(): Promise<void> {
@@ -269,26 +304,46 @@ export class LibsqlBackend implements PersistenceBackend {
         const group = this.#queue;
         this.#queue = [];
         await this.#commit(group, true);
+        // Let every caller woken by this commit run to its next write (many promise hops deep)
+        // before the next group closes: one commit per round instead of a straggler commit.
+        await new Promise<void>((go) => setImmediate(go));
       }
     } finally {
       this.#draining = undefined;
     }
   }
 
-  async #commit(group: readonly Pending[], shared: boolean): Promise<void> {
+  /** The stored lengths of the group's sessions not cached yet (one read each, first use). */
+  async #readLengths(
+    group: readonly Pending[],
+  ): Promise<{ lengths: Map<string, number | undefined>; unreadable: Map<string, unknown> }> {
     const lengths = new Map<string, number | undefined>();
     const unreadable = new Map<string, unknown>();
-    const unknown = [...new Set(group.map((p) => p.id))].filter((id) => !this.#lengths.has(id));
-    for (const id of unknown) {
+    for (const p of group) {
+      if (this.#lengths.has(p.id) || lengths.has(p.id) || unreadable.has(p.id)) continue;
       // One session's damaged or unreadable header fails only that session's calls.
       try {
-        lengths.set(id, (await this.cursor(id))?.length);
+        lengths.set(p.id, (await this.cursor(p.id))?.length);
       } catch (error) {
-        unreadable.set(id, error);
+        unreadable.set(p.id, error);
       }
     }
-    const stmts: InStatement[] = [];
-    const rows: EventRow[] = [];
+    return { lengths, unreadable };
+  }
+
+  /**
+   * Why a fenced call was refused before its transaction: another host that took the lease may
+   * have written since the cached length (so it reads as `invalid_seq`); the cause is the lease.
+   */
+  async #refused(id: string, error: unknown): Promise<unknown> {
+    const token = this.#fence(id);
+    if (token === undefined || !(error instanceof SessionError)) return error;
+    this.#lengths.delete(id);
+    return await leaseHeld(this.#client, id, token) ? error : leaseLost(id);
+  }
+
+  async #commit(group: readonly Pending[], shared: boolean): Promise<void> {
+    const { lengths, unreadable } = await this.#readLengths(group);
     const accepted: Pending[] = [];
     for (const p of group) {
       const stored = lengths.has(p.id) ? lengths.get(p.id) : this.#lengths.get(p.id);
@@ -296,32 +351,43 @@ export class LibsqlBackend implements PersistenceBackend {
         if (unreadable.has(p.id)) throw unreadable.get(p.id);
         const error = validate(p, stored);
         if (error !== undefined) throw error;
-        // JSON.stringify throws for data such as BigInt: only this call fails.
-        const own = eventRows(p.id, p.events);
-        if (p.header !== undefined) stmts.push(insertHeader(p.header));
-        for (const row of own) rows.push(row);
+        p.rows = encodeRows(p.id, p.events);
       } catch (error) {
-        p.done.reject(error);
+        p.reject(await this.#refused(p.id, error));
         continue;
       }
-      lengths.set(p.id, (stored ?? 0) + p.events.length);
+      const from = p.copy === undefined ? stored ?? 0 : p.copy.throughSeq + 1;
+      lengths.set(p.id, from + p.events.length);
       accepted.push(p);
     }
     if (accepted.length === 0) return;
+    const plan = planCommit(accepted, this.#fence);
+    let results;
     try {
-      await this.#client.batch([...stmts, ...insertEvents(rows)], "write");
+      results = await this.#client.batch(plan.stmts, "write");
     } catch (error) {
       for (const p of accepted) this.#lengths.delete(p.id);
       if (!shared || accepted.length === 1) {
-        for (const p of accepted) p.done.reject(error);
+        for (const p of accepted) p.reject(error);
         return;
       }
       for (const p of accepted) await this.#commit([p], false);
       return;
     }
     this.#commits++;
-    for (const p of accepted) this.#lengths.set(p.id, lengths.get(p.id)!);
-    for (const p of accepted) p.done.resolve();
+    const lost = new Set<string>();
+    for (const f of plan.fenced) {
+      const probe = results[f.probe]!;
+      if (f.select ? probe.rows.length === 0 : probe.rowsAffected === 0) lost.add(f.id);
+    }
+    for (const p of accepted) {
+      if (lost.has(p.id)) {
+        p.reject(leaseLost(p.id));
+      } else {
+        this.#lengths.set(p.id, lengths.get(p.id)!);
+        p.resolve();
+      }
+    }
   }
 
   /** Waits for queued writes, then closes the client; later writes reject. Idempotent. */
@@ -335,24 +401,4 @@ export class LibsqlBackend implements PersistenceBackend {
     return this.#disposing;
   }
   #disposing: Promise<void> | undefined;
-}
-
-function validate(p: Pending, stored: number | undefined): SessionError | undefined {
-  if (p.header !== undefined && stored !== undefined) {
-    return new SessionError("session_exists", `Cannot initialize: ${p.id} is stored`);
-  }
-  if (p.header === undefined && stored === undefined) {
-    return new SessionError("session_not_found", `Cannot append: no session ${p.id}`);
-  }
-  const from = stored ?? 0;
-  if (p.events.some((e, i) => e.seq !== from + i)) {
-    return new SessionError(
-      "invalid_seq",
-      `Cannot write ${p.id}: events must start at seq ${from}`,
-      {
-        details: { expected: from },
-      },
-    );
-  }
-  return undefined;
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createClient } from "@libsql/client";
-import { APPLICATION_ID, CREATE_V13, CREATE_V14 } from "@chime/migrations";
+import { APPLICATION_ID, CREATE_V13, CREATE_V14, CREATE_V15 } from "@chime/migrations";
 import { LibsqlBackend } from "./libsql_backend.ts";
 import { SessionError } from "./errors.ts";
 import { ev, evs, header, sha256, tempDir } from "../tests/session/_helpers.ts";
@@ -35,7 +35,7 @@ async function rejects(path: string): Promise<void> {
   assert.equal(await sha256(path), before);
 }
 
-Deno.test("`LibsqlBackend.open()` creates schema v14 with WAL and synchronous FULL", async () => {
+Deno.test("`LibsqlBackend.open()` creates schema v15 with WAL and synchronous FULL", async () => {
   await using dir = await tempDir();
   const url = `file:${dir.path}/a.db`;
   {
@@ -45,7 +45,7 @@ Deno.test("`LibsqlBackend.open()` creates schema v14 with WAL and synchronous FU
   try {
     const pragma = async (name: string) => (await client.execute(`PRAGMA ${name}`)).rows[0]![0];
     assert.equal(await pragma("application_id"), APPLICATION_ID);
-    assert.equal(await pragma("user_version"), 14);
+    assert.equal(await pragma("user_version"), 15);
     assert.equal(await pragma("journal_mode"), "wal");
   } finally {
     client.close();
@@ -54,21 +54,23 @@ Deno.test("`LibsqlBackend.open()` creates schema v14 with WAL and synchronous FU
   assert.deepEqual(await again.list(), []);
 });
 
-Deno.test("`LibsqlBackend.open()` upgrades a real v13 database to v14 in one transaction", async () => {
+Deno.test("`LibsqlBackend.open()` upgrades real v13 and v14 databases to v15 in one transaction", async () => {
   await using dir = await tempDir();
-  const v13 = `${dir.path}/v13.db`;
-  const v14 = `${dir.path}/v14.db`;
-  await build(v13, [...CREATE_V13, ...V13_ROWS]);
-  await build(v14, [...CREATE_V14, ...V13_ROWS]);
+  const paths = { v13: `${dir.path}/v13.db`, v14: `${dir.path}/v14.db`, v15: `${dir.path}/v15.db` };
+  await build(paths.v13, [...CREATE_V13, ...V13_ROWS]);
+  await build(paths.v14, [...CREATE_V14, ...V13_ROWS]);
+  await build(paths.v15, [...CREATE_V15, ...V13_ROWS]);
+  const counter = async (path: string) => changeCounter(await Deno.readFile(path));
   const before = {
-    v13: changeCounter(await Deno.readFile(v13)),
-    v14: changeCounter(await Deno.readFile(v14)),
+    v13: await counter(paths.v13),
+    v14: await counter(paths.v14),
+    v15: await counter(paths.v15),
   };
   {
-    await using _ = await LibsqlBackend.open({ url: `file:${v14}` });
+    await using _ = await LibsqlBackend.open({ url: `file:${paths.v15}` });
   }
-  {
-    await using backend = await LibsqlBackend.open({ url: `file:${v13}` });
+  for (const path of [paths.v13, paths.v14]) {
+    await using backend = await LibsqlBackend.open({ url: `file:${path}` });
     const old = await backend.load("old");
     assert.deepEqual(
       old?.header,
@@ -81,19 +83,28 @@ Deno.test("`LibsqlBackend.open()` upgrades a real v13 database to v14 in one tra
     assert.equal(kid.header.seedLength, 3);
     assert.equal(kid.header.delegationDepth, 1);
     await backend.append("old", [ev(2)]);
+    assert.deepEqual((await backend.readByType("old", ["note"], 1, 10)).map((e) => e.seq), [1, 2]);
   }
   // Rollback-journal commits bump the header's change counter once each; the WAL switch after
-  // acceptance bumps it once for both files, so the upgrade itself is exactly one transaction.
-  const delta13 = changeCounter(await Deno.readFile(v13)) - before.v13;
-  const delta14 = changeCounter(await Deno.readFile(v14)) - before.v14;
-  assert.equal(delta13 - delta14, 1);
-  const client = createClient({ url: `file:${v13}` });
-  try {
-    assert.equal((await client.execute("PRAGMA user_version")).rows[0]![0], 14);
-    const zones = await client.execute("SELECT time_zone FROM sessions");
-    assert.deepEqual(zones.rows.map((r) => r.time_zone), [null, null]);
-  } finally {
-    client.close();
+  // acceptance bumps it once for every file, so each upgrade itself is exactly one transaction.
+  const delta15 = (await counter(paths.v15)) - before.v15;
+  assert.equal((await counter(paths.v13)) - before.v13 - delta15, 1);
+  assert.equal((await counter(paths.v14)) - before.v14 - delta15, 1);
+  for (const path of [paths.v13, paths.v14]) {
+    const client = createClient({ url: `file:${path}` });
+    try {
+      assert.equal((await client.execute("PRAGMA user_version")).rows[0]![0], 15);
+      const zones = await client.execute("SELECT time_zone FROM sessions");
+      assert.deepEqual(zones.rows.map((r) => r.time_zone), [null, null]);
+      const leases = await client.execute("SELECT count(*) AS n FROM session_leases");
+      assert.equal(leases.rows[0]!.n, 0, "no lease is made up for existing sessions");
+      const plan = await client.execute(
+        "EXPLAIN QUERY PLAN SELECT seq FROM events WHERE session_id = 'old' AND type = 'note'",
+      );
+      assert.match(String(plan.rows.map((r) => r.detail)), /events_by_type/);
+    } finally {
+      client.close();
+    }
   }
 });
 
@@ -101,7 +112,20 @@ Deno.test("`LibsqlBackend.open()` rejects older, newer, foreign and forged datab
   await using dir = await tempDir();
   const cases: Record<string, readonly string[]> = {
     older: [...CREATE_V13.slice(0, -1), "PRAGMA user_version = 12"],
-    newer: [...CREATE_V14.slice(0, -1), "PRAGMA user_version = 15"],
+    newer: [...CREATE_V15.slice(0, -1), "PRAGMA user_version = 16"],
+    v14AsV15: [...CREATE_V14.slice(0, -1), "PRAGMA user_version = 15"],
+    v15AsV14: [...CREATE_V15.slice(0, -1), "PRAGMA user_version = 14"],
+    forgedLeases: [
+      ...CREATE_V14,
+      "CREATE INDEX events_by_type ON events (session_id, type, seq)",
+      "CREATE TABLE session_leases (session_id TEXT PRIMARY KEY NOT NULL, token INTEGER)",
+      "PRAGMA user_version = 15",
+    ],
+    foreignV15: [
+      ...CREATE_V15.slice(0, 4),
+      "PRAGMA application_id = 7",
+      "PRAGMA user_version = 15",
+    ],
     foreign: [...CREATE_V14.slice(0, 2), "PRAGMA application_id = 42", "PRAGMA user_version = 14"],
     unowned: ["CREATE TABLE notes (body TEXT)"],
     forgedIndex: [...CREATE_V14, "CREATE INDEX events_by_type ON events (type)"],

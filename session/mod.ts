@@ -16,7 +16,13 @@
  *
  * @module
  */
-export type { EventPage, PersistenceBackend, StoredCursor, StoredSession } from "./backend.ts";
+export type {
+  EventPage,
+  PersistenceBackend,
+  StoredCursor,
+  StoredSession,
+  StoredTail,
+} from "./backend.ts";
 export { type Clock, MAX_TIMER_MS, systemClock, type TimerHandle } from "./clock.ts";
 export { PersistenceController } from "./coordinator.ts";
 export { SessionError, type SessionErrorCode } from "./errors.ts";
@@ -37,18 +43,32 @@ export {
   type SessionHeader,
   type SessionLineage,
 } from "./header.ts";
-export { type AppendListener, Session, type SessionInit } from "./session.ts";
+export {
+  type AppendListener,
+  DEFAULT_LIVE_TAIL_EVENTS,
+  Session,
+  type SessionInit,
+} from "./session.ts";
 export {
   type CreateSessionOptions,
   type FlushedObserver,
   type FlushListener,
   type ForkOptions,
+  type LiveCause,
   type LiveObserver,
+  type ReadByTypeOptions,
   SessionStore,
   type SessionStoreOptions,
 } from "./store.ts";
 export { isTimeZone, normalizeTimeZone, timeZonesEqual } from "./zone.ts";
 export { LibsqlBackend, type LibsqlBackendOptions } from "./libsql_backend.ts";
+export {
+  type AcquireResult,
+  type Lease,
+  type LeaseOwner,
+  SessionLeases,
+  type SessionLeasesOptions,
+} from "./lease.ts";
 export { JsonlBackend, type JsonlBackendOptions } from "./jsonl_backend.ts";
 export {
   checkStorage,

@@ -1,5 +1,6 @@
 /**
- * {@linkcode Session}: one live, append-only, dense-`seq` event log in memory.
+ * {@linkcode Session}: one live, append-only, dense-`seq` event log whose bounded tail is held in
+ * memory (`docs/long-sessions.md` §"Bounded live session").
  *
  * @module
  */
@@ -10,12 +11,28 @@ import { SessionError } from "./errors.ts";
 /** Called synchronously after each append, in append order. */
 export type AppendListener = (event: SessionEvent, session: Session) => void;
 
+/** How many committed events a live session keeps in memory by default. */
+export const DEFAULT_LIVE_TAIL_EVENTS = 1_000;
+
 /** Construction options of a {@linkcode Session}; built by `SessionStore`, not by users. */
 export interface SessionInit {
   /** The immutable header. */
   readonly header: SessionHeader;
-  /** Events already in the log (a loaded or seeded prefix), dense from seq 0. */
+  /**
+   * Events already in the log and held in memory (a loaded tail or a seeded prefix), dense from
+   * `tailStart`.
+   */
   readonly events?: readonly SessionEvent[];
+  /**
+   * The seq of the first element of `events`; every event below it must be durable already.
+   * @default 0
+   */
+  readonly tailStart?: number;
+  /**
+   * At least this many of the newest events stay in memory once committed (never fewer than
+   * the ones not yet durable). @default DEFAULT_LIVE_TAIL_EVENTS
+   */
+  readonly liveTailEvents?: number;
   /** Wall clock for `at`, epoch ms. */
   readonly now: () => number;
   /** Where listener exceptions go (never swallowed). @default globalThis.reportError */
@@ -29,7 +46,13 @@ function toJson<D>(data: D): D {
   return JSON.parse(text) as D;
 }
 
-function deepFreeze<T>(value: T): T {
+/**
+ * Freezes a JSON value and everything in it (a frozen value is left as it is).
+ *
+ * @param value a JSON value
+ * @returns the same value, frozen
+ */
+export function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const v of Object.values(value)) deepFreeze(v);
@@ -41,6 +64,10 @@ function deepFreeze<T>(value: T): T {
  * A live session log. Appends are synchronous, assign the next dense `seq`, stamp `at` (UTC,
  * ms) and freeze a structured clone of `data`, so a committed event can never change.
  * Durability is not the session's concern: `SessionStore.flush()` is the barrier.
+ *
+ * Memory is bounded: the session holds the events from {@linkcode Session.tailStart} on, that is
+ * at least the newest `liveTailEvents` and every event not yet durable (`tailStart ≤ durable
+ * length`). Older events are read from storage with `SessionStore.read`.
  *
  * @example Append and read
  * ```ts
@@ -57,7 +84,11 @@ function deepFreeze<T>(value: T): T {
 export class Session {
   /** The immutable header. */
   readonly header: SessionHeader;
-  readonly #events: SessionEvent[];
+  /** The held events; `#events[#offset]` has seq `#tailStart`. */
+  #events: SessionEvent[];
+  #offset = 0;
+  #tailStart: number;
+  readonly #keep: number;
   readonly #now: () => number;
   readonly #listeners = new Set<AppendListener>();
   readonly #reportError: (error: unknown) => void;
@@ -66,13 +97,27 @@ export class Session {
   /**
    * Creates a live log from a header and an existing dense prefix.
    *
-   * @param init header, existing events and clock
-   * @throws {RangeError} when an event's `seq` is not its index
+   * @param init header, existing events (from `tailStart`), tail bound and clock
+   * @throws {RangeError} when an event's `seq` is not `tailStart` plus its index, or when
+   *   `tailStart` is not a non-negative integer or `liveTailEvents` not a positive one (the
+   *   newest event always stays in memory)
    */
   constructor(init: SessionInit) {
+    const tailStart = init.tailStart ?? 0;
+    const keep = init.liveTailEvents ?? DEFAULT_LIVE_TAIL_EVENTS;
+    if (!Number.isSafeInteger(tailStart) || tailStart < 0) {
+      throw new RangeError(`Cannot load session: tailStart ${tailStart} is not a seq`);
+    }
+    if (!Number.isSafeInteger(keep) || keep < 1) {
+      throw new RangeError(`Cannot load session: liveTailEvents ${keep} is not a positive count`);
+    }
     this.header = deepFreeze(structuredClone(init.header));
+    this.#tailStart = tailStart;
+    this.#keep = keep;
     this.#events = (init.events ?? []).map((e, i) => {
-      if (e.seq !== i) throw new RangeError(`Cannot load session: event ${i} has seq ${e.seq}`);
+      if (e.seq !== tailStart + i) {
+        throw new RangeError(`Cannot load session: event ${tailStart + i} has seq ${e.seq}`);
+      }
       return deepFreeze(structuredClone(e));
     });
     this.#now = init.now;
@@ -86,7 +131,12 @@ export class Session {
 
   /** Number of events; also the next `seq`. */
   get length(): number {
-    return this.#events.length;
+    return this.#tailStart + this.#events.length - this.#offset;
+  }
+
+  /** The first seq held in memory; older events are read with `SessionStore.read`. */
+  get tailStart(): number {
+    return this.#tailStart;
   }
 
   /** `true` once the store closed this live object (the session went cold). */
@@ -95,24 +145,50 @@ export class Session {
   }
 
   /**
-   * The event at `seq`.
+   * The event at `seq`, if held in memory.
    *
    * @param seq a 0-based position
-   * @returns the event, or `undefined` when out of range
+   * @returns the event, or `undefined` when out of range or below {@linkcode Session.tailStart}
    */
   event(seq: number): SessionEvent | undefined {
-    return this.#events[seq];
+    if (seq < this.#tailStart) return undefined;
+    return this.#events[this.#offset + seq - this.#tailStart];
   }
 
   /**
-   * A copy of the events in `[from, to)`.
+   * A copy of the events in `[from, to)` held in memory.
    *
    * @param from first seq, inclusive @default 0
-   * @param to end seq, exclusive @default this.length
+   * @param to end seq, exclusive (clamped to the length) @default this.length
    * @returns frozen events in seq order
+   * @throws {RangeError} when `from < tailStart`: read older events with `SessionStore.read`
    */
-  events(from = 0, to: number = this.#events.length): readonly SessionEvent[] {
-    return this.#events.slice(from, to);
+  events(from = 0, to: number = this.length): readonly SessionEvent[] {
+    if (!(from >= this.#tailStart)) {
+      throw new RangeError(
+        `Cannot read events from seq ${from}: session ${this.id} holds seqs from ${this.#tailStart}`,
+      );
+    }
+    const base = this.#offset - this.#tailStart;
+    return this.#events.slice(base + from, Math.max(base + from, base + to));
+  }
+
+  /**
+   * Tells the session that every event below `durableLength` is committed, so the tail may drop
+   * the ones beyond its bound. Used by the store's persistence coordinator, not by users.
+   *
+   * @param durableLength exclusive bound of the committed prefix
+   */
+  markDurable(durableLength: number): void {
+    const start = Math.min(durableLength, this.length - this.#keep);
+    if (start <= this.#tailStart) return;
+    this.#offset += start - this.#tailStart;
+    this.#tailStart = start;
+    // Amortized O(1) per event: compact once the dropped part outgrows the kept bound.
+    if (this.#offset > Math.max(this.#keep, 256)) {
+      this.#events = this.#events.slice(this.#offset);
+      this.#offset = 0;
+    }
   }
 
   /**
@@ -131,7 +207,7 @@ export class Session {
       throw new SessionError("session_closed", `Cannot append: session ${this.id} is closed`);
     }
     const event: SessionEvent<T, D> = deepFreeze({
-      seq: this.#events.length,
+      seq: this.length,
       type,
       at: new Date(this.#now()).toISOString(),
       data: toJson(data),

@@ -9,78 +9,32 @@ import { type Clock, systemClock } from "./clock.ts";
 import { PersistenceController } from "./coordinator.ts";
 import { SessionError } from "./errors.ts";
 import type { SessionEvent } from "./event.ts";
-import { isSessionId, normalizeHeader, type SessionHeader } from "./header.ts";
-import { Session } from "./session.ts";
+import { headersIdentical, isSessionId, normalizeHeader, type SessionHeader } from "./header.ts";
+import { DEFAULT_LIVE_TAIL_EVENTS, Session } from "./session.ts";
+import { readRange, readTypes } from "./_store_read.ts";
+import { forkSeed } from "./_fork.ts";
+import type {
+  CreateSessionOptions,
+  FlushedObserver,
+  FlushListener,
+  ForkOptions,
+  LiveCause,
+  LiveObserver,
+  ReadByTypeOptions,
+  SessionStoreOptions,
+} from "./store_types.ts";
+
+export type * from "./store_types.ts";
 import { normalizeTimeZone, timeZonesEqual } from "./zone.ts";
 
-/**
- * A scoped flush listener. Return the literal `true` only as an explicit durability
- * acknowledgement; observe-only listeners return `void`. A rejection fails the checkpoint.
- *
- * @param session the session being flushed
- * @param throughSeq exclusive bound captured when `flush()` was called
- */
-export type FlushListener = (
-  session: Session,
-  throughSeq: number,
-) => true | void | Promise<true | void>;
-
-/**
- * Observer of the `session/flushed(session, throughSeq)` observation: everything with
- * `seq < throughSeq` is durable. Published by acknowledged checkpoints (with the bound captured
- * at `flush()` entry) and by every commit of the persistence coordinator (with the length
- * captured when that write was issued), so a chat message is reported saved without a
- * checkpoint. Bounds may repeat or arrive below an earlier one: observers keep the maximum.
- */
-export type FlushedObserver = (session: Session, throughSeq: number) => void;
-
-/**
- * Observer of a session going live (create, resume, fork), called synchronously before any other
- * code can append to it. `durableLength` counts the events that were just read back from storage
- * (a resumed session's whole loaded log); it is `0` for new sessions and forks, whose header and
- * seed become durable only with their first acknowledged flush.
- */
-export type LiveObserver = (session: Session, durableLength: number) => void;
-
-/** Options of {@linkcode SessionStore}. */
-export interface SessionStoreOptions {
-  /** Where sessions are persisted. */
-  readonly backend: PersistenceBackend;
-  /** Wall clock for `createdAt` and event `at`. @default systemClock */
-  readonly clock?: Clock;
-  /** Session id generator. @default a random 22-char url-safe id */
-  readonly generateId?: () => string;
-  /** Where observer exceptions go. @default globalThis.reportError */
-  readonly reportError?: (error: unknown) => void;
-  /**
-   * Attach a persistence controller (the acknowledging flush listener) to each live session.
-   * `false` keeps sessions in memory only: their checkpoints are empty or observer-only and
-   * `flush()` returns `false` unless another listener acknowledges (seed §"Persistence
-   * checkpoint 与初始化恢复"). @default true
-   */
-  readonly persist?: boolean;
-}
-
-/** Arguments of {@linkcode SessionStore.create}. */
-export interface CreateSessionOptions {
-  /** The working directory. */
-  readonly cwd: string;
-  /** A chosen id; a second create with the same id and cwd returns the same session. */
-  readonly id?: string;
-  /** IANA zone, validated and case-normalized; absent means "unavailable" forever. */
-  readonly timeZone?: string;
-  /** Who creates it. @default "web" */
-  readonly origin?: string;
-  /** `0` for root agents. @default 0 */
-  readonly delegationDepth?: number;
-}
-
-/** Arguments of {@linkcode SessionStore.fork}. */
-export interface ForkOptions {
-  /** Last parent seq to copy, inclusive. @default the parent's last event */
-  readonly throughSeq?: number;
-  /** A chosen child id. @default generated */
-  readonly id?: string;
+function flushFailure(session: Session, failures: readonly unknown[]): unknown {
+  if (failures.length === 1 && failures[0] instanceof SessionError) return failures[0];
+  const cause = failures.length === 1 ? failures[0] : new AggregateError(failures);
+  return new SessionError(
+    "persistence_failed",
+    `Cannot flush: ${failures.length} listener(s) of ${session.id} failed`,
+    { cause },
+  );
 }
 
 function randomId(): string {
@@ -94,8 +48,8 @@ function randomId(): string {
  *
  * @example Create, append, flush
  * ```ts
- * import { SessionStore } from "./store.ts";
- * import { MemoryBackend } from "./testing/memory_backend.ts";
+ * import { SessionStore } from "@chime/session";
+ * import { MemoryBackend } from "@chime/session/testing";
  * await using store = new SessionStore({ backend: new MemoryBackend() });
  * const session = await store.create({ cwd: "/", timeZone: "Asia/Kolkata" });
  * store.append(session, "note", { text: "hello" });
@@ -108,6 +62,7 @@ export class SessionStore implements AsyncDisposable {
   readonly #generateId: () => string;
   readonly #reportError: (error: unknown) => void;
   readonly #persist: boolean;
+  readonly #tail: number;
   readonly #live = new Map<string, Session>();
   readonly #controllers = new WeakMap<Session, PersistenceController>();
   readonly #listeners = new WeakMap<Session, Set<FlushListener>>();
@@ -119,9 +74,16 @@ export class SessionStore implements AsyncDisposable {
   /**
    * Creates a store over one backend.
    *
-   * @param options backend, clock, id generator
+   * @param options backend, clock, id generator, tail bound
+   * @throws {RangeError} when `liveTailEvents` is not a positive integer (the newest event always
+   *   stays in memory)
    */
   constructor(options: SessionStoreOptions) {
+    const tail = options.liveTailEvents ?? DEFAULT_LIVE_TAIL_EVENTS;
+    if (!Number.isSafeInteger(tail) || tail < 1) {
+      throw new RangeError(`Cannot create store: liveTailEvents ${tail} is not a positive count`);
+    }
+    this.#tail = tail;
     this.#backend = options.backend;
     this.#clock = options.clock ?? systemClock;
     this.#generateId = options.generateId ?? randomId;
@@ -162,10 +124,13 @@ export class SessionStore implements AsyncDisposable {
     events: readonly SessionEvent[],
     seedEnd: number,
     durableLength: number,
+    cause: LiveCause,
   ): Session {
     const session = new Session({
       header,
       events,
+      tailStart: durableLength === 0 ? 0 : durableLength - events.length,
+      liveTailEvents: this.#tail,
       now: () => this.#clock.now(),
       reportError: this.#reportError,
     });
@@ -185,7 +150,7 @@ export class SessionStore implements AsyncDisposable {
     }
     for (const observer of [...this.#liveObservers]) {
       try {
-        observer(session, durableLength);
+        observer(session, durableLength, cause);
       } catch (error) {
         this.#reportError(error);
       }
@@ -245,7 +210,7 @@ export class SessionStore implements AsyncDisposable {
         delegationDepth: options.delegationDepth ?? 0,
         ...(timeZone === undefined ? {} : { timeZone }),
       });
-      return this.#goLive(header, [], 0, 0);
+      return this.#goLive(header, [], 0, 0, "create");
     });
   }
 
@@ -263,38 +228,44 @@ export class SessionStore implements AsyncDisposable {
   async #resumeUnlocked(id: string): Promise<Session> {
     const live = this.#live.get(id);
     if (live !== undefined) return live;
-    const stored = await this.#backend.load(id);
+    // The header, the stored length and the newest events only: resume costs the same for a
+    // 10-event and a 1,000,000-event log.
+    const stored = await this.#backend.tail(id, this.#tail);
     if (stored === undefined) {
       throw new SessionError("session_not_found", `Cannot resume: no session ${id}`);
     }
     return this.#goLive(
       normalizeHeader(stored.header),
       stored.events,
-      stored.events.length,
-      stored.events.length,
+      stored.length,
+      stored.length,
+      "resume",
     );
   }
 
   /**
    * Forks a session: the child copies the parent's events `[0, throughSeq]`, then
    * `session/end-seed { seedLength }`; its header carries `lineage`, `seedLength` and the
-   * parent's `timeZone`. The child is live; the parent is untouched.
+   * parent's `timeZone`. The child is stored before it goes live: the parent's prefix is made
+   * durable first (a flush of the parent's own write path when needed) and copied inside storage
+   * (`PersistenceBackend.fork`), never through memory. The parent is untouched. A store that
+   * does not persist builds the child in memory.
    *
-   * @param parent the live parent or its id (loaded from storage when cold)
+   * @param parent the live parent or its id (read from storage when cold)
    * @param options `throughSeq` (inclusive) and an optional child id
    * @throws {SessionError} `invalid_seq` when `throughSeq` is outside the parent log,
-   *   `session_not_found`, `invalid_session_id`, `session_exists`
+   *   `session_not_found`, `invalid_session_id`, `session_exists`, `persistence_failed` when the
+   *   parent's prefix or the child cannot be stored
    */
   async fork(parent: Session | string, options: ForkOptions = {}): Promise<Session> {
-    const source: StoredSession | Session | undefined = typeof parent === "string"
-      ? (this.#live.get(this.#checkId(parent)) ?? await this.#backend.load(parent))
-      : parent;
+    const live = typeof parent === "string" ? this.#live.get(this.#checkId(parent)) : parent;
+    const cold = live === undefined ? await this.#backend.cursor(parent as string) : undefined;
+    const source = live ?? cold;
     if (source === undefined) {
       throw new SessionError("session_not_found", `Cannot fork: no session ${String(parent)}`);
     }
-    const parentEvents = source instanceof Session ? source.events() : source.events;
-    const through = options.throughSeq ?? parentEvents.length - 1;
-    if (!Number.isSafeInteger(through) || through < -1 || through >= parentEvents.length) {
+    const through = options.throughSeq ?? source.length - 1;
+    if (!Number.isSafeInteger(through) || through < -1 || through >= source.length) {
       throw new SessionError("invalid_seq", `Cannot fork: seq ${through} is not in the parent`);
     }
     const id = this.#checkId(options.id ?? this.#generateId());
@@ -302,26 +273,35 @@ export class SessionStore implements AsyncDisposable {
       if (this.#live.has(id) || (await this.#backend.cursor(id)) !== undefined) {
         throw new SessionError("session_exists", `Cannot fork: ${id} exists`);
       }
-      const seedLength = through + 2;
       const ph = source.header;
-      const header = normalizeHeader({
-        version: 1,
-        id,
-        cwd: ph.cwd,
-        createdAt: new Date(this.#clock.now()).toISOString(),
-        origin: "fork",
-        lineage: { parentId: ph.id, forkedThroughSeq: through },
-        delegationDepth: ph.delegationDepth ?? 0,
-        seedLength,
-        ...(ph.timeZone === undefined ? {} : { timeZone: ph.timeZone }),
-      });
-      const endSeed: SessionEvent = {
-        seq: through + 1,
-        type: "session/end-seed",
-        at: new Date(this.#clock.now()).toISOString(),
-        data: { seedLength },
-      };
-      return this.#goLive(header, [...parentEvents.slice(0, through + 1), endSeed], seedLength, 0);
+      const { header, endSeed } = forkSeed(ph, id, through, this.#clock.now());
+      const seedLength = through + 2;
+      if (!this.#persist) {
+        const prefix = live === undefined
+          ? await readRange(this.#backend, ph.id, 0, through + 1)
+          : await this.read(live, 0, through + 1);
+        return this.#goLive(header, [...prefix, endSeed], seedLength, 0, "fork");
+      }
+      // The parent's header and prefix must be stored before storage can copy them.
+      await (live && this.#controllers.get(live))?.flush(through + 1);
+      try {
+        await this.#backend.fork(header, ph.id, through, [endSeed]);
+      } catch (error) {
+        // A failure after commit left the child stored: it is the fork asked for.
+        const child = await this.#backend.cursor(id).catch(() => undefined);
+        if (child === undefined || !headersIdentical(child.header, header)) {
+          throw error instanceof SessionError ? error : new SessionError(
+            "persistence_failed",
+            `Cannot fork: storing ${id} failed`,
+            { cause: error },
+          );
+        }
+      }
+      const stored = await this.#backend.tail(id, this.#tail);
+      if (stored === undefined) {
+        throw new SessionError("persistence_failed", `Cannot fork: ${id} vanished from storage`);
+      }
+      return this.#goLive(header, stored.events, stored.length, stored.length, "fork");
     });
   }
 
@@ -384,20 +364,23 @@ export class SessionStore implements AsyncDisposable {
   async flush(session: Session): Promise<boolean> {
     const throughSeq = session.length;
     const listeners = [...(this.#listeners.get(session) ?? [])];
+    if (listeners.length === 1) {
+      // The common case (the persistence controller alone): no settle-all bookkeeping.
+      let value;
+      try {
+        value = await listeners[0]!(session, throughSeq);
+      } catch (error) {
+        throw flushFailure(session, [error]);
+      }
+      if (value !== true) return false;
+      this.#publish(session, throughSeq);
+      return true;
+    }
     const results = await Promise.allSettled(
       listeners.map(async (listener) => await listener(session, throughSeq)),
     );
     const failures = results.flatMap((r) => r.status === "rejected" ? [r.reason] : []);
-    if (failures.length > 0) {
-      const cause = failures.length === 1 ? failures[0] : new AggregateError(failures);
-      throw failures.length === 1 && failures[0] instanceof SessionError
-        ? failures[0]
-        : new SessionError(
-          "persistence_failed",
-          `Cannot flush: ${failures.length} listener(s) of ${session.id} failed`,
-          { cause },
-        );
-    }
+    if (failures.length > 0) throw flushFailure(session, failures);
     if (!results.some((r) => r.status === "fulfilled" && r.value === true)) return false;
     this.#publish(session, throughSeq);
     return true;
@@ -425,12 +408,16 @@ export class SessionStore implements AsyncDisposable {
     return [...this.#live.values()];
   }
 
-  /** Stored headers merged with live ones not yet stored, newest first. */
+  /** Stored headers merged with live ones not yet stored, newest first (ties by id). */
   async list(): Promise<SessionHeader[]> {
     const stored = await this.#backend.list();
     const ids = new Set(stored.map((h) => h.id));
     const extra = [...this.#live.values()].map((s) => s.header).filter((h) => !ids.has(h.id));
-    return [...extra, ...stored].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+    // Ties on createdAt (same millisecond) order by id, as libSQL and JSONL list them, so a
+    // session's place never depends on whether its header is stored yet.
+    return [...extra, ...stored].sort((a, b) =>
+      b.createdAt.localeCompare(a.createdAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+    );
   }
 
   /**
@@ -446,6 +433,63 @@ export class SessionStore implements AsyncDisposable {
   /** A page of stored events (durable prefix only). */
   readStored(id: string, page?: EventPage): Promise<SessionEvent[]> {
     return this.#backend.readEvents(this.#checkId(id), page);
+  }
+
+  /**
+   * Any range `[from, to)` of a live session (`docs/long-sessions.md` §"Bounded live
+   * session"): the part below {@linkcode Session.tailStart} from storage (ranged queries of
+   * 4,096 events on the primary key), the rest from memory; the same frozen JSON form either way.
+   *
+   * @param session the live session (a closed one still serves its stored part)
+   * @param from first seq, inclusive @default 0
+   * @param to end seq, exclusive; clamped to `session.length` @default session.length
+   * @returns the events in seq order
+   * @throws {RangeError} when `from` or `to` is not a non-negative integer
+   * @throws {SessionError} `storage_corrupt` for a damaged or missing stored row
+   */
+  async read(session: Session, from = 0, to: number = session.length): Promise<SessionEvent[]> {
+    if (!Number.isSafeInteger(from) || from < 0 || !Number.isSafeInteger(to) || to < 0) {
+      throw new RangeError(`Cannot read events: [${from}, ${to}) is not a seq range`);
+    }
+    const end = Math.min(to, session.length);
+    if (end <= from) return [];
+    // Capture the memory part first: the tail may move while storage is read.
+    const start = session.tailStart;
+    const held = session.events(Math.max(from, start), end);
+    if (from >= start) return [...held];
+    const stored = await readRange(this.#backend, session.id, from, Math.min(end, start));
+    for (const event of held) stored.push(event);
+    return stored;
+  }
+
+  /**
+   * The events of the given types with `from ≤ seq < to`, in seq order: from storage by the
+   * `(session_id, type, seq)` index (libSQL; JSONL scans) plus, for a live session, its tail
+   * from memory (`docs/long-sessions.md` §"Bounded live session").
+   *
+   * @param session a live session, or an id (its live session when live, else storage only)
+   * @param types event types
+   * @param options `from` (default 0) and `to` (default no bound)
+   * @returns frozen events in seq order
+   * @throws {RangeError} when `types` is not an array of strings or a bound is not a seq
+   * @throws {SessionError} `invalid_session_id`, `storage_corrupt`
+   */
+  async readByType(
+    session: Session | string,
+    types: readonly string[],
+    options: ReadByTypeOptions = {},
+  ): Promise<SessionEvent[]> {
+    if (!Array.isArray(types) || types.some((t) => typeof t !== "string")) {
+      throw new RangeError("Cannot read events by type: types must be an array of strings");
+    }
+    const from = options.from ?? 0;
+    const to = options.to ?? Number.MAX_SAFE_INTEGER;
+    if (!Number.isSafeInteger(from) || from < 0 || !Number.isSafeInteger(to) || to < 0) {
+      throw new RangeError(`Cannot read events by type: [${from}, ${to}) is not a seq range`);
+    }
+    const live = typeof session === "string" ? this.#live.get(this.#checkId(session)) : session;
+    const id = typeof session === "string" ? session : session.id;
+    return await readTypes(this.#backend, live ?? id, types, from, to);
   }
 
   /**

@@ -314,7 +314,7 @@ Deno.test("`SessionStore` generates url-safe ids by default", async () => {
   assert.match(s.id, /^[A-Za-z0-9_-]{22}$/);
 });
 
-Deno.test("`onLive()` reports the durable length read back from storage, 0 for new and forked", async () => {
+Deno.test("`onLive()` reports the durable length storage holds: 0 for new, seedLength for forks", async () => {
   const backend = new MemoryBackend();
   const reported: unknown[] = [];
   await using store = new SessionStore({
@@ -338,6 +338,6 @@ Deno.test("`onLive()` reports the durable length read back from storage, 0 for n
   await store.create({ cwd: "/", id: "a", timeZone: "UTC" });
   live[Symbol.dispose]();
   await store.create({ cwd: "/", id: "b" });
-  assert.deepEqual(seen, [["a", 0], ["f", 0], ["a", 2], ["a", 2]]);
+  assert.deepEqual(seen, [["a", 0], ["f", 2], ["a", 2], ["a", 2]]);
   assert.equal(reported.length, 5, "every throwing observer call is reported, none swallowed");
 });

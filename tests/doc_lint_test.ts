@@ -37,16 +37,6 @@ const RELATIVE_ALLOWED = new Set([
   "ui/client/scroll.ts",
   "ui/client/alerts.ts",
   "ui/client/lifecycle.ts",
-  // Being rewritten on other branches (bounded memory, incremental state, leases).
-  "session/libsql_backend.ts",
-  "session/jsonl_backend.ts",
-  "session/store.ts",
-  "schedule/fold.ts",
-  "schedule/plugin.ts",
-  "schedule/tools.ts",
-  "schedule/owner.ts",
-  "host/app.ts",
-  "host/runtime.ts",
 ]);
 
 async function* sources(dir: URL, path: string): AsyncGenerator<string> {

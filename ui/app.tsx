@@ -36,7 +36,8 @@ function routeId(): string | null {
 function newPage() {
   return new PageModel({
     api,
-    connect: (id, win, onReopen) => connectStream(id, win, { onReopen }),
+    connect: (id, win, onReopen, onLost) =>
+      connectStream(id, win, { onReopen, ...(onLost === undefined ? {} : { onLost }) }),
     navigate: (id) => {
       location.hash = `#/s/${encodeURIComponent(id)}`;
     },
@@ -109,6 +110,12 @@ function App(): VNode {
       )}
       <main>
         <Topbar model={model} />
+        {model.owner.value !== null && (
+          <div class="banner warn" role="alert" data-testid="owner-banner">
+            {text("ownedElsewhere")}{" "}
+            {model.owner.value !== "" && <a href={model.owner.value}>{text("openOwner")}</a>}
+          </div>
+        )}
         {model.banner.value && (
           <div class="banner error" role="alert" data-testid="error-banner">
             {model.banner.value}

@@ -153,6 +153,8 @@ export interface WireError {
     readonly code: string;
     /** A human-readable message. */
     readonly message: string;
+    /** `session_owned_elsewhere` (issue 16): the base URL of the host that owns the session. */
+    readonly url?: string;
   };
 }
 

@@ -65,7 +65,7 @@ export class BoundedSession extends Session {
   }
 
   /** The first seq held in memory. */
-  get tailStart(): number {
+  override get tailStart(): number {
     return Math.max(0, this.length - this.#liveTail);
   }
 

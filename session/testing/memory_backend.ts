@@ -3,15 +3,22 @@
  *
  * @module
  */
-import type { EventPage, PersistenceBackend, StoredCursor, StoredSession } from "../backend.ts";
+import type {
+  EventPage,
+  PersistenceBackend,
+  StoredCursor,
+  StoredSession,
+  StoredTail,
+} from "../backend.ts";
 import { SessionError } from "../errors.ts";
 import type { SessionEvent } from "../event.ts";
 import { normalizeHeader, type SessionHeader } from "../header.ts";
+import { checkForkPoint } from "../_fork.ts";
 
 /** Which operation a fault targets, and whether it strikes before or after the commit. */
 export interface Fault {
   /** The operation. */
-  readonly op: "initialize" | "append" | "cursor" | "load";
+  readonly op: "initialize" | "append" | "cursor" | "load" | "fork" | "tail" | "read";
   /** `before`: nothing changes; `after`: the change commits, then the call rejects. */
   readonly when: "before" | "after";
   /** Only for this session id. @default any */
@@ -50,7 +57,7 @@ export class MemoryBackend implements PersistenceBackend {
   async #step(op: Fault["op"], id: string, when: Fault["when"]): Promise<void> {
     if (when === "before") {
       this.calls[op] = (this.calls[op] ?? 0) + 1;
-      if (op === "initialize" || op === "append") await this.#gate?.promise;
+      if (op === "initialize" || op === "append" || op === "fork") await this.#gate?.promise;
     }
     const index = this.#faults.findIndex((f) =>
       f.op === op && f.when === when && (f.id === undefined || f.id === id)
@@ -111,6 +118,73 @@ export class MemoryBackend implements PersistenceBackend {
   }
 
   /**
+   * Stores a fork: the parent's events `0..throughSeq` followed by the child's own events.
+   *
+   * @param header the child's header
+   * @param parentId the stored parent
+   * @param throughSeq the last parent seq copied
+   * @param own the child's own first events (its `session/end-seed`)
+   * @throws {SessionError} `session_not_found`, `invalid_seq`, or `session_exists`
+   */
+  async fork(
+    header: SessionHeader,
+    parentId: string,
+    throughSeq: number,
+    own: readonly SessionEvent[],
+  ): Promise<void> {
+    await this.#step("fork", header.id, "before");
+    const parent = this.#sessions.get(parentId);
+    checkForkPoint(parentId, parent?.events.length, throughSeq);
+    if (this.#sessions.has(header.id)) {
+      throw new SessionError("session_exists", `Cannot fork: ${header.id} is stored`);
+    }
+    this.#sessions.set(header.id, {
+      header: normalizeHeader(structuredClone(header)),
+      events: structuredClone([...parent!.events.slice(0, throughSeq + 1), ...own]),
+    });
+    await this.#step("fork", header.id, "after");
+  }
+
+  /**
+   * The header, the stored length and the newest `count` events (what resume reads).
+   *
+   * @param id session id
+   * @param count how many of the newest events
+   * @returns the tail, or `undefined` when the session is not stored
+   */
+  async tail(id: string, count: number): Promise<StoredTail | undefined> {
+    await this.#step("tail", id, "before");
+    const s = this.#sessions.get(id);
+    return s && structuredClone({
+      header: s.header,
+      length: s.events.length,
+      events: s.events.slice(s.events.length - Math.min(count, s.events.length)),
+    });
+  }
+
+  /**
+   * The stored events of the given types with `from ≤ seq < to`, in seq order.
+   *
+   * @param id session id
+   * @param types event types
+   * @param from first seq, inclusive
+   * @param to end seq, exclusive
+   * @returns copies of the matching events (empty for an unknown id)
+   */
+  async readByType(
+    id: string,
+    types: readonly string[],
+    from: number,
+    to: number,
+  ): Promise<SessionEvent[]> {
+    await this.#step("read", id, "before");
+    const all = this.#sessions.get(id)?.events ?? [];
+    return structuredClone(
+      all.filter((e) => e.seq >= from && e.seq < to && types.includes(e.type)),
+    );
+  }
+
+  /**
    * Loads a stored session (copies, never the kept objects).
    *
    * @param id session id
@@ -129,7 +203,8 @@ export class MemoryBackend implements PersistenceBackend {
    * @param page `after`/`before` seq bounds and `limit` (default 500)
    * @returns the events in seq order (empty for an unknown id)
    */
-  readEvents(id: string, page: EventPage = {}): Promise<SessionEvent[]> {
+  async readEvents(id: string, page: EventPage = {}): Promise<SessionEvent[]> {
+    await this.#step("read", id, "before");
     const all = this.#sessions.get(id)?.events ?? [];
     const limit = page.limit ?? 500;
     const inRange = all.filter((e) =>
@@ -137,13 +212,13 @@ export class MemoryBackend implements PersistenceBackend {
       (page.after === undefined || e.seq > page.after)
     );
     const out = page.before !== undefined ? inRange.slice(-limit) : inRange.slice(0, limit);
-    return Promise.resolve(structuredClone(out));
+    return structuredClone(out);
   }
 
   /**
    * Every stored header, newest first.
    *
-   * @returns the headers
+   * @returns copies of the headers
    */
   list(): Promise<SessionHeader[]> {
     return Promise.resolve(

@@ -1,8 +1,11 @@
 /**
  * Session persistence benchmark (a plain script, not `Deno.bench`): acknowledged events/s for one
  * session and for 100 concurrent sessions flushing after every append (libSQL file, WAL,
- * `synchronous=FULL`, group commit), flush latency p50/p99, and the time to read a 200-event
- * history page from a 1,000,000-event session. Prints a markdown table.
+ * `synchronous=FULL`, group commit), flush latency p50/p99, the store against the raw
+ * `@libsql/client` group-commit baseline (`_raw_baseline.ts`: same process, same file settings,
+ * one multi-row INSERT per transaction; 5 alternating rounds, medians and the ratio of the
+ * medians), and the time to read a 200-event history page from a 1,000,000-event session.
+ * Prints a markdown table.
  *
  * Run: `deno run -A tests/bench/session_bench.ts`
  *
@@ -11,6 +14,7 @@
 import { LibsqlBackend } from "../../session/libsql_backend.ts";
 import { SessionStore } from "../../session/store.ts";
 import type { SessionEvent } from "../../session/event.ts";
+import { rawGroupCommit } from "./_raw_baseline.ts";
 
 /** One printed figure. */
 export interface Figure {
@@ -32,7 +36,9 @@ async function appendFlushLoop(
   dir: string,
 ): Promise<{ rate: number; latencies: number[] }> {
   await using store = new SessionStore({
-    backend: await LibsqlBackend.open({ url: `file:${dir}/rate-${sessions}.db` }),
+    backend: await LibsqlBackend.open({
+      url: `file:${dir}/rate-${sessions}-${crypto.randomUUID()}.db`,
+    }),
   });
   const live = await Promise.all(
     Array.from(
@@ -101,6 +107,15 @@ export async function main(): Promise<Figure[]> {
   try {
     const one = await appendFlushLoop(1, 1_000, dir);
     const many = await appendFlushLoop(100, 200, dir);
+    const raws: number[] = [];
+    const stores: number[] = [];
+    for (let round = 0; round < 5; round++) {
+      raws.push(await rawGroupCommit(`${dir}/raw-${round}.db`, 100, 200));
+      stores.push((await appendFlushLoop(100, 200, dir)).rate);
+    }
+    const median = (v: number[]) => v.toSorted((a, b) => a - b)[Math.floor(v.length / 2)]!;
+    const raw = median(raws);
+    const ours = median(stores);
     const big = await bigSessionPage(dir, 1_000_000);
     const ms = (v: number) => `${v.toFixed(2)} ms`;
     const figures: Figure[] = [
@@ -124,6 +139,23 @@ export async function main(): Promise<Figure[]> {
         name: "flush latency p50, 1 session",
         value: ms(percentile(one.latencies, 0.5)),
         target: "",
+      },
+      {
+        name: "raw @libsql/client group commit, 100 sessions (median of 5)",
+        value: raw.toFixed(0),
+        target: "",
+      },
+      {
+        name: "SessionStore append+flush, 100 sessions (median of 5, alternating)",
+        value: ours.toFixed(0),
+        target: "",
+      },
+      {
+        name: "store / raw acknowledged events/s",
+        value: `${(ours / raw).toFixed(2)} (rounds: ${
+          stores.map((v, i) => (v / raws[i]!).toFixed(2)).join(", ")
+        })`,
+        target: "≥ 0.8",
       },
       { name: "build 1,000,000-event session", value: `${big.buildS.toFixed(1)} s`, target: "" },
       {

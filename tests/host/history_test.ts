@@ -112,14 +112,14 @@ for (const [kind, diverge] of divergences) {
 Deno.test("a parent dispatch copied into a fork seed shows once the child's storage proves it", async () => {
   const { backend, runtime, app, session } = await setup();
   await using _runtime = runtime;
+  // A fork is stored (its prefix copied inside storage) before it goes live.
   backend.hold();
-  const child = await runtime.fork(session.id);
-  const page = await history(app, child.id);
-  assert.equal(page.events.length, child.length);
-  assert.deepEqual(page.views, {}, "the child prefix is not stored yet");
+  const forking = runtime.fork(session.id);
+  assert.equal(runtime.store.liveSessions().length, 1, "no child before its storage exists");
   backend.release();
-  await runtime.store.flush(child);
+  const child = await forking;
   const proven = await history(app, child.id);
+  assert.equal(proven.events.length, child.length);
   assert.deepEqual(proven.views, { "1": reminderView() });
 });
 

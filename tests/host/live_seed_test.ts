@@ -15,12 +15,13 @@ class GatedLoad extends MemoryBackend {
     if (this.failAppends) throw new Error("injected append failure");
     return await super.append(id, events);
   }
-  override async load(id: string) {
+  // Resume reads the stored tail (docs/long-sessions.md): gate that read.
+  override async tail(id: string, count: number) {
     if (this.gate) {
       this.reached.resolve();
       await this.gate.promise;
     }
-    return await super.load(id);
+    return await super.tail(id, count);
   }
 }
 

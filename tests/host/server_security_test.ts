@@ -108,6 +108,7 @@ Deno.test("with CHIME_TOKEN on 0.0.0.0, loopback clients need the token too; a c
   );
   assert.match(cut, /^HTTP\/1\.1 400 /);
   assert.match(cut, /"code":"body_incomplete"/);
+  assert.match(cut, /\r\nconnection: close\r\n/i);
   assert.equal(await server.stop(), 0);
   assert.ok(!/^\s+at /m.test(server.output()), `no stack in the log:\n${server.output()}`);
   await Deno.remove(dataDir, { recursive: true });
@@ -134,6 +135,7 @@ Deno.test("stalled bodies and idle connections are cut off; an open stream stays
   );
   assert.match(stalled, /^HTTP\/1\.1 408 /);
   assert.match(stalled, /"code":"body_timeout"/);
+  assert.match(stalled, /\r\nconnection: close\r\n/i, "the unread rest of the body ends it");
   // Half a request line, and an idle keep-alive connection: both closed by the server.
   assert.equal(await rawExchange(server.port, `GET /heal`, false), "");
   const kept = await rawExchange(server.port, `GET /healthz HTTP/1.1\r\n${host}\r\n`, false);

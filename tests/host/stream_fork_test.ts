@@ -32,12 +32,14 @@ Deno.test("GET /stream answers 409 session_cold for a cold session and never act
 
 Deno.test("the connect-time backlog is streamed in bounded chunks, then live without gap or duplicate", async () => {
   const watermark = new Watermark();
+  await using store = new SessionStore({ backend: new MemoryBackend() });
   const feeds = new Feeds({
     watermark,
     views: new Views([scheduleViews]),
     limits: { maxFrames: 8 },
+    // Older events than the live tail come from storage (docs/long-sessions.md).
+    read: (s, from, to) => store.read(s, from, to),
   });
-  await using store = new SessionStore({ backend: new MemoryBackend() });
   store.onFlushed((s, through) => feeds.onFlushed(s, through));
   const session = await store.create({ cwd: "/", timeZone: "UTC" });
   const dispatch = appendReminder(session);

@@ -9,6 +9,7 @@ import type {
   PersistenceBackend,
   StoredCursor,
   StoredSession,
+  StoredTail,
 } from "../../session/backend.ts";
 import type { SessionEvent } from "../../session/event.ts";
 import type { SessionHeader } from "../../session/header.ts";
@@ -112,8 +113,27 @@ export class FaultyBackend implements PersistenceBackend {
   append(id: string, events: readonly SessionEvent[]): Promise<void> {
     return this.#run("append", id, () => this.inner.append(id, events));
   }
+  fork(
+    h: SessionHeader,
+    parentId: string,
+    throughSeq: number,
+    own: readonly SessionEvent[],
+  ): Promise<void> {
+    return this.#run("fork", h.id, () => this.inner.fork(h, parentId, throughSeq, own));
+  }
   load(id: string): Promise<StoredSession | undefined> {
     return this.#run("load", id, () => this.inner.load(id));
+  }
+  tail(id: string, count: number): Promise<StoredTail | undefined> {
+    return this.#run("tail", id, () => this.inner.tail(id, count));
+  }
+  readByType(
+    id: string,
+    types: readonly string[],
+    from: number,
+    to: number,
+  ): Promise<SessionEvent[]> {
+    return this.#run("read", id, () => this.inner.readByType(id, types, from, to));
   }
   readEvents(id: string, page?: EventPage): Promise<SessionEvent[]> {
     return this.inner.readEvents(id, page);

@@ -3,6 +3,7 @@
  * and resumed sessions, with faults before and after commit, on every real backend.
  */
 import assert from "node:assert/strict";
+import { SessionError } from "../../session/errors.ts";
 import { SessionStore } from "../../session/store.ts";
 import type { Session } from "../../session/session.ts";
 import type { Fault } from "../../session/testing/memory_backend.ts";
@@ -18,9 +19,10 @@ const FAULTS: Record<Kind, Omit<Fault, "id">[]> = {
     { op: "append", when: "before" },
     { op: "append", when: "after" },
   ],
+  // A fork is stored before it goes live: a failure before commit rejects the fork (tested
+  // below), one after commit is recovered by the fork itself.
   forked: [
-    { op: "initialize", when: "before" },
-    { op: "initialize", when: "after" },
+    { op: "fork", when: "after" },
     { op: "cursor", when: "before" },
   ],
   resumed: [
@@ -82,6 +84,26 @@ for (const backendKind of ["memory", "libsql", "jsonl"] as const) {
   }
 }
 
+for (const backendKind of ["memory", "libsql", "jsonl"] as const) {
+  Deno.test(`a fork failing before commit stores nothing and can be retried on ${backendKind}`, async () => {
+    await using dir = await tempDir();
+    const backend = new FaultyBackend(await openBackend(backendKind, dir.path));
+    await using store = new SessionStore({ backend });
+    const parent = await store.create({ cwd: "/", id: "parent" });
+    for (let i = 0; i < 3; i++) store.append(parent, "note", { i });
+    backend.failNext({ op: "fork", when: "before", id: "kid" });
+    await assert.rejects(
+      store.fork(parent, { id: "kid", throughSeq: 1 }),
+      (e) => e instanceof SessionError && e.code === "persistence_failed",
+    );
+    assert.equal(await backend.inner.cursor("kid"), undefined);
+    assert.equal(store.live("kid"), undefined);
+    const kid = await store.fork(parent, { id: "kid", throughSeq: 1 });
+    assert.deepEqual(kid.events(0, 2), parent.events(0, 2));
+    assert.equal((await backend.inner.cursor("kid"))?.length, 3);
+  });
+}
+
 Deno.test("a resumed session survives a failing load by resuming again", async () => {
   await using dir = await tempDir();
   const backend = new FaultyBackend(await openBackend("libsql", dir.path));
@@ -89,7 +111,7 @@ Deno.test("a resumed session survives a failing load by resuming again", async (
   const s = await store.create({ cwd: "/", id: "l" });
   store.append(s, "note", {});
   await store.close(s);
-  backend.failNext({ op: "load", when: "before" });
+  backend.failNext({ op: "tail", when: "before" });
   await assert.rejects(store.resume("l"));
   const again = await store.resume("l");
   assert.equal(again.length, 1);

@@ -11,14 +11,18 @@ import type { HistoryPage, SessionsPage, WireError, WireHeader } from "../wire.t
 export class ApiError extends Error {
   /** The host's error code, `network` when the request never got an answer. */
   readonly code: string;
+  /** The owner's base URL of a `409 session_owned_elsewhere` (issue 16). */
+  readonly url: string | undefined;
   /**
    * @param code the error code
    * @param message the message
+   * @param url the owner's base URL, for `session_owned_elsewhere`
    */
-  constructor(code: string, message: string) {
+  constructor(code: string, message: string, url?: string) {
     super(message);
     this.name = "ApiError";
     this.code = code;
+    this.url = url;
   }
 }
 
@@ -35,7 +39,7 @@ async function call<T>(path: string, init?: RequestInit): Promise<T> {
   const body = await res.json().catch(() => null) as T | WireError | null;
   if (!res.ok) {
     const e = (body as WireError | null)?.error;
-    throw new ApiError(e?.code ?? `http_${res.status}`, e?.message ?? res.statusText);
+    throw new ApiError(e?.code ?? `http_${res.status}`, e?.message ?? res.statusText, e?.url);
   }
   return body as T;
 }

@@ -7,72 +7,19 @@
  * @module
  */
 import { computed, createModel, effect, signal } from "@preact/signals";
-import type {
-  ClientConfigWire,
-  ClientRenderer,
-  PageHints,
-  PanelHost,
-  PanelRequest,
-} from "../client_renderer.ts";
+import type { ClientConfigWire, ClientRenderer, PageHints, PanelHost } from "../client_renderer.ts";
 import { lang } from "../i18n.ts";
-import type { EventViewRegistry, RenderContext } from "../registry.ts";
+import type { RenderContext } from "../registry.ts";
 import { SessionWindow } from "../window.ts";
-import type { EventSnapshot, HistoryQuery } from "../window_types.ts";
-import type { HistoryPage, SessionsPage, SessionSummary, WireHeader } from "../wire.ts";
-import { type Alerts, type AlertsEnv, createAlerts } from "./alerts.ts";
+import type { SessionSummary, WireHeader } from "../wire.ts";
+import { type Alerts, createAlerts } from "./alerts.ts";
 import { alertOf, enable, hintOf, type ShownPanel } from "./enable.ts";
 import { ApiError } from "./api.ts";
 import { turnOpen } from "./lifecycle.ts";
+import type { PageDeps } from "./page_deps.ts";
 import { text } from "./strings.ts";
 
-/** The host API the model calls (`./api.ts` implements it over `fetch`). */
-export interface PageApi {
-  /** `GET /api/sessions?limit&before`. */
-  listSessions(query: { limit: number; before?: string | null }): Promise<SessionsPage>;
-  /** `POST /api/sessions` with the browser's zone. */
-  createSession(): Promise<WireHeader>;
-  /** `POST /api/sessions/:id/resume`. */
-  resumeSession(id: string): Promise<void>;
-  /** `POST /api/sessions/:id/fork`. */
-  forkSession(id: string): Promise<WireHeader>;
-  /** `GET /api/client-config`: the renderer modules and panels to enable. */
-  clientConfig(): Promise<ClientConfigWire>;
-  /** A panel's call below `/api/sessions/:id` (JSON in, JSON out). */
-  request<T>(id: string, path: string, init?: PanelRequest): Promise<T>;
-  /** `POST /api/sessions/:id/messages`. */
-  sendMessage(id: string, text: string): Promise<unknown>;
-  /** `GET /api/sessions/:id/history`. */
-  loadHistory(id: string, query: HistoryQuery): Promise<HistoryPage>;
-  /** Every event after a seq. */
-  loadAfter(id: string, after: number): Promise<EventSnapshot>;
-  /** `POST /api/sessions/:id/turns/current/cancel`. */
-  cancelTurn(id: string): Promise<void>;
-  /** `POST …/messages/:messageId/retry`. */
-  retryMessage(id: string, messageId: string): Promise<void>;
-  /** `POST …/messages/:messageId/edit`. */
-  editMessage(id: string, messageId: string, text: string): Promise<unknown>;
-}
-
-/** What the model needs from its surroundings. */
-export interface PageDeps {
-  /** The host API. */
-  readonly api: PageApi;
-  /** Subscribes a window to its session stream; `onReopen` runs before each reconnect. */
-  connect(id: string, win: SessionWindow, onReopen: () => Promise<void>): Disposable;
-  /** Routes to a session (`location.hash = #/s/<id>`; the router then calls `openSession`). */
-  navigate(id: string): void;
-  /** Browser alerts (notifications, title count, chime). */
-  readonly alerts: AlertsEnv;
-  /** The viewer's IANA zone. */
-  readonly timeZone: string;
-  /** Events per history page. @default 200 */
-  readonly pageSize?: number;
-  /** The renderer modules bundled in the page, by name (`../renderers.ts`). */
-  readonly renderers: Readonly<Record<string, ClientRenderer>>;
-  /** Where enabled modules register their event renderers (the page's `eventViews`). */
-  readonly registry: EventViewRegistry;
-}
-
+export type { PageApi, PageDeps } from "./page_deps.ts";
 export type { ShownPanel };
 
 /** Sessions per list page. */
@@ -87,6 +34,10 @@ export const PageModel = createModel((deps: PageDeps) => {
   const header = signal<WireHeader | null>(null);
   const win = signal<SessionWindow | null>(null);
   const banner = signal<string | null>(null);
+  /** Issue 16: the link to the host that owns the open session, when it is another one. */
+  const owner = signal<string | null>(null);
+  const ownerLink = (url: string, id: string) =>
+    url === "" ? "" : `${url}#/s/${encodeURIComponent(id)}`;
   const busy = signal(false);
   const sending = signal(false);
   const drawer = signal(false);
@@ -110,6 +61,10 @@ export const PageModel = createModel((deps: PageDeps) => {
   let off = (): void => {};
 
   const fail = (err: unknown): void => {
+    if (err instanceof ApiError && err.code === "session_owned_elsewhere") {
+      owner.value = ownerLink(err.url ?? "", current.peek() ?? "");
+      return;
+    }
     banner.value = err instanceof ApiError && err.code === "network"
       ? text("network")
       : err instanceof Error
@@ -218,6 +173,7 @@ export const PageModel = createModel((deps: PageDeps) => {
     header,
     win,
     banner,
+    owner,
     busy,
     sending,
     drawer,
@@ -282,6 +238,7 @@ export const PageModel = createModel((deps: PageDeps) => {
       win.value = null;
       header.value = null;
       for (const p of panels.peek()) p.model.reset();
+      owner.value = null;
       current.value = id;
       drawer.value = false;
       sheet.value = null;
@@ -306,7 +263,8 @@ export const PageModel = createModel((deps: PageDeps) => {
       opened(id);
       // Tail first: the stream then opens with ?after=<tail> instead of replaying the log.
       await w.start();
-      if (current.peek() !== id || win.peek() !== w) return;
+      // Owned by another host: history stays readable here, the banner links to the owner.
+      if (current.peek() !== id || win.peek() !== w || owner.peek() !== null) return;
       // ARCHITECTURE.md §6: the page resumes a session when it opens or reconnects to it.
       stream = deps.connect(id, w, async () => {
         try {
@@ -315,6 +273,8 @@ export const PageModel = createModel((deps: PageDeps) => {
           fail(err);
         }
         opened(id);
+      }, (url) => {
+        if (current.peek() === id) owner.value = ownerLink(url, id);
       });
       void refreshSessions();
     },

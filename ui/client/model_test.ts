@@ -344,3 +344,40 @@ Deno.test("the session list pages with nextBefore; new, fork and the phone panel
   equal(model.win.value, null);
   model[Symbol.dispose]();
 });
+
+Deno.test("a session owned by another host shows a link to it and opens no stream (issue 16)", async () => {
+  const host = fakeHost(DEFAULT);
+  host.logs.set("a", { events: [ev(0, "user-rpc", { text: "hi" })], views: {} });
+  let owned = true;
+  const lost: ((url: string) => void)[] = [];
+  const model = new PageModel({
+    api: {
+      ...host.api,
+      resumeSession: () =>
+        owned
+          ? Promise.reject(new ApiError("session_owned_elsewhere", "elsewhere", "http://b/"))
+          : Promise.resolve(),
+    },
+    connect: (_id, _w, _reopen, onLost) => {
+      lost.push(onLost!);
+      return { [Symbol.dispose]() {} };
+    },
+    navigate: () => {},
+    alerts: fakeAlerts().env,
+    timeZone: "Asia/Shanghai",
+    renderers: CLIENT_RENDERERS,
+    registry: new EventViewRegistry(),
+  });
+  await model.openSession("a");
+  equal(model.owner.value, "http://b/#/s/a");
+  equal(model.banner.value, null);
+  equal(model.win.value?.events.value.length, 1, "history stays readable");
+  equal(lost.length, 0, "no stream while another host owns it");
+  // Owned here, then taken over: the stream's session-lost shows the link.
+  owned = false;
+  await model.openSession("a");
+  equal(model.owner.value, null);
+  lost[0]!("http://c/");
+  equal(model.owner.value, "http://c/#/s/a");
+  model[Symbol.dispose]();
+});

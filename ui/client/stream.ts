@@ -36,6 +36,11 @@ export interface StreamOptions {
    * restarted host holds it cold until someone resumes it).
    */
   readonly onReopen?: () => Promise<void>;
+  /**
+   * Another host took the session (`event: session-lost`, issue 16): the stream is closed for
+   * good and this gets the owner's base URL.
+   */
+  readonly onLost?: (url: string) => void;
   /** Opens a stream URL. @default `new EventSource(url)` */
   readonly open?: (url: string) => StreamSource;
 }
@@ -82,6 +87,11 @@ export function connectStream(
     });
     es.addEventListener("session-event", (e) => {
       win.receive(JSON.parse((e as MessageEvent<string>).data) as StreamMessage);
+    });
+    es.addEventListener("session-lost", (e) => {
+      closed = true;
+      es?.close();
+      options.onLost?.((JSON.parse((e as MessageEvent<string>).data) as { url: string }).url);
     });
     es.addEventListener("flushed", (e) => {
       win.flushed((JSON.parse((e as MessageEvent<string>).data) as FlushedMessage).throughSeq);

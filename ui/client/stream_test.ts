@@ -106,3 +106,24 @@ Deno.test("a stream the browser closed (409 session_cold) resumes before it open
   resumed = Promise.withResolvers<void>();
   stream[Symbol.dispose]();
 });
+
+Deno.test("a session-lost event closes the stream for good and names the owner (issue 16)", async () => {
+  const { win } = await loadedWindow(2);
+  const sources: FakeSource[] = [];
+  const owners: string[] = [];
+  const stream = connectStream("s", win, {
+    open: (url) => {
+      const source = new FakeSource(url);
+      sources.push(source);
+      return source;
+    },
+    onLost: (url) => owners.push(url),
+  });
+  sources[0]!.emit("open");
+  sources[0]!.emit("session-lost", { code: "session_owned_elsewhere", url: "http://b/" });
+  eq(owners, ["http://b/"]);
+  equal(sources[0]!.closed, true);
+  sources[0]!.emit("error");
+  equal(sources.length, 1, "no reconnect");
+  stream[Symbol.dispose]();
+});

@@ -54,6 +54,8 @@ export const T: Readonly<Record<Lang, Readonly<Record<string, string>>>> = {
     you: "You",
     agent: "Assistant",
     dismiss: "Dismiss",
+    ownedElsewhere: "This conversation is open on another server.",
+    openOwner: "Continue there",
     language: "Language",
   },
   zh: {
@@ -103,6 +105,8 @@ export const T: Readonly<Record<Lang, Readonly<Record<string, string>>>> = {
     you: "你",
     agent: "助手",
     dismiss: "关闭提示",
+    ownedElsewhere: "此对话正在另一台服务器上进行。",
+    openOwner: "前往继续",
     language: "语言",
   },
 };

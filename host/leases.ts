@@ -1,0 +1,323 @@
+/**
+ * {@linkcode HostLeases}: one live owner per session among several hosts sharing one libSQL
+ * database (issue 16, docs/deploy.md). Making a session live acquires its lease; the runtime
+ * renews every held lease each TTL/3; a lease that cannot be renewed (taken by another host, or
+ * past its expiry without a successful renewal) is lost, and the runtime turns the session cold
+ * here. {@linkcode leaseRouting} answers `409 session_owned_elsewhere` with the owner's URL for
+ * requests that would make a session live while another host holds it.
+ *
+ * Leases exist only in shared mode (`storage.shared`, implied for remote libSQL URLs); a single
+ * host keeps the per-file writer lock and needs none.
+ *
+ * @module
+ */
+import { createClient } from "@libsql/client";
+import type { MiddlewareHandler } from "hono";
+import {
+  type Clock,
+  type Lease,
+  type LeaseOwner,
+  SessionLeases,
+  type TimerHandle,
+} from "@chime/session";
+import type { StorageSettings } from "./config.ts";
+import { HostError } from "./errors.ts";
+import { sessionIdParam } from "./_http.ts";
+
+/** Lease settings of a host. */
+export interface LeaseSettings {
+  /** Lease length, seconds; renewed every third of it. @default 15 */
+  readonly ttlSeconds: number;
+}
+
+/** Options of {@linkcode HostLeases}. */
+export interface HostLeasesOptions {
+  /** Lease length, ms. */
+  readonly ttlMs: number;
+  /** Wall clock and the renewal timer. */
+  readonly clock: Clock;
+  /** Told once per lost lease, with the new owner when one is known. */
+  readonly onLost: (sessionId: string, owner: LeaseOwner | undefined) => void;
+  /** Where renewal failures go. */
+  readonly reportError: (error: unknown) => void;
+  /** Called last by dispose (closes the lease connection). @default nothing */
+  readonly onClose?: () => void;
+}
+
+/**
+ * Whether storage is shared by several hosts: `storage.shared`, implied for remote libSQL URLs
+ * (`libsql:`, `http(s):`, `ws(s):`) as docs/long-sessions.md "Fenced appends" says.
+ *
+ * @param storage resolved storage settings
+ * @returns `true` in shared mode
+ */
+export function sharedStorage(storage: StorageSettings): boolean {
+  if (storage.kind !== "libsql") return false;
+  return storage.shared ?? /^(libsql|https?|wss?):/.test(storage.url);
+}
+
+/**
+ * A host id unique to this process (a restarted host is a new holder).
+ *
+ * @returns `hostname/pid/random`
+ */
+export function hostId(): string {
+  const random = crypto.getRandomValues(new Uint32Array(1))[0]!.toString(36);
+  return `${Deno.hostname()}/${Deno.pid}/${random}`;
+}
+
+/**
+ * The `409 session_owned_elsewhere` error for a session another host holds.
+ *
+ * @param id the session
+ * @param url the owner's advertised base URL
+ * @returns the error (details `{ url }`)
+ */
+export function ownedElsewhere(id: string, url: string): HostError {
+  return new HostError(
+    "session_owned_elsewhere",
+    `Cannot make session ${id} live here: another host owns it`,
+    { url },
+  );
+}
+
+/**
+ * Whether an error is the storage fence refusing an append (`SessionError` `lease_lost`), or
+ * was caused by it.
+ *
+ * @param error anything thrown
+ * @returns `true` for a refused append
+ */
+export function isLeaseLost(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    if ((e as { code?: unknown }).code === "lease_lost") return true;
+  }
+  return false;
+}
+
+/**
+ * The leases this host holds, their renewal, and the fencing token of each session for the
+ * storage fence (docs/long-sessions.md "Fenced appends").
+ */
+export class HostLeases implements AsyncDisposable {
+  /** The lease table (this host's view of it). */
+  readonly table: SessionLeases;
+  readonly #ttlMs: number;
+  readonly #clock: Clock;
+  readonly #onLost: HostLeasesOptions["onLost"];
+  readonly #reportError: (error: unknown) => void;
+  readonly #onClose: (() => void) | undefined;
+  readonly #held = new Map<string, Lease>();
+  /** The last token held per session, kept after a loss: a stale token fails the fence. */
+  readonly #tokens = new Map<string, number>();
+  readonly #pending = new Map<string, Promise<void>>();
+  #timer: TimerHandle | undefined;
+  #renewing: Promise<void> = Promise.resolve();
+  #closed = false;
+
+  /**
+   * Creates the host's lease holder and starts renewing every TTL/3.
+   *
+   * @param table the lease table, holder and URL set
+   * @param options ttl, clock, loss callback
+   */
+  constructor(table: SessionLeases, options: HostLeasesOptions) {
+    this.table = table;
+    this.#ttlMs = options.ttlMs;
+    this.#clock = options.clock;
+    this.#onLost = options.onLost;
+    this.#reportError = options.reportError;
+    this.#onClose = options.onClose;
+    this.#arm();
+  }
+
+  /**
+   * The storage fence hook (`LibsqlBackend` option `fence`): the token this host holds for a
+   * session, the stale one after a loss, `undefined` for a session never leased here.
+   */
+  readonly fence = (sessionId: string): number | undefined => this.#tokens.get(sessionId);
+
+  /**
+   * Whether this host holds the session's lease.
+   *
+   * @param sessionId the session
+   * @returns `true` while held
+   */
+  holds(sessionId: string): boolean {
+    return this.#held.has(sessionId);
+  }
+
+  /**
+   * Acquires a session's lease unless this host holds it already.
+   *
+   * @param sessionId the session
+   * @throws {HostError} `session_owned_elsewhere` (`{ url }`) while another host holds it
+   */
+  claim(sessionId: string): Promise<void> {
+    if (this.#held.has(sessionId)) return Promise.resolve();
+    let pending = this.#pending.get(sessionId);
+    if (pending === undefined) {
+      pending = this.#acquire(sessionId).finally(() => this.#pending.delete(sessionId));
+      this.#pending.set(sessionId, pending);
+    }
+    return pending;
+  }
+
+  async #acquire(sessionId: string): Promise<void> {
+    const got = await this.table.acquire(sessionId, this.#ttlMs);
+    if (!got.ok) throw ownedElsewhere(sessionId, got.owner.url);
+    this.#held.set(sessionId, got.lease);
+    this.#tokens.set(sessionId, got.lease.token);
+  }
+
+  /**
+   * The live owner of a session when it is another host.
+   *
+   * @param sessionId the session
+   * @returns the owner, or `undefined` when free or held here
+   */
+  async elsewhere(sessionId: string): Promise<LeaseOwner | undefined> {
+    if (this.#held.has(sessionId)) return undefined;
+    const owner = await this.table.owner(sessionId);
+    return owner?.live === true && owner.holder !== this.table.holder ? owner : undefined;
+  }
+
+  /**
+   * Gives a held lease up (the session went cold here): another host may take it at once.
+   *
+   * @param sessionId the session
+   */
+  async release(sessionId: string): Promise<void> {
+    const lease = this.#held.get(sessionId);
+    if (lease === undefined) return;
+    this.#held.delete(sessionId);
+    await this.table.release(lease);
+    this.#tokens.delete(sessionId);
+  }
+
+  /**
+   * Re-checks one lease now (an append was refused by the fence): renews it, or declares it
+   * lost.
+   *
+   * @param sessionId the session
+   */
+  async confirm(sessionId: string): Promise<void> {
+    const lease = this.#held.get(sessionId);
+    if (lease !== undefined) await this.#renew(lease);
+  }
+
+  async #renew(lease: Lease): Promise<void> {
+    let renewed: Lease | undefined;
+    try {
+      renewed = await this.table.renew(lease, this.#ttlMs);
+    } catch (error) {
+      this.#reportError(error);
+      // Unreachable storage: keep acting as owner only while the lease is surely in force.
+      if (this.#clock.now() < lease.expiresAt) return;
+    }
+    if (this.#held.get(lease.sessionId) !== lease) return; // released or renewed meanwhile
+    if (renewed !== undefined) {
+      this.#held.set(lease.sessionId, renewed);
+      return;
+    }
+    this.#held.delete(lease.sessionId);
+    const owner = await this.table.owner(lease.sessionId).catch(() => undefined);
+    this.#onLost(lease.sessionId, owner?.live === true ? owner : undefined);
+  }
+
+  #arm(): void {
+    if (this.#closed) return;
+    this.#timer = this.#clock.setTimer(() => {
+      this.#renewing = Promise.all([...this.#held.values()].map((l) => this.#renew(l)))
+        .then(() => {}, this.#reportError)
+        .finally(() => this.#arm());
+    }, Math.max(1, Math.floor(this.#ttlMs / 3)));
+  }
+
+  /** Stops renewing and releases every held lease (a clean shutdown hands sessions over). */
+  async [Symbol.asyncDispose](): Promise<void> {
+    this.#closed = true;
+    this.#timer?.cancel();
+    await this.#renewing;
+    const held = [...this.#held.keys()];
+    await Promise.all(held.map((id) => this.release(id).catch(this.#reportError)));
+    this.#onClose?.();
+  }
+}
+
+/** Options of {@linkcode openLeases}. */
+export interface OpenLeasesOptions extends Omit<HostLeasesOptions, "ttlMs"> {
+  /** Lease settings. @default { ttlSeconds: 15 } */
+  readonly lease?: LeaseSettings;
+  /** This host's advertised base URL. @default set by `startServer` once it listens */
+  readonly advertisedUrl?: string;
+  /** A lease table to use whatever the storage (tests). @default one over `storage.url` */
+  readonly table?: SessionLeases;
+}
+
+/**
+ * Opens the lease holder of a host in shared mode, over its own connection to the shared
+ * database (the `session_leases` table of schema v15).
+ *
+ * @param storage resolved storage settings
+ * @param options lease settings, URL, clock, loss callback
+ * @returns the holder, or `undefined` when storage is not shared
+ */
+export function openLeases(
+  storage: StorageSettings,
+  options: OpenLeasesOptions,
+): HostLeases | undefined {
+  const { table, lease, advertisedUrl, ...rest } = options;
+  const ttlMs = (lease?.ttlSeconds ?? 15) * 1000;
+  if (table !== undefined) return new HostLeases(table, { ...rest, ttlMs });
+  if (storage.kind !== "libsql" || !sharedStorage(storage)) return undefined;
+  const client = createClient({
+    url: storage.url,
+    ...(storage.url.startsWith("file:") ? { timeout: 5_000 } : {}),
+  });
+  const own = new SessionLeases(client, {
+    holder: hostId(),
+    clock: options.clock,
+    ...(advertisedUrl === undefined ? {} : { url: advertisedUrl }),
+  });
+  return new HostLeases(own, { ...rest, ttlMs, onClose: () => client.close() });
+}
+
+/**
+ * Routing of requests for sessions owned elsewhere (issue 16): every request under
+ * `/api/sessions/:id/` that would make the session live (every `POST`, and the stream) answers
+ * `409 session_owned_elsewhere` with `{ url }` of the live owner when the session is not live
+ * here and another host holds its lease. History and reminders reads pass: they read the
+ * durable log. An append refused by the fence (`lease_lost`) re-checks the lease and answers
+ * the same 409.
+ *
+ * @param runtime what the middleware reads of the runtime
+ * @returns the middleware
+ */
+export function leaseRouting(
+  runtime: {
+    readonly leases: HostLeases | undefined;
+    liveSession(id: string): unknown;
+  },
+): MiddlewareHandler {
+  return async (c, next) => {
+    const leases = runtime.leases;
+    const activates = c.req.method !== "GET" || c.req.path.endsWith("/stream");
+    if (leases === undefined || !activates) return await next();
+    const id = sessionIdParam(c);
+    if (runtime.liveSession(id) === undefined) {
+      const owner = await leases.elsewhere(id);
+      if (owner !== undefined) throw ownedElsewhere(id, owner.url);
+    }
+    await next();
+    if (isLeaseLost(c.error)) {
+      await leases.confirm(id);
+      const owner = await leases.elsewhere(id);
+      const error = ownedElsewhere(id, owner?.url ?? "");
+      c.res = c.json(
+        { error: { ...error.details, code: error.code, message: error.message } },
+        409,
+      );
+    }
+  };
+}

@@ -1,0 +1,201 @@
+/**
+ * Private: the statements of one group commit of the libSQL backend. Every call of the group is
+ * validated on its own against the stored lengths; the accepted rows of unfenced sessions go
+ * into multi-row inserts (chunked below SQLite's bound-variable limit), and each fenced session
+ * gets its own inserts guarded by its lease token inside the same write transaction
+ * (`docs/long-sessions.md` §"Fenced appends").
+ *
+ * @module
+ */
+import type { InStatement, InValue } from "@libsql/client";
+import { SessionError } from "./errors.ts";
+import type { SessionEvent } from "./event.ts";
+import type { SessionHeader } from "./header.ts";
+import { HEADER_COLUMNS, headerArgs } from "./_libsql_sql.ts";
+
+/** One queued `initialize`, `fork` or `append` call. */
+export interface Pending {
+  readonly id: string;
+  /** Set for `initialize` and `fork`, absent for `append`. */
+  readonly header?: SessionHeader;
+  /** Set for `fork`: copy the parent's stored events `[0, throughSeq]` first. */
+  readonly copy?: { readonly parentId: string; readonly throughSeq: number };
+  readonly events: readonly SessionEvent[];
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+  /** The flat row arguments, encoded once when the call is accepted. */
+  rows?: InValue[];
+}
+
+/** Rows per multi-row insert: 6,000 × 5 variables (+2 for a fence) stay below 32,766. */
+const ROWS_PER_INSERT = 6_000;
+
+const valuesCache = new Map<number, string>();
+
+/** `(?, ?, ?, ?, ?), …` for `n` rows, built once per size. */
+function values(n: number): string {
+  let text = valuesCache.get(n);
+  if (text === undefined) {
+    text = Array.from({ length: n }, () => "(?, ?, ?, ?, ?)").join(", ");
+    valuesCache.set(n, text);
+  }
+  return text;
+}
+
+const INSERT_EVENTS = "INSERT INTO events (session_id, seq, type, at, data) VALUES ";
+const INSERT_FENCED = "INSERT INTO events (session_id, seq, type, at, data) SELECT * FROM (VALUES ";
+const FENCE = ") WHERE EXISTS (SELECT 1 FROM session_leases WHERE session_id = ? AND token = ?)";
+
+/**
+ * The flat row arguments of one call's events.
+ *
+ * @throws {TypeError} from `JSON.stringify` (e.g. BigInt data): only this call fails
+ */
+export function encodeRows(id: string, events: readonly SessionEvent[]): InValue[] {
+  const args: InValue[] = [];
+  for (const e of events) args.push(id, e.seq, e.type, e.at, JSON.stringify(e.data) ?? "null");
+  return args;
+}
+
+function pushAll(into: InValue[], from: readonly InValue[]): void {
+  for (let i = 0; i < from.length; i++) into.push(from[i]!);
+}
+
+function chunked(args: InValue[], fence: readonly InValue[] | undefined): InStatement[] {
+  const out: InStatement[] = [];
+  const per = ROWS_PER_INSERT * 5;
+  for (let i = 0; i < args.length; i += per) {
+    const part = i === 0 && args.length <= per ? args : args.slice(i, i + per);
+    const rows = part.length / 5;
+    out.push(
+      fence === undefined
+        ? { sql: INSERT_EVENTS + values(rows), args: part }
+        : { sql: INSERT_FENCED + values(rows) + FENCE, args: [...part, ...fence] },
+    );
+  }
+  return out;
+}
+
+function headerStatement(
+  header: SessionHeader,
+  fence: readonly InValue[] | undefined,
+): InStatement {
+  const marks = "?, ?, ?, ?, ?, ?, ?, ?, ?";
+  return fence === undefined
+    ? {
+      sql: `INSERT INTO sessions (${HEADER_COLUMNS}) VALUES (${marks})`,
+      args: headerArgs(header),
+    }
+    : {
+      sql: `INSERT INTO sessions (${HEADER_COLUMNS}) SELECT ${marks}` +
+        " WHERE EXISTS (SELECT 1 FROM session_leases WHERE session_id = ? AND token = ?)",
+      args: [...headerArgs(header), ...fence],
+    };
+}
+
+function copyStatement(p: Pending, fence: readonly InValue[] | undefined): InStatement {
+  const guard = fence === undefined
+    ? ""
+    : " AND EXISTS (SELECT 1 FROM session_leases WHERE session_id = ? AND token = ?)";
+  return {
+    sql: "INSERT INTO events (session_id, seq, type, at, data) SELECT ?, seq, type, at, data " +
+      `FROM events WHERE session_id = ? AND seq <= ?${guard} ORDER BY seq`,
+    args: [p.id, p.copy!.parentId, p.copy!.throughSeq, ...(fence ?? [])],
+  };
+}
+
+/** Validates one call against the stored length of its session. */
+export function validate(p: Pending, stored: number | undefined): SessionError | undefined {
+  if (p.header !== undefined && stored !== undefined) {
+    return new SessionError("session_exists", `Cannot initialize: ${p.id} is stored`);
+  }
+  if (p.header === undefined && stored === undefined) {
+    return new SessionError("session_not_found", `Cannot append: no session ${p.id}`);
+  }
+  const from = p.copy === undefined ? stored ?? 0 : p.copy.throughSeq + 1;
+  for (let i = 0; i < p.events.length; i++) {
+    if (p.events[i]!.seq !== from + i) {
+      return new SessionError(
+        "invalid_seq",
+        `Cannot write ${p.id}: events must start at seq ${from}`,
+        { details: { expected: from } },
+      );
+    }
+  }
+  return undefined;
+}
+
+/** A fenced session of a commit: which statement proves its lease held. */
+export interface FencedSession {
+  readonly id: string;
+  /** Index of the statement that proves the token matched. */
+  readonly probe: number;
+  /** The probe is a `SELECT` (proven by a row) rather than a write (proven by rows affected). */
+  readonly select: boolean;
+}
+
+/** The statements of one commit and how to read its outcome. */
+export interface CommitPlan {
+  readonly stmts: InStatement[];
+  readonly fenced: FencedSession[];
+}
+
+function groupById(accepted: readonly Pending[]): Map<string, Pending[]> {
+  const byId = new Map<string, Pending[]>();
+  for (const p of accepted) {
+    const list = byId.get(p.id);
+    if (list === undefined) byId.set(p.id, [p]);
+    else list.push(p);
+  }
+  return byId;
+}
+
+/**
+ * Builds the statements of one commit for the accepted calls: per session its header and fork
+ * copy, then the events of every unfenced session in shared multi-row inserts; a fenced session's
+ * statements all carry its token guard, and its first one is the probe.
+ *
+ * @param accepted validated calls in queue order
+ * @param fence the token held per session, `undefined` when unfenced
+ * @returns the statements and the fenced probes
+ */
+export function planCommit(
+  accepted: readonly Pending[],
+  fence: (id: string) => number | undefined,
+): CommitPlan {
+  const stmts: InStatement[] = [];
+  const fenced: FencedSession[] = [];
+  const open: InValue[] = [];
+  for (const [id, calls] of groupById(accepted)) {
+    const token = fence(id);
+    const guard = token === undefined ? undefined : [id, token];
+    const own: InValue[] = guard === undefined ? open : [];
+    const probe = stmts.length;
+    for (const p of calls) {
+      if (p.header !== undefined) stmts.push(headerStatement(p.header, guard));
+      if (p.copy !== undefined) stmts.push(copyStatement(p, guard));
+      pushAll(own, p.rows ?? encodeRows(id, p.events));
+    }
+    if (guard === undefined) continue;
+    // The probe: a header insert or the first event insert (0 rows affected = lease lost); a
+    // fenced append with nothing to write still proves its lease with a SELECT.
+    const select = stmts.length === probe && own.length === 0;
+    if (select) {
+      stmts.push({
+        sql: "SELECT 1 FROM session_leases WHERE session_id = ? AND token = ?",
+        args: guard,
+      });
+    }
+    stmts.push(...chunked(own, guard));
+    fenced.push({ id, probe, select });
+  }
+  stmts.push(...chunked(open, undefined));
+  return { stmts, fenced };
+}
+
+/** The `lease_lost` refusal of a fenced session's call. */
+export function leaseLost(id: string): SessionError {
+  return new SessionError("lease_lost", `Cannot write ${id}: this host's lease was taken`, {
+    details: { sessionId: id },
+  });
+}

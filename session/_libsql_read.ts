@@ -1,0 +1,115 @@
+/**
+ * Private: the read queries of the libSQL backend (documented on `LibsqlBackend`).
+ *
+ * @module
+ */
+import type { Client } from "@libsql/client";
+import type { EventPage, StoredSession, StoredTail } from "./backend.ts";
+import type { SessionEvent } from "./event.ts";
+import type { SessionHeader } from "./header.ts";
+import { corrupt } from "./_decode.ts";
+import {
+  pageEvents,
+  rowToEvent,
+  rowToHeader,
+  SELECT_CURSOR,
+  SELECT_EVENTS,
+  SELECT_HEADERS,
+  SELECT_TAIL,
+  selectByType,
+  selectPage,
+} from "./_libsql_sql.ts";
+
+/** Reads a whole session (`LibsqlBackend.load`). */
+export async function loadAll(client: Client, id: string): Promise<StoredSession | undefined> {
+  const [head, rows] = await client.batch([
+    { sql: SELECT_CURSOR, args: [id] },
+    { sql: SELECT_EVENTS, args: [id] },
+  ], "read");
+  const row = head!.rows[0];
+  return row === undefined ? undefined : {
+    header: rowToHeader(row, id),
+    events: rows!.rows.map((r, i) => rowToEvent(r, id, i)),
+  };
+}
+
+/** Reads the header, length and newest `count` events (`LibsqlBackend.tail`). */
+export async function readTail(
+  client: Client,
+  id: string,
+  count: number,
+): Promise<StoredTail | undefined> {
+  const [head, rows] = await client.batch([
+    { sql: SELECT_CURSOR, args: [id] },
+    { sql: SELECT_TAIL, args: [id, count] },
+  ], "read");
+  const row = head!.rows[0];
+  if (row === undefined) return undefined;
+  const length = row.last_seq === null ? 0 : Number(row.last_seq) + 1;
+  const newest = rows!.rows;
+  const start = length - Math.min(count, length);
+  // max(seq) is present, so any hole shifts the oldest row returned below `start` (or above it
+  // when fewer rows exist): the first row then fails its expected seq.
+  const events = newest.toReversed().map((r, i) => rowToEvent(r, id, start + i));
+  return { header: rowToHeader(row, id), length, events };
+}
+
+/** Reads events by type from the index (`LibsqlBackend.readByType`). */
+export async function readTypes(
+  client: Client,
+  id: string,
+  types: readonly string[],
+  from: number,
+  to: number,
+): Promise<SessionEvent[]> {
+  if (types.length === 0 || to <= from) return [];
+  const { rows } = await client.execute({
+    sql: selectByType(types.length),
+    args: [id, ...types, from, to],
+  });
+  return rows.map((r) => rowToEvent(r, id, Number(r.seq)));
+}
+
+/** Reads one dense page (`LibsqlBackend.readEvents`). */
+export async function readPage(
+  client: Client,
+  id: string,
+  page: EventPage,
+): Promise<SessionEvent[]> {
+  const { stmt } = selectPage(id, page);
+  const { events, missingIfStored } = pageEvents(
+    (await client.execute(stmt)).rows,
+    id,
+    page,
+  );
+  if (missingIfStored !== undefined) {
+    const { rows } = await client.execute({
+      sql: "SELECT max(seq) AS last FROM events WHERE session_id = ?",
+      args: [id],
+    });
+    const last = rows[0]!.last;
+    if (last !== null && Number(last) >= missingIfStored) {
+      throw corrupt({ sessionId: id, seq: missingIfStored }, "missing");
+    }
+  }
+  return events;
+}
+
+/** Lists the readable headers (`LibsqlBackend.list`). */
+export async function readHeaders(client: Client): Promise<SessionHeader[]> {
+  const rows = (await client.execute(SELECT_HEADERS)).rows;
+  return rows.flatMap((row) => {
+    try {
+      return [rowToHeader(row)];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** Whether `session_leases` holds exactly `token` for a session (an unreadable lease: no). */
+export async function leaseHeld(client: Client, id: string, token: number): Promise<boolean> {
+  const sql = "SELECT token FROM session_leases WHERE session_id = ?";
+  const rows = await client.execute({ sql, args: [id] }).then((r) => r.rows, () => []);
+  return rows[0] !== undefined && Number(rows[0].token) === token;
+}
