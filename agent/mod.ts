@@ -2,7 +2,9 @@
  * `@chime/agent` owns the live agent of a root session: the inbox and turn loop with steering,
  * `agent/pre-step` hooks, the agent-scoped tool registry, idle maintenance
  * (`runMaintenance()`, `whenIdle()`, `followup()`, seed §"Live 交付生命周期"), the plugin
- * {@linkcode Loader} (only roots published after a plugin loaded, seed §"决策"), request
+ * {@linkcode Loader} (only roots published after a plugin loaded, seed §"决策") and the plugin's
+ * one registration point, including its web part ({@linkcode PluginWeb}: session routes over a
+ * {@linkcode WebHost}, commit-gated views, the names of its client renderer and panels), request
  * provenance helpers ({@linkcode turnMessages}, {@linkcode openTurnId}), the notes the transcript
  * puts on stopped, superseded and edited requests ({@linkcode readMarks}), the model request
  * budget (`contextTokens`, docs/long-sessions.md "Model context within a budget") and the model
@@ -110,3 +112,15 @@ export {
   type ToolContext,
   type ToolDefinition,
 } from "./types.ts";
+export {
+  type ContextScan,
+  enabledPanels,
+  type EventView,
+  type PluginWeb,
+  type RouteContext,
+  type RouteHandler,
+  type RouteMethod,
+  type SessionRoute,
+  type ViewSource,
+  type WebHost,
+} from "./web.ts";

@@ -5,6 +5,7 @@
  * @module
  */
 import type { Clock, Session, SessionEvent, SessionStore, UserRpcData } from "@chime/session";
+import type { PluginWeb } from "./web.ts";
 
 /* ------------------------------------------------------------------ model wire */
 
@@ -264,4 +265,10 @@ export interface Plugin {
    * `true`. @default absent: the plugin never keeps a session live
    */
   keepsLive?(agent: AgentHandle): boolean;
+  /**
+   * What the plugin brings to a web host: session routes, commit-gated views, and the names of
+   * its client renderer and page panels (`./web.ts`). A host mounts it generically; an embedder
+   * without a web host ignores it. @default absent: nothing beyond the agent scope
+   */
+  readonly web?: PluginWeb;
 }

@@ -11,7 +11,7 @@ import { jsonBodies } from "./_body.ts";
 import { tokenAuth } from "./auth.ts";
 import { leaseRouting } from "./leases.ts";
 import { messageRoutes } from "./routes_messages.ts";
-import { reminderRoutes } from "./routes_reminders.ts";
+import { clientConfig, pluginRoutes } from "./plugin_routes.ts";
 import type { HostRuntime } from "./runtime.ts";
 import { sessionRoutes } from "./routes_sessions.ts";
 import { hostGuard, originGuard, type OriginOptions, securityHeaders } from "./security.ts";
@@ -153,11 +153,12 @@ export function createApp(runtime: HostRuntime, options: AppOptions = {}): HostA
   }
   app.use("/api/*", jsonBodies({ maxBytes: options.bodyLimitBytes ?? 64 * 1024, timeoutMs }));
   app.get("/healthz", (c) => c.json({ ok: true }));
-  app.get("/api/client-config", (c) => c.json({ renderers: runtime.renderers }));
+  app.get("/api/client-config", (c) => c.json(clientConfig(runtime)));
   app.use("/api/sessions/:id/*", leaseRouting(runtime));
   app.route("/api/sessions", sessionRoutes(runtime, options));
   app.route("/api/sessions", messageRoutes(runtime));
-  app.route("/api/sessions", reminderRoutes(runtime));
+  // Whatever the loaded plugins contribute (docs/architecture.md "Plugins").
+  app.route("/api/sessions", pluginRoutes(runtime));
   for (const [path, asset] of Object.entries(options.assets ?? {})) {
     app.get(path, (c) => {
       c.header("Content-Type", asset.contentType);

@@ -3,15 +3,11 @@
  *
  * @module
  */
+import type { EventView } from "@chime/agent";
 import type { SessionEvent } from "@chime/session";
 
-/** A commit-aware presentation sent beside a durable event. */
-export interface EventView {
-  /** The durable event type that selects the client renderer, e.g. `schedule/change`. */
-  readonly type: string;
-  /** Renderer-specific JSON. */
-  readonly presentation: unknown;
-}
+/** A commit-aware presentation sent beside a durable event (declared by `@chime/agent`). */
+export type { EventView };
 
 /** One thing a stream client receives. */
 export type FeedItem =

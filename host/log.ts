@@ -3,10 +3,11 @@
  * `chime` category; nothing is printed until the application configures a sink (the host's
  * `main.ts` does, with {@linkcode configureLogging}). What is logged: each HTTP request (method,
  * path without its query, status, duration; never bodies or tokens), session lifecycle (live,
- * resumed, forked), schedule owner faults and failures with no caller (storage errors among
- * them).
+ * resumed, forked), plugin faults (the schedule owner's under `chime.schedule`) and failures
+ * with no caller (storage errors among them).
  *
- * Categories: `chime.http`, `chime.session`, `chime.schedule`, `chime.host`.
+ * Categories: `chime.http`, `chime.session`, `chime.<plugin>` (e.g. `chime.schedule`),
+ * `chime.host`.
  *
  * @module
  */
@@ -21,7 +22,6 @@ import {
   reset,
 } from "@logtape/logtape";
 import type { MiddlewareHandler } from "hono";
-import type { ScheduleLogger } from "@chime/schedule";
 import type { SessionStore } from "@chime/session";
 import { ConfigError } from "./errors.ts";
 
@@ -119,14 +119,33 @@ export function requestLog(): MiddlewareHandler {
   };
 }
 
+/** A plugin's logger: contained failures at warning level, faults at error level. */
+export interface PluginLogger {
+  /**
+   * A contained failure (the plugin retries or carries on).
+   *
+   * @param message what happened
+   * @param details structured context
+   */
+  warn(message: string, details?: unknown): void;
+  /**
+   * A fault.
+   *
+   * @param message what happened
+   * @param details structured context
+   */
+  error(message: string, details?: unknown): void;
+}
+
 /**
- * A schedule owner logger (`schedulePlugin({ logger })`) writing to `chime.schedule`: contained
- * failures at warning level, owner faults at error level.
+ * A plugin logger writing to `chime.<name>` (the schedule plugin's `logger` option, under
+ * `chime.schedule`): contained failures at warning level, faults at error level.
  *
- * @returns the logger to pass to the schedule plugin
+ * @param name the category below `chime`, e.g. `schedule`
+ * @returns the logger to pass to the plugin
  */
-export function scheduleLogger(): ScheduleLogger {
-  const logger = chimeLogger("schedule");
+export function pluginLogger(name: string): PluginLogger {
+  const logger = chimeLogger(name);
   return {
     warn: (message, details) => logger.warn("{message}", { message, details }),
     error: (message, details) => logger.error("{message}", { message, details }),

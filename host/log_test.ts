@@ -10,8 +10,8 @@ import {
   logLifecycle,
   logUnexpected,
   parseLogLevel,
+  pluginLogger,
   requestLog,
-  scheduleLogger,
 } from "./log.ts";
 
 /** Captures every `chime` record while `body` runs. */
@@ -75,7 +75,7 @@ Deno.test("logLifecycle() tells created, forked and resumed sessions apart", asy
 
 Deno.test("owner faults and failures with no caller are logged at their level", async () => {
   const records = await captured(() => {
-    const schedule = scheduleLogger();
+    const schedule = pluginLogger("schedule");
     schedule.warn("retrying", { id: "sch_1" });
     schedule.error("owner faulted");
     logUnexpected()(new ConfigError("config_invalid", "Cannot x: y"));

@@ -25,10 +25,16 @@ export type {
   ModelToolCall,
   ModelToolSpec,
   Plugin,
+  PluginWeb,
   PreStepHook,
+  RouteContext,
+  RouteHandler,
+  RouteMethod,
+  SessionRoute,
   StepBatch,
   ToolContext,
   ToolDefinition,
+  WebHost,
 } from "@chime/agent";
 export type {
   AppendListener,
@@ -98,13 +104,8 @@ export {
   provenPrefix,
   seedVerifiedPrefix,
 } from "./history.ts";
-export {
-  type PluginEntry,
-  PLUGINS,
-  RENDERERS,
-  resolveRegistry,
-  scheduleViews,
-} from "./registry.ts";
+export { type PluginFactory, PLUGINS, RENDERERS, resolveRegistry } from "./registry.ts";
+export { type ClientConfig, clientConfig, webHost } from "./plugin_routes.ts";
 export { createModel, type HostAgent, openBackend } from "./adapters.ts";
 export {
   type ChimeLogLevel,
@@ -115,7 +116,8 @@ export {
   logLifecycle,
   logUnexpected,
   parseLogLevel,
-  scheduleLogger,
+  type PluginLogger,
+  pluginLogger,
 } from "./log.ts";
 export { HostRuntime, type RuntimeOptions } from "./runtime.ts";
 export {

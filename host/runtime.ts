@@ -40,7 +40,7 @@ export interface RuntimeOptions {
   readonly model?: ModelAdapter;
   /** Plugins to load instead of the registry's (tests). */
   readonly plugins?: readonly Plugin[];
-  /** View sources instead of the registry's (tests). */
+  /** View sources instead of the plugins' `web.views` (tests). */
   readonly views?: readonly ViewSource[];
   /** Wall clock and timers. @default systemClock */
   readonly clock?: Clock;
@@ -84,6 +84,8 @@ export class HostRuntime implements AsyncDisposable {
   readonly feeds: Feeds;
   /** Enabled client renderers. */
   readonly renderers: readonly string[];
+  /** The loaded plugins, in load order (their `web` parts are mounted by `createApp`). */
+  readonly plugins: readonly Plugin[];
   /** `cwd` for sessions created without one. */
   readonly cwd: string;
   /** Session leases in shared mode (issue 16); `undefined` for a single host. */
@@ -116,6 +118,7 @@ export class HostRuntime implements AsyncDisposable {
       ...(options.feedLimits === undefined ? {} : { limits: options.feedLimits }),
     });
     this.renderers = options.config.renderers;
+    this.plugins = this.#plugins;
     this.cwd = options.config.cwd;
     this.#clock = options.clock ?? systemClock;
     this.#model = options.model ?? createModel(options.config.model, this.#clock);
@@ -151,7 +154,8 @@ export class HostRuntime implements AsyncDisposable {
    * @throws {SessionError} `schema_rejected` for a foreign database
    */
   static async open(options: RuntimeOptions): Promise<HostRuntime> {
-    const entries = resolveRegistry(options.config.plugins, options.config.renderers);
+    const factories = resolveRegistry(options.config.plugins, options.config.renderers);
+    const plugins = options.plugins ?? factories.map((create) => create());
     // The fence reads the leases the runtime opens once the backend is open (schema first).
     const late: { runtime?: HostRuntime } = {};
     const fence = (id: string) => late.runtime?.leases?.fence(id);
@@ -165,11 +169,11 @@ export class HostRuntime implements AsyncDisposable {
       ...(options.clock === undefined ? {} : { clock: options.clock }),
       ...(options.reportError === undefined ? {} : { reportError: options.reportError }),
     });
-    const views = new Views(options.views ?? entries.flatMap((e) => e.views ?? []));
+    const views = new Views(options.views ?? plugins.flatMap((p) => p.web?.views ?? []));
     const runtime = new HostRuntime(options, store, views);
     late.runtime = runtime;
     try {
-      for (const plugin of options.plugins ?? entries.map((e) => e.create())) {
+      for (const plugin of plugins) {
         await runtime.#loader.load(plugin);
         runtime.#plugins.push(plugin);
       }

@@ -1,56 +1,15 @@
 /**
  * Commit-gated views: which durable events get a sidecar view and how it is built. The host is
- * generic; packages contribute a {@linkcode ViewSource} through the plugin registry.
+ * generic; plugins contribute a {@linkcode ViewSource} as `Plugin.web.views`.
  *
  * @module
  */
+import type { ViewSource } from "@chime/agent";
 import type { SessionEvent, SessionHeader } from "@chime/session";
 import type { EventView } from "./frame.ts";
 
-/**
- * Finds the earlier events some gated events need for their views. It is offered the events
- * before the largest gated seq, newest first, until it is {@linkcode ContextScan.done}.
- */
-export interface ContextScan {
-  /**
-   * Offers one earlier event (newest first).
-   *
-   * @param event an event below the largest gated seq
-   * @returns `true` to keep it for {@linkcode ViewSource.build}
-   */
-  offer(event: SessionEvent): boolean;
-  /** `true` once no older event can change any view. */
-  readonly done: boolean;
-}
-
-/** Builds views for one kind of durable event (e.g. schedule dispatches). */
-export interface ViewSource {
-  /** `true` for events that get a view once a flush covers them. */
-  gated(event: SessionEvent): boolean;
-  /**
-   * Builds the views of some gated events.
-   *
-   * @param header the session header
-   * @param events ascending events holding the requested gated events and their context: the
-   *   dense log from seq 0, or only what {@linkcode ViewSource.context} kept
-   * @param seqs gated seqs to present
-   * @returns views by seq; a seq may be missing when it cannot be presented
-   */
-  build(
-    header: SessionHeader,
-    events: readonly SessionEvent[],
-    seqs: readonly number[],
-  ): ReadonlyMap<number, EventView>;
-  /**
-   * Optional sparse context: which earlier events the views of `gated` depend on. Without it,
-   * {@linkcode ViewSource.build} gets the dense log from seq 0.
-   *
-   * @param header the session header
-   * @param gated the gated events to present, ascending
-   * @returns a fresh scan
-   */
-  context?(header: SessionHeader, gated: readonly SessionEvent[]): ContextScan;
-}
+// The contract a plugin implements lives in `@chime/agent` (a plugin cannot import the host).
+export type { ContextScan, ViewSource } from "@chime/agent";
 
 /**
  * Reads the events with `seq < before`, at most `limit` of them (the newest), ascending.

@@ -5,9 +5,11 @@
  * incremental state each live session keeps of it (docs/long-sessions.md), the
  * narrow RFC 3339 profile, the Temporal calendar rules and the RRULE recurrence engine, the five
  * agent-scoped tools (`schedule_create`, `schedule_list`, `schedule_delete`, `schedule_update`,
- * `schedule_snooze`), the page actions (snooze, stop), the live delivery owner and
- * {@linkcode scheduleReminderPresentation} for commit-aware receipts (seed: "Session 日志权威与工具",
- * "绝对时间规范化", "Live 交付生命周期", "Commit-aware Web 回执").
+ * `schedule_snooze`), the page actions (snooze, stop), the live delivery owner,
+ * {@linkcode scheduleReminderPresentation} for commit-aware receipts, and the plugin's web part
+ * ({@linkcode scheduleWeb}: the reminders routes, the dispatch views, the renderer and panel
+ * names) (seed: "Session 日志权威与工具", "绝对时间规范化", "Live 交付生命周期", "Commit-aware
+ * Web 回执").
  *
  * @example Fold a log and find the next target
  * ```ts
@@ -52,12 +54,21 @@ export type {
   AgentHandle,
   AgentPhase,
   AgentScope,
+  ContextScan,
+  EventView,
   ModelToolSpec,
   Plugin,
+  PluginWeb,
   PreStepHook,
+  RouteContext,
+  RouteHandler,
+  RouteMethod,
+  SessionRoute,
   StepBatch,
   ToolContext,
   ToolDefinition,
+  ViewSource,
+  WebHost,
 } from "@chime/agent";
 export {
   ScheduleError,
@@ -230,3 +241,11 @@ export {
   type ScheduleOwnerOptions,
 } from "./owner.ts";
 export { SCHEDULE_PLUGIN_NAME, schedulePlugin, type SchedulePluginOptions } from "./plugin.ts";
+export {
+  type ActiveReminder,
+  activeReminder,
+  type RemindersPage,
+  sessionReminders,
+} from "./reminders.ts";
+export { scheduleViews } from "./views.ts";
+export { REMINDERS_PANEL, SCHEDULE_RENDERER, scheduleWeb } from "./web.ts";

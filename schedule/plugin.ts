@@ -17,6 +17,7 @@ import { type ScheduleLogger, ScheduleOwner } from "./owner.ts";
 import type { RandomBytes } from "./protocol.ts";
 import type { ScheduleChangeReader } from "./reader.ts";
 import { defaultRandom, scheduleTools } from "./tools.ts";
+import { scheduleWeb } from "./web.ts";
 
 /** The plugin name. */
 export const SCHEDULE_PLUGIN_NAME = "@chime/schedule";
@@ -95,7 +96,8 @@ function install(scope: AgentScope, options: SchedulePluginOptions): void | Prom
  * built on setup from its `schedule/change` events only and kept current at each append;
  * `keepsLive(agent)` answers from it whether the session has an active record (a host keeps
  * such a session live; `true` while the state still loads, `false` for an agent the plugin
- * never set up).
+ * never set up). Its `web` part ({@linkcode scheduleWeb}) brings the reminders routes, the
+ * dispatch views and the names of its client renderer and page panel to a web host.
  *
  * @param options clock, logger, id randomness, hourly budget, segment @default `{}`
  * @returns the plugin, named `@chime/schedule`
@@ -118,5 +120,6 @@ export function schedulePlugin(options: SchedulePluginOptions = {}): Plugin {
       if (schedule === undefined) return false; // not set up for this agent: no owner to keep
       return !schedule.loaded || schedule.state.active.size > 0;
     },
+    web: scheduleWeb(),
   };
 }

@@ -53,3 +53,42 @@ Deno.test("the offline model lives in @chime/offline only", async () => {
     workspace.workspace.map((m: string) => m.slice(2)).sort(),
   );
 });
+
+/** A file's code without its comments (doc examples included). */
+function codeOf(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+}
+
+Deno.test("the host knows no plugin by name beyond its static registry", async () => {
+  // docs/architecture.md "Plugins": everything a plugin brings arrives through `Plugin.web` and
+  // its agent scope; host/registry.ts alone maps names to factories (for `deno compile`).
+  const plugins = /"@chime\/(schedule|timecontext|ui\/schedule)"/;
+  for await (const file of sources(new URL("host/", ROOT))) {
+    const code = codeOf(await Deno.readTextFile(file));
+    if (file.pathname.endsWith("/host/registry.ts")) {
+      const named = [...code.matchAll(/import\s*\{([^}]*)\}\s*from\s*"@chime\/schedule"/g)]
+        .flatMap((m) => m[1]!.split(",").map((s) => s.trim()).filter(Boolean));
+      assert.deepEqual(named, ["schedulePlugin"], "the registry takes only the factory");
+      continue;
+    }
+    assert.ok(!plugins.test(code), `${file.pathname} imports a plugin package`);
+    assert.ok(!/schedul|remind/i.test(code), `${file.pathname} names the schedule in code`);
+  }
+});
+
+Deno.test("the page knows no renderer module by name beyond its static registry", async () => {
+  // The page shell (ui/app.tsx, ui/client/) enables what GET /api/client-config lists; only
+  // ui/renderers.ts maps names to modules (docs/architecture.md "Plugins").
+  const files = [new URL("ui/app.tsx", ROOT)];
+  for await (const file of sources(new URL("ui/client/", ROOT))) files.push(file);
+  for (const file of files) {
+    const code = codeOf(await Deno.readTextFile(file));
+    assert.ok(!/schedul|remind/i.test(code), `${file.pathname} names the schedule in code`);
+  }
+  for await (const file of sources(new URL("ui/", ROOT))) {
+    const code = codeOf(await Deno.readTextFile(file));
+    if (/from\s*"\.\/schedule_client\.ts"/.test(code)) {
+      assert.ok(file.pathname.endsWith("/ui/renderers.ts"), `${file.pathname} imports the module`);
+    }
+  }
+});

@@ -34,7 +34,6 @@ const RELATIVE_ALLOWED = new Set([
   "ui/tool_summary.ts",
   "ui/icons.ts",
   "ui/markdown.ts",
-  "ui/client/reminders.ts",
   "ui/client/scroll.ts",
   "ui/client/alerts.ts",
   "ui/client/lifecycle.ts",

@@ -14,7 +14,7 @@ import { useEffect } from "preact/hooks";
 import { registerConversationViews } from "./conversation.ts";
 import { lang } from "./i18n.ts";
 import { eventViews } from "./registry.ts";
-import { registerScheduleView } from "./schedule.ts";
+import { CLIENT_RENDERERS } from "./renderers.ts";
 import * as api from "./client/api.ts";
 import { browserAlerts } from "./client/browser_env.ts";
 import { COMPOSER_ID } from "./client/composer.tsx";
@@ -27,7 +27,6 @@ import { Topbar } from "./client/topbar.tsx";
 import { icon } from "./icons.ts";
 
 registerConversationViews(eventViews);
-registerScheduleView(eventViews);
 
 function routeId(): string | null {
   const m = /^#\/s\/(.+)$/.exec(location.hash);
@@ -44,6 +43,8 @@ function newPage() {
     },
     alerts: browserAlerts(),
     timeZone: api.browserTimeZone(),
+    renderers: CLIENT_RENDERERS,
+    registry: eventViews,
   });
 }
 
@@ -53,16 +54,17 @@ function App(): VNode {
     const onHash = () => void model.openSession(routeId());
     const onVisible = () => document.visibilityState === "visible" && model.alerts.visible();
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape" && (model.drawer.peek() || model.sheet.peek())) {
+      if (e.key === "Escape" && (model.drawer.peek() || model.sheet.peek() !== null)) {
         model.setDrawer(false);
-        model.setSheet(false);
+        model.setSheet(null);
       }
     };
     addEventListener("hashchange", onHash);
     document.addEventListener("visibilitychange", onVisible);
     addEventListener("keydown", onKey);
     void model.refreshSessions();
-    onHash();
+    // The renderers and panels first, so the first page already shows what they render.
+    void model.configure().then(onHash);
     return () => {
       removeEventListener("hashchange", onHash);
       document.removeEventListener("visibilitychange", onVisible);
@@ -78,7 +80,7 @@ function App(): VNode {
     document.title = title;
   }, [title]);
   const w = model.win.value;
-  const overlay = model.drawer.value || model.sheet.value;
+  const overlay = model.drawer.value || model.sheet.value !== null;
   return (
     <div class="app">
       <a
@@ -102,7 +104,7 @@ function App(): VNode {
           data-testid="backdrop"
           onClick={() => {
             model.setDrawer(false);
-            model.setSheet(false);
+            model.setSheet(null);
           }}
         />
       )}

@@ -1,6 +1,7 @@
 /**
  * `@chime/ui/assets`: the built page embedded as strings, so the host serves it with no file
- * system path (works under `deno compile` from any working directory). Rebuild with
+ * system path (works under `deno compile` from any working directory), and the names of the
+ * client renderer modules bundled in it ({@linkcode RENDERER_NAMES}). Rebuild with
  * `deno run -A ui/build.ts`.
  *
  * @example Serve the page
@@ -13,6 +14,8 @@
  * @module
  */
 import { APP_JS, INDEX_HTML, STYLE_CSS } from "./assets_generated.ts";
+
+export { RENDERER_NAMES } from "./renderer_names.ts";
 
 /** One static asset of the page. */
 export interface UiAsset {

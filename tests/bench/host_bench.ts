@@ -16,7 +16,8 @@
  */
 import { parseArgs } from "node:util";
 import { ScriptedModel } from "@chime/agent";
-import { createApp, HostRuntime, loadConfig, scheduleViews, startServer } from "@chime/host";
+import { createApp, HostRuntime, loadConfig, startServer } from "@chime/host";
+import { scheduleViews } from "@chime/schedule";
 import { LibsqlBackend, type SessionEvent } from "@chime/session";
 import { ROOT, spawnServer } from "../host/_server.ts";
 

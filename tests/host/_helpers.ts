@@ -5,7 +5,8 @@
  */
 import type { ModelAdapter, Plugin } from "@chime/agent";
 import { ScriptedModel } from "@chime/agent";
-import { type FeedLimits, HostRuntime, type ModelSettings, scheduleViews } from "@chime/host";
+import { type FeedLimits, HostRuntime, type ModelSettings } from "@chime/host";
+import { scheduleViews, scheduleWeb } from "@chime/schedule";
 import type { Clock, Session } from "@chime/session";
 import { MemoryBackend } from "@chime/session/testing";
 
@@ -141,6 +142,14 @@ export async function testRuntime(options: TestRuntimeOptions = {}): Promise<Hos
     ...(options.idleReleaseMs === undefined ? {} : { idleReleaseMs: options.idleReleaseMs }),
     ...(options.reportError === undefined ? {} : { reportError: options.reportError }),
   });
+}
+
+/**
+ * The schedule plugin's web part alone (routes, views, renderer and panel names; no agent
+ * setup, so no live state): `GET /reminders` then folds the log below the watermark.
+ */
+export function scheduleWebOnly(): Plugin {
+  return { name: "@chime/schedule (web only)", setup() {}, web: scheduleWeb() };
 }
 
 /** `POST` JSON through `app.request`. */

@@ -4,7 +4,8 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { createApp, type HistoryPage, scheduleViews, Views } from "@chime/host";
+import { createApp, type HistoryPage, Views } from "@chime/host";
+import { scheduleViews } from "@chime/schedule";
 import type { Session, SessionEvent } from "@chime/session";
 import { MemoryBackend } from "@chime/session/testing";
 import { appendReminder, RECORD, reminderView, testRuntime } from "./_helpers.ts";

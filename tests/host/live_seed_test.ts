@@ -4,7 +4,8 @@ import assert from "node:assert/strict";
 import type { Plugin } from "@chime/agent";
 import { MemoryBackend } from "@chime/session/testing";
 import { appendReminder, parseSse, RECORD, testRuntime } from "./_helpers.ts";
-import { sessionReminders } from "../../host/reminders.ts";
+import { webHost } from "@chime/host";
+import { sessionReminders } from "@chime/schedule";
 
 class GatedLoad extends MemoryBackend {
   gate: PromiseWithResolvers<void> | undefined;
@@ -84,7 +85,7 @@ Deno.test("making a stored session live by create or by resume shows the same du
   await using rt = await testRuntime({ backend });
   const viaResume = await (async () => {
     const s = await rt.resume("old");
-    const r = await sessionReminders(rt, "old");
+    const r = await sessionReminders(webHost(rt), "old");
     const c = rt.feeds.attach(s, -1);
     const m = parseSse((await c.take(0)).join("") + (await c.take(0)).join(""));
     c.close();
@@ -93,7 +94,7 @@ Deno.test("making a stored session live by create or by resume shows the same du
   })();
   const viaCreate = await (async () => {
     const { session: s } = await rt.create({ id: "old", timeZone: "UTC" });
-    const r = await sessionReminders(rt, "old");
+    const r = await sessionReminders(webHost(rt), "old");
     const c = rt.feeds.attach(s, -1);
     const m = parseSse((await c.take(0)).join("") + (await c.take(0)).join(""));
     c.close();

@@ -6,7 +6,8 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { attachedHistory, Feeds, provenPrefix, scheduleViews, Views, Watermark } from "@chime/host";
+import { attachedHistory, Feeds, provenPrefix, Views, Watermark } from "@chime/host";
+import { scheduleViews } from "@chime/schedule";
 import { LibsqlBackend, SessionStore } from "@chime/session";
 import { appendReminder, parseSse, reminderView } from "./_helpers.ts";
 

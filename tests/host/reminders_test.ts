@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { createApp } from "@chime/host";
 import { LiveSchedule, schedulePlugin } from "@chime/schedule";
 import { MemoryBackend } from "@chime/session/testing";
-import { postJson, RECORD, SCHEDULE_ID, testRuntime } from "./_helpers.ts";
+import { postJson, RECORD, SCHEDULE_ID, scheduleWebOnly, testRuntime } from "./_helpers.ts";
 
 const OTHER = "sch_ZyXwVuTs9876";
 const PAST = "2020-01-01T00:00:00.000Z";
@@ -20,7 +20,8 @@ async function reminders(app: ReturnType<typeof createApp>, id: string) {
 }
 
 Deno.test("GET /reminders folds only the flushed prefix of a live session", async () => {
-  await using runtime = await testRuntime();
+  // The routes alone (no agent setup, so no plugin state): the fold below the watermark.
+  await using runtime = await testRuntime({ plugins: [scheduleWebOnly()] });
   const app = createApp(runtime);
   const { session } = await runtime.create({ timeZone: "Europe/Paris" });
   session.append("schedule/change", { version: 1, op: "create", record: RECORD });
@@ -81,7 +82,7 @@ Deno.test("GET /reminders answers a live session from the plugin's state, only b
 
 Deno.test("GET /reminders reads a cold session from storage without activating it", async () => {
   const backend = new MemoryBackend();
-  await using runtime = await testRuntime({ backend });
+  await using runtime = await testRuntime({ backend, plugins: [scheduleWebOnly()] });
   const app = createApp(runtime);
   const { session } = await runtime.create({ timeZone: "Europe/Paris" });
   session.append("schedule/change", { version: 1, op: "create", record: RECORD });
@@ -92,7 +93,7 @@ Deno.test("GET /reminders reads a cold session from storage without activating i
 });
 
 Deno.test("GET /reminders never lists a parent's reminder in a fork", async () => {
-  await using runtime = await testRuntime();
+  await using runtime = await testRuntime({ plugins: [scheduleWebOnly()] });
   const app = createApp(runtime);
   const { session } = await runtime.create({ timeZone: "Europe/Paris" });
   session.append("schedule/change", { version: 1, op: "create", record: RECORD });
@@ -104,7 +105,7 @@ Deno.test("GET /reminders never lists a parent's reminder in a fork", async () =
 });
 
 Deno.test("GET /reminders answers 404 session_not_found for an unknown id", async () => {
-  await using runtime = await testRuntime();
+  await using runtime = await testRuntime({ plugins: [schedulePlugin()] });
   const app = createApp(runtime);
   const response = await app.request("/api/sessions/nope/reminders");
   assert.equal(response.status, 404);
@@ -224,13 +225,50 @@ Deno.test("POST stop resumes a cold session first; a failed barrier is 503", asy
   assert.equal(failed.body.error.code, "persistence_uncertain");
 });
 
-Deno.test("reminder actions answer 404 not_found without the schedule plugin", async () => {
-  await using runtime = await testRuntime();
+Deno.test("reminder actions answer 404 not_found when the plugin did not set up the agent", async () => {
+  await using runtime = await testRuntime({ plugins: [scheduleWebOnly()] });
   const app = createApp(runtime);
   const { session } = await runtime.create({ timeZone: "Europe/Paris" });
   const answer = await post(app, `/api/sessions/${session.id}/reminders/${SCHEDULE_ID}/stop`);
   assert.equal(answer.status, 404);
   assert.equal(answer.body.error.code, "not_found");
+  assert.match(answer.body.error.message, /did not set up/);
+  const snooze = await post(app, `/api/sessions/${session.id}/reminders/${SCHEDULE_ID}/snooze`, {
+    seconds: 600,
+  });
+  assert.equal(snooze.status, 404);
+});
+
+Deno.test("without the schedule plugin there are no reminders routes at all", async () => {
+  await using runtime = await testRuntime();
+  const app = createApp(runtime);
+  const { session } = await runtime.create({ timeZone: "Europe/Paris" });
+  session.append("schedule/change", { version: 1, op: "create", record: RECORD });
+  await runtime.store.flush(session);
+  const length = session.length;
+  const listed = await app.request(`/api/sessions/${session.id}/reminders`);
+  assert.equal(listed.status, 404);
+  assert.match((await listed.json()).error.message, /Cannot route: GET/);
+  for (const action of ["stop", "snooze"]) {
+    const answer = await post(
+      app,
+      `/api/sessions/${session.id}/reminders/${SCHEDULE_ID}/${action}`,
+      {
+        seconds: 600,
+      },
+    );
+    assert.equal(answer.status, 404);
+    assert.match(answer.body.error.message, /Cannot route: POST/);
+  }
+  assert.equal(session.length, length, "nothing was written");
+});
+
+Deno.test("a plugin route with a malformed session id answers 400 before the plugin runs", async () => {
+  await using runtime = await testRuntime({ plugins: [schedulePlugin()] });
+  const app = createApp(runtime);
+  const response = await app.request("/api/sessions/a%20b/reminders");
+  assert.equal(response.status, 400);
+  assert.equal((await response.json()).error.code, "invalid_session_id");
 });
 
 Deno.test("history views present recurring dispatches and pair updates like creates", async () => {

@@ -5,7 +5,8 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { createApp, Feeds, scheduleViews, Views, Watermark } from "@chime/host";
+import { createApp, Feeds, Views, Watermark } from "@chime/host";
+import { scheduleViews } from "@chime/schedule";
 import { SessionStore } from "@chime/session";
 import { MemoryBackend } from "@chime/session/testing";
 import { appendReminder, parseSse, postJson, readSse, testRuntime } from "./_helpers.ts";

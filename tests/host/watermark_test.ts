@@ -4,7 +4,8 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { Feeds, scheduleViews, Views, Watermark } from "@chime/host";
+import { Feeds, Views, Watermark } from "@chime/host";
+import { scheduleViews } from "@chime/schedule";
 import { SessionStore } from "@chime/session";
 import { MemoryBackend } from "@chime/session/testing";
 import { appendReminder, parseSse, reminderView } from "./_helpers.ts";

@@ -6,7 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { ScriptedModel } from "@chime/agent";
-import { createApp, HostRuntime, scheduleViews } from "@chime/host";
+import { createApp, HostRuntime } from "@chime/host";
+import { scheduleViews } from "@chime/schedule";
 import { LibsqlBackend, type PersistenceBackend } from "@chime/session";
 import { readSse } from "../host/_helpers.ts";
 import { buildDamaged } from "./_damage.ts";

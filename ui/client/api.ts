@@ -4,14 +4,8 @@
  * @module
  */
 import type { EventSnapshot, HistoryQuery, OlderPage } from "../window_types.ts";
-import type {
-  ActiveReminderWire,
-  HistoryPage,
-  RemindersPage,
-  SessionsPage,
-  WireError,
-  WireHeader,
-} from "../wire.ts";
+import type { ClientConfigWire, PanelRequest } from "../client_renderer.ts";
+import type { HistoryPage, SessionsPage, WireError, WireHeader } from "../wire.ts";
 
 /** A failed API call: the host's error code (or `network`) and message. */
 export class ApiError extends Error {
@@ -89,11 +83,6 @@ export async function forkSession(id: string): Promise<WireHeader> {
     .header;
 }
 
-/** The session's active reminders, folded by the host over its durable log. */
-export async function loadReminders(id: string): Promise<RemindersPage> {
-  return await call<RemindersPage>(`${base(id)}/reminders`);
-}
-
 /** Sends one prompt with the browser's zone sampled now. */
 export async function sendMessage(
   id: string,
@@ -149,24 +138,26 @@ export async function editMessage(
   });
 }
 
-/**
- * Snoozes a reminder's latest delivered occurrence (or moves an active one-shot) by `seconds`
- * (docs/recurring.md "Host and page"); recorded in the log, no model call.
- *
- * @returns the new snooze record as the reminders route lists it
- */
-export async function snoozeReminder(
-  id: string,
-  scheduleId: string,
-  seconds: number,
-): Promise<ActiveReminderWire> {
-  const body = JSON.stringify({ seconds });
-  const path = `${base(id)}/reminders/${encodeURIComponent(scheduleId)}/snooze`;
-  return (await call<{ reminder: ActiveReminderWire }>(path, { method: "POST", body })).reminder;
+/** The renderer modules and panels the host's configuration enables (`GET /api/client-config`). */
+export async function clientConfig(): Promise<ClientConfigWire> {
+  const config = await call<Partial<ClientConfigWire>>("/api/client-config");
+  return { renderers: config.renderers ?? [], panels: config.panels ?? [] };
 }
 
-/** Stops a recurring reminder ("stop repeating"; docs/recurring.md "Host and page"). */
-export async function stopReminder(id: string, scheduleId: string): Promise<void> {
-  const path = `${base(id)}/reminders/${encodeURIComponent(scheduleId)}/stop`;
-  await call(path, { method: "POST", body: "{}" });
+/**
+ * A panel's call below one session (`/api/sessions/:id<path>`): a `POST` sends its body (or
+ * `{}`) as JSON.
+ *
+ * @param id the session id
+ * @param path e.g. `/reminders`
+ * @param init method and JSON body
+ * @returns the JSON answer
+ * @throws {ApiError} the host's error code, or `network`
+ */
+export async function request<T>(id: string, path: string, init: PanelRequest = {}): Promise<T> {
+  const method = init.method ?? "GET";
+  return await call<T>(
+    `${base(id)}${path}`,
+    method === "GET" ? {} : { method, body: JSON.stringify(init.body ?? {}) },
+  );
 }

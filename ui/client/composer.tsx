@@ -22,6 +22,8 @@ export function Composer(
     onSend(text: string): Promise<boolean>;
     readonly running?: boolean;
     onStop?(): void;
+    /** The placeholder (an enabled renderer module's hint). @default the page's own */
+    readonly placeholder?: string;
   },
 ): VNode {
   const [value, setValue] = useState("");
@@ -44,7 +46,7 @@ export function Composer(
         data-testid="composer-input"
         rows={1}
         value={value}
-        placeholder={text("placeholder")}
+        placeholder={props.placeholder ?? text("placeholder")}
         onInput={(e) => setValue((e.target as HTMLTextAreaElement).value)}
         onKeyDown={(e) => {
           if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {

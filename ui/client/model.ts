@@ -7,80 +7,20 @@
  * @module
  */
 import { computed, createModel, effect, signal } from "@preact/signals";
+import type { ClientConfigWire, ClientRenderer, PageHints, PanelHost } from "../client_renderer.ts";
 import { lang } from "../i18n.ts";
 import type { RenderContext } from "../registry.ts";
-import { type ReminderOutcome, reminderPresentation } from "../schedule.ts";
 import { SessionWindow } from "../window.ts";
-import type { EventSnapshot, HistoryQuery } from "../window_types.ts";
-import type {
-  ActiveReminderWire,
-  HistoryPage,
-  RemindersPage,
-  SessionsPage,
-  SessionSummary,
-  WireHeader,
-} from "../wire.ts";
-import { type Alerts, type AlertsEnv, createAlerts } from "./alerts.ts";
+import type { SessionSummary, WireHeader } from "../wire.ts";
+import { type Alerts, createAlerts } from "./alerts.ts";
+import { alertOf, enable, hintOf, type ShownPanel } from "./enable.ts";
 import { ApiError } from "./api.ts";
 import { turnOpen } from "./lifecycle.ts";
+import type { PageDeps } from "./page_deps.ts";
 import { text } from "./strings.ts";
 
-/** The host API the model calls (`./api.ts` implements it over `fetch`). */
-export interface PageApi {
-  /** `GET /api/sessions?limit&before`. */
-  listSessions(query: { limit: number; before?: string | null }): Promise<SessionsPage>;
-  /** `POST /api/sessions` with the browser's zone. */
-  createSession(): Promise<WireHeader>;
-  /** `POST /api/sessions/:id/resume`. */
-  resumeSession(id: string): Promise<void>;
-  /** `POST /api/sessions/:id/fork`. */
-  forkSession(id: string): Promise<WireHeader>;
-  /** `GET /api/sessions/:id/reminders`. */
-  loadReminders(id: string): Promise<RemindersPage>;
-  /** `POST /api/sessions/:id/messages`. */
-  sendMessage(id: string, text: string): Promise<unknown>;
-  /** `GET /api/sessions/:id/history`. */
-  loadHistory(id: string, query: HistoryQuery): Promise<HistoryPage>;
-  /** Every event after a seq. */
-  loadAfter(id: string, after: number): Promise<EventSnapshot>;
-  /** `POST /api/sessions/:id/turns/current/cancel`. */
-  cancelTurn(id: string): Promise<void>;
-  /** `POST …/messages/:messageId/retry`. */
-  retryMessage(id: string, messageId: string): Promise<void>;
-  /** `POST …/messages/:messageId/edit`. */
-  editMessage(id: string, messageId: string, text: string): Promise<unknown>;
-  /** `POST …/reminders/:scheduleId/snooze` (docs/recurring.md). */
-  snoozeReminder(id: string, scheduleId: string, seconds: number): Promise<ActiveReminderWire>;
-  /** `POST …/reminders/:scheduleId/stop` (docs/recurring.md). */
-  stopReminder(id: string, scheduleId: string): Promise<void>;
-}
-
-/** What the model needs from its surroundings. */
-export interface PageDeps {
-  /** The host API. */
-  readonly api: PageApi;
-  /**
-   * Subscribes a window to its session stream; `onReopen` runs before each reconnect, `onLost`
-   * when another host took the session (issue 16).
-   */
-  connect(
-    id: string,
-    win: SessionWindow,
-    onReopen: () => Promise<void>,
-    onLost?: (url: string) => void,
-  ): Disposable;
-  /** Routes to a session (`location.hash = #/s/<id>`; the router then calls `openSession`). */
-  navigate(id: string): void;
-  /** Browser alerts (notifications, title count, chime). */
-  readonly alerts: AlertsEnv;
-  /** The viewer's IANA zone. */
-  readonly timeZone: string;
-  /** Events per history page. @default 200 */
-  readonly pageSize?: number;
-}
-
-/** What happened to a snooze or stop click, by the key of the card or panel row. */
-export type CardOutcome = ReminderOutcome;
+export type { PageApi, PageDeps } from "./page_deps.ts";
+export type { ShownPanel };
 
 /** Sessions per list page. */
 export const SESSIONS_PAGE = 30;
@@ -100,17 +40,25 @@ export const PageModel = createModel((deps: PageDeps) => {
     url === "" ? "" : `${url}#/s/${encodeURIComponent(id)}`;
   const busy = signal(false);
   const sending = signal(false);
-  const reminders = signal<readonly ActiveReminderWire[]>([]);
   const drawer = signal(false);
-  const sheet = signal(false);
+  /** The panel open as a sheet (phones), by name. */
+  const sheet = signal<string | null>(null);
   const follow = signal(0);
   const announcement = signal("");
-  const outcomes = signal<ReadonlyMap<string, CardOutcome>>(new Map());
+  /** The renderer modules the client configuration enabled. */
+  const enabled = signal<readonly ClientRenderer[]>([]);
+  const panels = signal<readonly ShownPanel[]>([]);
   const alerts: Alerts = createAlerts(deps.alerts);
-  const ctx = computed<RenderContext>(() => ({ lang: lang.value, timeZone: deps.timeZone }));
+  const ctx = computed<RenderContext>(() => ({
+    lang: lang.value,
+    timeZone: deps.timeZone,
+    services: Object.assign({}, ...panels.value.map((p) => p.model.services.value)),
+  }));
   const running = computed(() => turnOpen(win.value?.events.value ?? []));
+  const hint = (key: keyof PageHints): string =>
+    hintOf(enabled.value, key, lang.value) ?? text(key);
   let stream: Disposable | undefined;
-  let remindersAsked = 0;
+  let off = (): void => {};
 
   const fail = (err: unknown): void => {
     if (err instanceof ApiError && err.code === "session_owned_elsewhere") {
@@ -123,18 +71,14 @@ export const PageModel = createModel((deps: PageDeps) => {
       ? err.message
       : String(err);
   };
-  const setOutcome = (key: string, outcome: CardOutcome): void => {
-    outcomes.value = new Map(outcomes.peek()).set(key, outcome);
+  const panelHost: PanelHost = {
+    current,
+    win,
+    request: (id, path, init) => api.request(id, path, init),
+    fail,
   };
-
-  const refreshReminders = async (id: string): Promise<void> => {
-    const asked = ++remindersAsked;
-    try {
-      const page = await api.loadReminders(id);
-      if (asked === remindersAsked && current.peek() === id) reminders.value = page.reminders;
-    } catch (err) {
-      if (asked === remindersAsked && current.peek() === id) fail(err);
-    }
+  const opened = (id: string): void => {
+    for (const p of panels.peek()) p.model.opened(id);
   };
 
   const refreshSessions = async (): Promise<void> => {
@@ -202,10 +146,10 @@ export const PageModel = createModel((deps: PageDeps) => {
     for (const [seq, view] of views) {
       if (cardsSeen.has(seq)) continue;
       cardsSeen.add(seq);
-      const p = reminderPresentation(view);
-      if (!p) continue;
-      announcement.value = `${text("reminder")}: ${p.prompt}`;
-      alerts.card({ seq, title: text("reminder"), prompt: p.prompt });
+      const said = alertOf(enabled.peek(), view, lang.peek());
+      if (!said) continue;
+      announcement.value = `${said.title}: ${said.body}`;
+      alerts.card({ seq, title: said.title, prompt: said.body });
     }
     for (let i = Math.max(lastSeq + 1, first) - first; i < events.length; i++) {
       const e = events[i]!;
@@ -232,17 +176,42 @@ export const PageModel = createModel((deps: PageDeps) => {
     owner,
     busy,
     sending,
-    reminders,
     drawer,
     sheet,
     follow,
     announcement,
-    outcomes,
+    enabled,
+    panels,
     alerts,
     ctx,
     running,
     refreshSessions,
-    refreshReminders,
+    /** Whether an enabled renderer module raises alerts (the notification settings show). */
+    hasAlerts: computed(() => enabled.value.some((r) => r.alertOf !== undefined)),
+    /** The composer's placeholder: an enabled module's hint, else the page's own. */
+    placeholder: computed(() => hint("placeholder")),
+    /** The empty conversation's line: an enabled module's hint, else the page's own. */
+    hello: computed(() => hint("hello")),
+
+    /**
+     * Reads the client configuration once and enables what it lists: each named renderer module
+     * the page bundles registers its event renderers, and each panel of theirs that the answer
+     * names gets its model. Call it before opening a session. A failure enables nothing.
+     */
+    async configure(): Promise<void> {
+      let config: ClientConfigWire;
+      try {
+        config = await api.clientConfig();
+      } catch (err) {
+        fail(err);
+        return;
+      }
+      off();
+      const on = enable(config, deps.renderers, deps.registry, panelHost);
+      off = on.off;
+      enabled.value = on.modules;
+      panels.value = on.panels;
+    },
 
     /** Loads the next page of the session list. */
     async moreSessions(): Promise<void> {
@@ -268,12 +237,11 @@ export const PageModel = createModel((deps: PageDeps) => {
       win.peek()?.[Symbol.dispose]();
       win.value = null;
       header.value = null;
-      reminders.value = [];
-      outcomes.value = new Map();
+      for (const p of panels.peek()) p.model.reset();
       owner.value = null;
       current.value = id;
       drawer.value = false;
-      sheet.value = false;
+      sheet.value = null;
       if (!id) return;
       const w = new SessionWindow({
         loadHistory: async (q) => {
@@ -292,7 +260,7 @@ export const PageModel = createModel((deps: PageDeps) => {
         fail(err);
       }
       if (current.peek() !== id) return;
-      void refreshReminders(id);
+      opened(id);
       // Tail first: the stream then opens with ?after=<tail> instead of replaying the log.
       await w.start();
       // Owned by another host: history stays readable here, the banner links to the owner.
@@ -304,7 +272,7 @@ export const PageModel = createModel((deps: PageDeps) => {
         } catch (err) {
           fail(err);
         }
-        void refreshReminders(id);
+        opened(id);
       }, (url) => {
         if (current.peek() === id) owner.value = ownerLink(url, id);
       });
@@ -356,34 +324,6 @@ export const PageModel = createModel((deps: PageDeps) => {
       });
     },
 
-    /** Snoozes a reminder by `seconds`; `key` names the card or row that shows the outcome. */
-    async snooze(scheduleId: string, seconds: number, key: string): Promise<void> {
-      const id = current.peek();
-      if (!id) return;
-      setOutcome(key, { state: "pending" });
-      try {
-        const r = await api.snoozeReminder(id, scheduleId, seconds);
-        setOutcome(key, { state: "snoozed", until: r.scheduledAt });
-      } catch (err) {
-        setOutcome(key, { state: "failed", code: err instanceof ApiError ? err.code : "failed" });
-      }
-      void refreshReminders(id);
-    },
-
-    /** Stops a recurring reminder; `key` names the card or row that shows the outcome. */
-    async stopRepeating(scheduleId: string, key: string): Promise<void> {
-      const id = current.peek();
-      if (!id) return;
-      setOutcome(key, { state: "pending" });
-      try {
-        await api.stopReminder(id, scheduleId);
-        setOutcome(key, { state: "stopped" });
-      } catch (err) {
-        setOutcome(key, { state: "failed", code: err instanceof ApiError ? err.code : "failed" });
-      }
-      void refreshReminders(id);
-    },
-
     /** Clears the error banner. */
     dismissBanner(): void {
       banner.value = null;
@@ -392,20 +332,23 @@ export const PageModel = createModel((deps: PageDeps) => {
     /** Opens or closes the session drawer (phone). */
     setDrawer(open: boolean): void {
       drawer.value = open;
-      if (open) sheet.value = false;
+      if (open) sheet.value = null;
     },
 
-    /** Opens or closes the reminders sheet (phone). */
-    setSheet(open: boolean): void {
-      sheet.value = open;
-      if (open) drawer.value = false;
+    /** Opens a panel as a sheet by name, or closes it with `null` (phone). */
+    setSheet(name: string | null): void {
+      sheet.value = name;
+      if (name !== null) drawer.value = false;
     },
 
-    /** Closes the stream and the window. */
+    /** Closes the stream, the window and the panels; unregisters the renderers. */
     close(): void {
       stream?.[Symbol.dispose]();
       stream = undefined;
       win.peek()?.[Symbol.dispose]();
+      off();
+      off = () => {};
+      panels.value = [];
     },
   };
 });

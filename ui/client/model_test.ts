@@ -3,7 +3,16 @@ import type { SessionWindow } from "../window.ts";
 import type { EventView, HistoryPage, WireEvent, WireHeader } from "../wire.ts";
 import type { AlertPermission, AlertsEnv } from "./alerts.ts";
 import { ApiError } from "./api.ts";
+import type { ClientConfigWire, PanelRequest } from "../client_renderer.ts";
+import { EventViewRegistry } from "../registry.ts";
+import { CLIENT_RENDERERS } from "../renderers.ts";
+import type { ReminderPanel } from "../schedule_panel.ts";
 import { type PageApi, PageModel } from "./model.ts";
+
+/** The client configuration of `examples/web-schedule/chime.jsonc`. */
+const WEB_SCHEDULE: ClientConfigWire = { renderers: ["@chime/ui/schedule"], panels: ["reminders"] };
+/** The client configuration of `config/default.jsonc`. */
+const DEFAULT: ClientConfigWire = { renderers: [], panels: [] };
 
 const at = "2030-01-01T08:00:00.000Z";
 const header = (id: string): WireHeader => ({ id, createdAt: at, origin: "web", lineage: null });
@@ -14,7 +23,7 @@ const card = (prompt: string): EventView => ({
 });
 
 /** An in-memory host: one log per session, calls recorded. */
-function fakeHost() {
+function fakeHost(config: ClientConfigWire) {
   const logs = new Map<string, { events: WireEvent[]; views: Record<string, EventView> }>();
   const calls: string[] = [];
   let fail: ApiError | null = null;
@@ -43,7 +52,27 @@ function fakeHost() {
       logs.set(child, { events: [...logs.get(id)!.events], views: {} });
       return Promise.resolve(header(child));
     },
-    loadReminders: () => Promise.resolve({ reminders: [], deliveryMode: "session-local" }),
+    clientConfig: () => (calls.push("client-config"), Promise.resolve(config)),
+    request: <T>(id: string, path: string, init?: PanelRequest): Promise<T> => {
+      calls.push(`${init?.method ?? "GET"} ${id}${path} ${JSON.stringify(init?.body ?? null)}`);
+      if (fail && init?.method === "POST") return Promise.reject(fail);
+      if (path === "/reminders") {
+        return Promise.resolve({ reminders: [], deliveryMode: "session-local" } as T);
+      }
+      if (path.endsWith("/snooze")) {
+        return Promise.resolve({
+          reminder: {
+            id: "sch_9",
+            kind: "at",
+            prompt: "p",
+            scheduledAt: "2030-01-01T08:10:00.000Z",
+            status: "scheduled",
+            deliveryMode: "session-local",
+          },
+        } as T);
+      }
+      return Promise.resolve({} as T);
+    },
     sendMessage: (id, text) => {
       calls.push(`send ${id} ${text}`);
       return fail ? Promise.reject(fail) : Promise.resolve({});
@@ -63,23 +92,6 @@ function fakeHost() {
     cancelTurn: () => Promise.reject(new ApiError("no_running_turn", "none")),
     retryMessage: (id, m) => (calls.push(`retry ${id} ${m}`), Promise.resolve()),
     editMessage: (id, m, t) => (calls.push(`edit ${id} ${m} ${t}`), Promise.resolve({})),
-    snoozeReminder: (id, sid, seconds) => {
-      calls.push(`snooze ${id} ${sid} ${seconds}`);
-      if (fail) return Promise.reject(fail);
-      return Promise.resolve({
-        id: "sch_9",
-        kind: "at",
-        prompt: "p",
-        scheduledAt: "2030-01-01T08:10:00.000Z",
-        status: "scheduled",
-        deliveryMode: "session-local",
-        snoozeOf: { id: sid, occurrenceAt: at },
-      });
-    },
-    stopReminder: (id, sid) => {
-      calls.push(`stop ${id} ${sid}`);
-      return fail ? Promise.reject(fail) : Promise.resolve();
-    },
   };
   return {
     api,
@@ -118,9 +130,10 @@ function fakeAlerts() {
   };
 }
 
-/** A page model over the fake host; `pushed` feeds the open window like the stream. */
-function page() {
-  const host = fakeHost();
+/** A page model over the fake host (web-schedule unless told); configured like `app.tsx`. */
+async function page(config: ClientConfigWire = WEB_SCHEDULE) {
+  const host = fakeHost(config);
+  const registry = new EventViewRegistry();
   const alerts = fakeAlerts();
   const connected: SessionWindow[] = [];
   const model = new PageModel({
@@ -132,12 +145,15 @@ function page() {
     navigate: (id) => void model.openSession(id),
     alerts: alerts.env,
     timeZone: "Asia/Shanghai",
+    renderers: CLIENT_RENDERERS,
+    registry,
   });
-  return { host, alerts, model, connected };
+  await model.configure();
+  return { host, alerts, model, connected, registry };
 }
 
 Deno.test("openSession() resumes, loads the tail, connects, and asks the transcript to follow", async () => {
-  const { host, model, connected } = page();
+  const { host, model, connected } = await page();
   host.logs.set("a", { events: [ev(0, "user-rpc", { text: "hi" })], views: {} });
   const before = model.follow.value;
   model.setDrawer(true);
@@ -152,7 +168,7 @@ Deno.test("openSession() resumes, loads the tail, connects, and asks the transcr
 });
 
 Deno.test("the first user message of an untitled session refreshes the list for its title", async () => {
-  const { host, model } = page();
+  const { host, model } = await page();
   host.logs.set("a", { events: [], views: {} });
   await model.refreshSessions();
   await model.openSession("a");
@@ -168,7 +184,7 @@ Deno.test("the first user message of an untitled session refreshes the list for 
 });
 
 Deno.test("send, retry and edit bring the new turn into view; a failure shows the banner", async () => {
-  const { host, model } = page();
+  const { host, model } = await page();
   host.logs.set("a", { events: [], views: {} });
   await model.openSession("a");
   let follow = model.follow.value;
@@ -196,7 +212,7 @@ Deno.test("send, retry and edit bring the new turn into view; a failure shows th
 });
 
 Deno.test("a card that arrives while hidden notifies, counts in the title and clears when visible", async () => {
-  const { host, model, alerts } = page();
+  const { host, model, alerts } = await page();
   host.logs.set("a", {
     events: [ev(0, "schedule/change", { op: "dispatch", id: "old" })],
     views: { 0: card("old one") },
@@ -240,31 +256,75 @@ Deno.test("a card that arrives while hidden notifies, counts in the title and cl
   model[Symbol.dispose]();
 });
 
-Deno.test("snooze and stop post to their routes and the card shows the outcome", async () => {
-  const { host, model } = page();
+Deno.test("the reminders panel: fetched on open, snooze and stop post to their routes", async () => {
+  const { host, model } = await page();
+  equal(model.panels.value.length, 1);
+  const panel = model.panels.value[0]!.model as ReminderPanel;
   host.logs.set("a", { events: [], views: {} });
   await model.openSession("a");
-  await model.snooze("sch_1", 600, "card:7");
-  deepEqual(model.outcomes.value.get("card:7"), {
+  ok(host.calls.includes("GET a/reminders null"), "the open session's reminders are fetched");
+  await panel.snooze("sch_1", 600, "card:7");
+  deepEqual(panel.outcomes.value.get("card:7"), {
     state: "snoozed",
     until: "2030-01-01T08:10:00.000Z",
   });
-  await model.stopRepeating("sch_1", "card:7");
-  deepEqual(model.outcomes.value.get("card:7"), { state: "stopped" });
+  await panel.stopRepeating("sch_1", "card:7");
+  deepEqual(panel.outcomes.value.get("card:7"), { state: "stopped" });
   host.failNext("schedule_not_active");
-  await model.stopRepeating("sch_1", "row:sch_1");
-  deepEqual(model.outcomes.value.get("row:sch_1"), {
+  await panel.stopRepeating("sch_1", "row:sch_1");
+  deepEqual(panel.outcomes.value.get("row:sch_1"), {
     state: "failed",
     code: "schedule_not_active",
   });
-  ok(host.calls.includes("snooze a sch_1 600") && host.calls.includes("stop a sch_1"));
+  ok(host.calls.includes('POST a/reminders/sch_1/snooze {"seconds":600}'));
+  ok(host.calls.includes("POST a/reminders/sch_1/stop null"));
+  const services = model.ctx.value.services?.schedule as { outcome(key: string): unknown };
+  deepEqual(services.outcome("card:7"), { state: "stopped" }, "lent to the card renderer");
   await model.openSession("a");
-  equal(model.outcomes.value.size, 0, "outcomes belong to the open session");
+  equal(panel.outcomes.value.size, 0, "outcomes belong to the open session");
+  model[Symbol.dispose]();
+});
+
+Deno.test("config/default.jsonc: no renderer, no panel, no reminders request, no schedule text", async () => {
+  const { host, model, registry } = await page(DEFAULT);
+  deepEqual(model.enabled.value, []);
+  deepEqual(model.panels.value, []);
+  equal(registry.has("schedule/change"), false, "no schedule renderer registered");
+  equal(model.hasAlerts.value, false, "no notification settings");
+  host.logs.set("a", { events: [ev(0, "user-rpc", { text: "hi" })], views: {} });
+  await model.openSession("a");
+  const w = model.win.value!;
+  w.receive({ event: ev(1, "schedule/change", { op: "create" }) });
+  w.receive({ event: ev(2, "x"), view: card("blink") });
+  equal(host.calls.filter((c) => c.includes("reminders")).length, 0, "no reminders request");
+  deepEqual(model.ctx.value.services, {});
+  equal(model.announcement.value, "", "a view no module alerts on is not announced");
+  ok(!/remind/i.test(model.placeholder.value + model.hello.value), "no reminder hints");
+  model[Symbol.dispose]();
+});
+
+Deno.test("web-schedule: the schedule renderer, its panel, its alerts and its hints", async () => {
+  const { model, registry } = await page();
+  equal(registry.has("schedule/change"), true);
+  equal(model.hasAlerts.value, true);
+  deepEqual(model.panels.value.map((p) => p.definition.name), ["reminders"]);
+  ok(/remind me/.test(model.placeholder.value));
+  model.close();
+  equal(registry.has("schedule/change"), false, "closing the page unregisters it");
+  deepEqual(model.panels.value, []);
+  model[Symbol.dispose]();
+});
+
+Deno.test("a renderer the page does not bundle, or a panel without its plugin, is skipped", async () => {
+  const { model, registry } = await page({ renderers: ["@chime/ui/nope", "@chime/ui/schedule"] });
+  deepEqual(model.enabled.value.map((r) => r.name), ["@chime/ui/schedule"]);
+  equal(registry.has("schedule/change"), true, "the renderer shows events");
+  deepEqual(model.panels.value, [], "no panel: its routes are absent");
   model[Symbol.dispose]();
 });
 
 Deno.test("the session list pages with nextBefore; new, fork and the phone panels", async () => {
-  const { host, model } = page();
+  const { host, model } = await page();
   for (let i = 0; i < 35; i++) host.logs.set(`s${i}`, { events: [], views: {} });
   await model.refreshSessions();
   equal(model.sessions.value.length, 30);
@@ -276,17 +336,17 @@ Deno.test("the session list pages with nextBefore; new, fork and the phone panel
   equal(model.current.value, "s36");
   await model.fork();
   equal(model.current.value, "s36-fork");
-  model.setSheet(true);
-  equal(model.sheet.value, true);
+  model.setSheet("reminders");
+  equal(model.sheet.value, "reminders");
   model.setDrawer(true);
-  equal(model.sheet.value, false, "drawer and sheet never overlap");
+  equal(model.sheet.value, null, "drawer and sheet never overlap");
   await model.openSession(null);
   equal(model.win.value, null);
   model[Symbol.dispose]();
 });
 
 Deno.test("a session owned by another host shows a link to it and opens no stream (issue 16)", async () => {
-  const host = fakeHost();
+  const host = fakeHost(DEFAULT);
   host.logs.set("a", { events: [ev(0, "user-rpc", { text: "hi" })], views: {} });
   let owned = true;
   const lost: ((url: string) => void)[] = [];
@@ -305,6 +365,8 @@ Deno.test("a session owned by another host shows a link to it and opens no strea
     navigate: () => {},
     alerts: fakeAlerts().env,
     timeZone: "Asia/Shanghai",
+    renderers: CLIENT_RENDERERS,
+    registry: new EventViewRegistry(),
   });
   await model.openSession("a");
   equal(model.owner.value, "http://b/#/s/a");

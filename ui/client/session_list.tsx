@@ -2,7 +2,8 @@
 /** @jsxImportSource preact */
 /**
  * The session list (a drawer on phones): titles from the first user message, forks naming
- * their parent, the creation time, paging with "More sessions", and the notification settings.
+ * their parent, the creation time, paging with "More sessions", and the notification settings
+ * (when an enabled renderer module raises alerts).
  *
  * @module
  */
@@ -116,7 +117,7 @@ export function SessionList(props: { readonly model: Page }): VNode {
           {text("moreSessions")}
         </button>
       )}
-      <NotifyControl model={model} />
+      {model.hasAlerts.value && <NotifyControl model={model} />}
     </nav>
   );
 }

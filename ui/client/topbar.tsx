@@ -2,7 +2,7 @@
 /** @jsxImportSource preact */
 /**
  * The top bar: the drawer button (phones), the page's one `<h1>` (the session title), fork
- * parentage and zone, the reminders chip with its count (phones), fork, connection, language.
+ * parentage and zone, the chip of each enabled panel (phones), fork, connection, language.
  *
  * @module
  */
@@ -11,6 +11,7 @@ import { icon } from "../icons.ts";
 import { ConnectionBadge } from "./connection_badge.tsx";
 import { LangToggle } from "./lang_toggle.tsx";
 import type { Page } from "./model.ts";
+import { PanelChip } from "./panel_chip.tsx";
 import { connection } from "./stream.ts";
 import { text } from "./strings.ts";
 
@@ -23,7 +24,6 @@ export function Topbar(props: { readonly model: Page }): VNode {
   const summary = model.sessions.value.find((s) => s.header.id === id);
   const title = id ? summary?.title || text("untitled") : "chime";
   const parent = summary?.forkOf ?? (h?.lineage ? { id: h.lineage.parentId, title: null } : null);
-  const count = model.reminders.value.length;
   return (
     <header class="topbar">
       <button
@@ -55,20 +55,10 @@ export function Topbar(props: { readonly model: Page }): VNode {
         )}
       </div>
       <div class="tools">
-        {w && (
-          <button
-            type="button"
-            class="chip reminders-chip"
-            aria-expanded={model.sheet.value}
-            aria-controls="reminders"
-            data-testid="reminders-chip"
-            onClick={() => model.setSheet(!model.sheet.peek())}
-          >
-            {icon("bell")}
-            <span class="sr-only">{text("remindersChip")}</span>
-            <span class="count" data-testid="reminders-count">{count}</span>
-          </button>
-        )}
+        {w &&
+          model.panels.value.map((panel) => (
+            <PanelChip key={panel.definition.name} model={model} panel={panel} />
+          ))}
         {w && (
           <button
             type="button"

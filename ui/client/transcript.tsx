@@ -37,6 +37,8 @@ export interface TranscriptProps {
   readonly seedLength: number;
   /** A counter: every change scrolls to the latest message and follows again. */
   readonly follow: number;
+  /** The empty conversation's line (an enabled renderer module's hint). @default the page's own */
+  readonly hello?: string;
 }
 
 /** The transcript. */
@@ -109,7 +111,7 @@ export function Transcript(props: TranscriptProps): VNode {
               {text("older")}
             </button>
           )}
-        {props.nodes.length === 0 && <p class="hello">{text("hello")}</p>}
+        {props.nodes.length === 0 && <p class="hello">{props.hello ?? text("hello")}</p>}
         {props.nodes.map((node) => (
           <div
             key={node.key}

@@ -168,6 +168,10 @@ export function startFakeApi(): FakeApi {
     const url = new URL(req.url);
     const asset = uiAsset(url.pathname);
     if (asset) return new Response(asset.body, { headers: { "content-type": asset.contentType } });
+    if (url.pathname === "/api/client-config") {
+      // What the web-schedule example enables (the fake speaks its reminder routes).
+      return json({ renderers: ["@chime/ui/schedule"], panels: ["reminders"] });
+    }
     const parts = url.pathname.split("/").slice(3).map(decodeURIComponent);
     if (url.pathname === "/api/sessions" && req.method === "POST") {
       const { timeZone } = await req.json();

@@ -1,27 +1,19 @@
 /**
- * `GET /api/sessions/:id/reminders`: the active reminders of a session over the durable log only
- * (seed "Commit-aware Web 回执": the page shows nothing the log has not committed). A live
- * session answers from its {@linkcode LiveSchedule} in O(active reminders); a cold one folds its
- * stored `schedule/change` events (one indexed query, docs/long-sessions.md). A recurring
- * reminder carries `repeat` and its next occurrence as `scheduledAt` (docs/recurring.md "Host
- * and page").
+ * The active reminders of a session as the page lists them (`GET /api/sessions/:id/reminders`,
+ * `./web.ts`), over the durable log only (seed "Commit-aware Web 回执": the page shows nothing
+ * the log has not committed). A live session answers from its {@linkcode LiveSchedule} in
+ * O(active reminders); a cold one folds its stored `schedule/change` events (one indexed query,
+ * docs/long-sessions.md). A recurring reminder carries `repeat` and its next occurrence as
+ * `scheduledAt` (docs/recurring.md "Host and page").
  *
  * @module
  */
-import {
-  DELIVERY_MODE,
-  foldSession,
-  LiveSchedule,
-  readStoredChanges,
-  type RepeatValue,
-  scheduledAtMs,
-  type ScheduleRecord,
-  type ScheduleValue,
-  scheduleValue,
-  type SnoozeOf,
-  storeReader,
-} from "@chime/schedule";
-import type { HostRuntime } from "./runtime.ts";
+import type { WebHost } from "@chime/agent";
+import { foldSession } from "./fold.ts";
+import { LiveSchedule } from "./live.ts";
+import { scheduledAtMs, type ScheduleRecord, type SnoozeOf } from "./protocol.ts";
+import { readStoredChanges, storeReader } from "./reader.ts";
+import { DELIVERY_MODE, type RepeatValue, type ScheduleValue, scheduleValue } from "./value.ts";
 
 /** One active reminder as the page lists it. */
 export interface ActiveReminder {
@@ -78,32 +70,33 @@ export function activeReminder(value: ScheduleValue): ActiveReminder {
 }
 
 /**
- * The durable active reminders of a session. A live session answers below the host's flushed
- * watermark (the same cursor that gates views): from the state the schedule plugin keeps for it
- * ({@linkcode LiveSchedule.activeAt}), or, without one (plugin not loaded, state still loading),
- * by folding its `schedule/change` events below the watermark. A cold one folds its stored
- * changes and is never activated.
+ * The durable active reminders of a session. A live session answers below the host's durable
+ * bound ({@linkcode WebHost.durableLength}, the cursor that gates views): from the state the
+ * schedule plugin keeps for it ({@linkcode LiveSchedule.activeAt}), or, without one (an agent
+ * the plugin did not set up, state still loading), by folding its `schedule/change` events below
+ * the bound. A cold one folds its stored changes and is never activated.
  *
- * @param runtime the host runtime (store, watermark, clock)
+ * @param host the store and the durable bound
  * @param id the session id
  * @returns the page, or `undefined` for an unknown session
  * @throws {ScheduleError} `invalid_log` for a log the schedule fold rejects
  */
 export async function sessionReminders(
-  runtime: HostRuntime,
+  host: Pick<WebHost, "store" | "durableLength">,
   id: string,
 ): Promise<RemindersPage | undefined> {
-  const now = runtime.store.clock.now();
-  const live = runtime.store.live(id);
+  const { store } = host;
+  const now = store.clock.now();
+  const live = store.live(id);
   if (live !== undefined) {
-    const durable = Math.min(runtime.watermark.get(live), live.length);
+    const durable = host.durableLength(live);
     const active = LiveSchedule.of(live)?.activeAt(durable);
     if (active !== undefined) return page(active.values(), now);
     const from = live.header.seedLength ?? 0;
-    const events = await storeReader(runtime.store)(live, { from, to: Math.max(from, durable) });
+    const events = await storeReader(store)(live, { from, to: Math.max(from, durable) });
     return page(foldSession(live.header, events).active.values(), now);
   }
-  const stored = await readStoredChanges(runtime.store, id);
+  const stored = await readStoredChanges(store, id);
   return stored === undefined
     ? undefined
     : page(foldSession(stored.header, stored.events).active.values(), now);

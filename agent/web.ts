@@ -1,0 +1,190 @@
+/**
+ * What a plugin brings to a web host besides its agent scope (docs/architecture.md "Plugins"):
+ * session routes, commit-gated views, and the names of the client renderer and page panels that
+ * show them. The contract lives here, beside {@linkcode Plugin}, because a plugin may not import
+ * the host (docs/architecture.md "Dependency arrows"); the host implements {@linkcode WebHost}
+ * and mounts whatever the loaded plugins contribute, knowing none of them by name.
+ *
+ * @module
+ */
+import type { Session, SessionEvent, SessionHeader, SessionStore } from "@chime/session";
+import type { AgentHandle, Plugin } from "./types.ts";
+
+/* ------------------------------------------------------------------ views */
+
+/** A commit-aware presentation sent beside a durable event (docs/architecture.md "Views"). */
+export interface EventView {
+  /** The durable event type that selects the client renderer, e.g. `schedule/change`. */
+  readonly type: string;
+  /** Renderer-specific JSON. */
+  readonly presentation: unknown;
+}
+
+/**
+ * Finds the earlier events some gated events need for their views. It is offered the events
+ * before the largest gated seq, newest first, until it is {@linkcode ContextScan.done}.
+ */
+export interface ContextScan {
+  /**
+   * Offers one earlier event (newest first).
+   *
+   * @param event an event below the largest gated seq
+   * @returns `true` to keep it for {@linkcode ViewSource.build}
+   */
+  offer(event: SessionEvent): boolean;
+  /** `true` once no older event can change any view. */
+  readonly done: boolean;
+}
+
+/** Builds views for one kind of durable event (e.g. schedule dispatches). */
+export interface ViewSource {
+  /** `true` for events that get a view once a flush covers them. */
+  gated(event: SessionEvent): boolean;
+  /**
+   * Builds the views of some gated events.
+   *
+   * @param header the session header
+   * @param events ascending events holding the requested gated events and their context: the
+   *   dense log from seq 0, or only what {@linkcode ViewSource.context} kept
+   * @param seqs gated seqs to present
+   * @returns views by seq; a seq may be missing when it cannot be presented
+   */
+  build(
+    header: SessionHeader,
+    events: readonly SessionEvent[],
+    seqs: readonly number[],
+  ): ReadonlyMap<number, EventView>;
+  /**
+   * Optional sparse context: which earlier events the views of `gated` depend on. Without it,
+   * {@linkcode ViewSource.build} gets the dense log from seq 0.
+   *
+   * @param header the session header
+   * @param gated the gated events to present, ascending
+   * @returns a fresh scan
+   */
+  context?(header: SessionHeader, gated: readonly SessionEvent[]): ContextScan;
+}
+
+/* ------------------------------------------------------------------ routes */
+
+/** What the host lends a plugin's routes (implemented by `@chime/host`). */
+export interface WebHost {
+  /** The host's store: `live(id)`, `clock`, reads of stored sessions. */
+  readonly store: SessionStore;
+  /**
+   * The durable bound of a live session: every `seq` below it is stored and may be shown (the
+   * host's watermark, the same cursor that gates views; never above `session.length`).
+   *
+   * @param session a live session of {@linkcode WebHost.store}
+   * @returns the exclusive bound
+   */
+  durableLength(session: Session): number;
+  /**
+   * Makes a session live (cold → live, idempotent) and publishes its agent.
+   *
+   * @param id a session id
+   * @returns the live session
+   * @throws {SessionError} `session_not_found`
+   */
+  resume(id: string): Promise<Session>;
+  /**
+   * The one agent of a live root session.
+   *
+   * @param session a live root session
+   * @returns its agent
+   */
+  agentFor(session: Session): Promise<AgentHandle>;
+}
+
+/** What one route call sees besides the request. */
+export interface RouteContext {
+  /** The host. */
+  readonly host: WebHost;
+  /** The `:id` of `/api/sessions/:id/…`, already checked to be a well-formed session id. */
+  readonly sessionId: string;
+  /**
+   * A named path parameter of {@linkcode SessionRoute.path}.
+   *
+   * @param name e.g. `scheduleId` for `/reminders/:scheduleId/snooze`
+   * @returns its decoded value
+   */
+  param(name: string): string;
+  /**
+   * The request body as one JSON object, read under the host's size and time limits.
+   *
+   * @returns the object
+   * @throws {Error} `invalid_json` or `invalid_request` (answered `400` by the host)
+   */
+  json(): Promise<Record<string, unknown>>;
+}
+
+/**
+ * A fetch-style route handler. It answers with any `Response`; a thrown error whose `code` the
+ * host knows (e.g. `session_not_found`, `invalid_json`) is answered with that code's status,
+ * anything else with `500 internal_error`.
+ */
+export type RouteHandler = (
+  request: Request,
+  context: RouteContext,
+) => Response | Promise<Response>;
+
+/** HTTP methods a plugin route may answer. */
+export type RouteMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/**
+ * One route under one session: everything a plugin keeps is session-local, so its routes live
+ * below `/api/sessions/:id` and pass the host's guards (host names, origins, token, bodies).
+ */
+export interface SessionRoute {
+  /** The method. */
+  readonly method: RouteMethod;
+  /** The path below `/api/sessions/:id`, e.g. `/reminders/:scheduleId/snooze`. */
+  readonly path: string;
+  /** Answers the request. */
+  readonly handle: RouteHandler;
+}
+
+/* ------------------------------------------------------------------ the contribution */
+
+/** The web part of a {@linkcode Plugin}: everything it adds to a host and its page. */
+export interface PluginWeb {
+  /** Session routes (`GET /api/sessions/:id/reminders`, …). @default none */
+  readonly routes?: readonly SessionRoute[];
+  /** Commit-gated views of the durable events the plugin writes. @default none */
+  readonly views?: ViewSource;
+  /**
+   * The client renderer module (bundled in the page) that shows this plugin's events and
+   * panels, e.g. `@chime/ui/schedule`. @default none
+   */
+  readonly renderer?: string;
+  /**
+   * Page panels of {@linkcode PluginWeb.renderer} this plugin's routes serve (e.g.
+   * `reminders`); the page shows one only when the configuration enables the renderer.
+   * @default none
+   */
+  readonly panels?: readonly string[];
+}
+
+/**
+ * The panels a page may show: those of plugins whose renderer module is enabled.
+ *
+ * @param plugins the loaded plugins
+ * @param renderers the enabled client renderers
+ * @returns panel names, in plugin order
+ *
+ * @example A plugin's panel needs its renderer
+ * ```ts
+ * import { enabledPanels } from "@chime/agent";
+ * const plugin = { name: "p", setup() {}, web: { renderer: "r", panels: ["list"] } };
+ * console.assert(enabledPanels([plugin], ["r"])[0] === "list");
+ * console.assert(enabledPanels([plugin], []).length === 0);
+ * ```
+ */
+export function enabledPanels(
+  plugins: readonly Plugin[],
+  renderers: readonly string[],
+): string[] {
+  return plugins.flatMap(({ web }) =>
+    web?.renderer !== undefined && renderers.includes(web.renderer) ? web.panels ?? [] : []
+  );
+}

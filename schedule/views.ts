@@ -1,0 +1,75 @@
+/**
+ * The commit-gated views of `schedule/change` dispatches (seed "Commit-aware Web 回执"; one-shot
+ * and recurring, docs/recurring.md "Host and page"): the view source the schedule plugin
+ * contributes as `Plugin.web.views` (docs/architecture.md "Views").
+ *
+ * @module
+ */
+import type { ContextScan, EventView, ViewSource } from "@chime/agent";
+import type { SessionEvent, SessionHeader } from "@chime/session";
+import { tryDecodeScheduleChange } from "./decoder.ts";
+import { foldStart } from "./fold.ts";
+import { scheduleChangeView, scheduleReminderPresentations } from "./presentation.ts";
+import { SCHEDULE_CHANGE } from "./protocol.ts";
+
+/**
+ * The creates (and updates) the dispatches of `gated` pair with, under the rules of
+ * `scheduleReminderPresentations` (`./presentation.ts`): an own dispatch (`seq ≥ seedLength`)
+ * pairs with the nearest same-id create in `[seedLength, seq)`, an inherited one with the
+ * nearest same-id create before it. Keeping exactly those creates (newest first) makes the
+ * sparse list present every dispatch as the dense log would.
+ */
+function dispatchContext(header: SessionHeader, gated: readonly SessionEvent[]): ContextScan {
+  const seedLength = foldStart(header);
+  let pending = gated.flatMap((event) => {
+    const change = tryDecodeScheduleChange(event.data);
+    return change?.op === "dispatch"
+      ? [{ seq: event.seq, id: change.id, own: event.seq >= seedLength }]
+      : [];
+  });
+  return {
+    offer(event) {
+      // Below the boundary an own dispatch can no longer pair: it has no receipt.
+      if (event.seq < seedLength) pending = pending.filter((p) => !p.own);
+      if (event.type !== SCHEDULE_CHANGE || pending.length === 0) return false;
+      const change = tryDecodeScheduleChange(event.data);
+      // An update pairs like the create it replaces (`./presentation.ts`).
+      if (change?.op !== "create" && change?.op !== "update") return false;
+      const before = pending.length;
+      pending = pending.filter((p) => p.id !== change.record.id || p.seq <= event.seq);
+      return pending.length < before;
+    },
+    get done() {
+      return pending.length === 0;
+    },
+  };
+}
+
+/**
+ * Views of `schedule/change` dispatches: `{ type: 'schedule/change', presentation }` once a
+ * flush covers the dispatch. Other transitions (`skip`, `stop`, `update`, …) get no view: the
+ * page shows them raw.
+ *
+ * @example A dispatch is gated, a create is not
+ * ```ts
+ * import { scheduleViews } from "@chime/schedule";
+ * const at = "2030-01-01T00:00:00.000Z";
+ * const dispatch = { version: 1, op: "dispatch", id: "sch_abcdefgh" };
+ * console.assert(scheduleViews.gated({ seq: 1, type: "schedule/change", at, data: dispatch }));
+ * ```
+ */
+export const scheduleViews: ViewSource = {
+  context: dispatchContext,
+  gated: (event) =>
+    event.type === SCHEDULE_CHANGE && tryDecodeScheduleChange(event.data)?.op === "dispatch",
+  build(header, events, seqs) {
+    const through = Math.max(...seqs);
+    const receipts = scheduleReminderPresentations(header, events, { through });
+    const out = new Map<number, EventView>();
+    for (const seq of seqs) {
+      const receipt = receipts.get(seq);
+      if (receipt !== undefined) out.set(seq, scheduleChangeView(receipt));
+    }
+    return out;
+  },
+};

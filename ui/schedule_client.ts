@@ -1,0 +1,80 @@
+/**
+ * `@chime/ui/schedule`: the schedule plugin's client renderer module, and its one registration
+ * point in the page, {@linkcode SCHEDULE_CLIENT} (docs/architecture.md "Plugins"): the bilingual
+ * `schedule/change` renderer (reminder cards with the fixed session-local label, seed
+ * "Commit-aware Web 回执"; `./schedule.ts`), the `reminders` panel with its chip
+ * ({@linkcode ReminderPanelModel}, {@linkcode RemindersPanel}), the alert for a new reminder card
+ * and the empty page's reminder hints. The page enables it only when `GET /api/client-config`
+ * lists `@chime/ui/schedule`, and shows the panel only when that answer lists `reminders` (the
+ * schedule plugin is loaded, so its routes exist).
+ *
+ * @example Register the renderer
+ * ```ts
+ * import { EventViewRegistry } from "@chime/ui";
+ * import { SCHEDULE_CLIENT } from "@chime/ui/schedule";
+ * const registry = new EventViewRegistry();
+ * SCHEDULE_CLIENT.register(registry);
+ * console.assert(registry.has("schedule/change"));
+ * ```
+ *
+ * @module
+ */
+import type { ClientRenderer, PanelDefinition } from "./client_renderer.ts";
+import { registerScheduleView, reminderPresentation } from "./schedule.ts";
+import { ReminderPanelModel } from "./schedule_panel.ts";
+import { PANEL_TEXT, RemindersPanel } from "./schedule_panel_view.tsx";
+
+export * from "./schedule.ts";
+export { durableScheduleMark, type ReminderPanel, ReminderPanelModel } from "./schedule_panel.ts";
+export { PANEL_TEXT, RemindersPanel } from "./schedule_panel_view.tsx";
+export type {
+  ClientRenderer,
+  PageHints,
+  PanelDefinition,
+  PanelHost,
+  PanelModel,
+  PanelRequest,
+  PanelViewProps,
+  ViewAlert,
+} from "./client_renderer.ts";
+
+/** The `reminders` panel. */
+export const REMINDERS_PANEL: PanelDefinition = {
+  name: "reminders",
+  icon: "bell",
+  label: (lang) => PANEL_TEXT[lang].chip,
+  create: (host) => new ReminderPanelModel(host),
+  view: RemindersPanel,
+};
+
+const CARD_TITLE = { en: "Reminder", zh: "提醒" } as const;
+
+/**
+ * The schedule renderer module as the page enables it.
+ *
+ * @example Its name and panel
+ * ```ts
+ * import { SCHEDULE_CLIENT } from "@chime/ui/schedule";
+ * console.assert(SCHEDULE_CLIENT.name === "@chime/ui/schedule");
+ * console.assert(SCHEDULE_CLIENT.panels?.[0]?.name === "reminders");
+ * ```
+ */
+export const SCHEDULE_CLIENT: ClientRenderer = {
+  name: "@chime/ui/schedule",
+  register: registerScheduleView,
+  panels: [REMINDERS_PANEL],
+  hints: {
+    placeholder: {
+      en: "Message the agent — try “remind me in 20 minutes to stretch”",
+      zh: "给 Agent 发消息 —— 试试“20 分钟后提醒我起来活动”",
+    },
+    hello: {
+      en: "Say hello. Ask for a reminder in plain words, in English or 中文.",
+      zh: "打个招呼吧。可以用中文或英文让我设置提醒。",
+    },
+  },
+  alertOf(view, lang) {
+    const p = reminderPresentation(view);
+    return p === undefined ? undefined : { title: CARD_TITLE[lang], body: p.prompt };
+  },
+};

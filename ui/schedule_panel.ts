@@ -1,0 +1,188 @@
+/**
+ * The reminders panel's model (the `reminders` panel of `@chime/ui/schedule`): the host's durable
+ * fold of the open session (`GET /api/sessions/:id/reminders`, never the loaded window, so
+ * reminders created long ago are listed too), refreshed on open, on reconnect, whenever a
+ * `schedule/change` event becomes durable and after each click; the card and row actions
+ * (snooze, stop repeating; docs/recurring.md "Host and page") with their outcomes; and the
+ * {@linkcode ScheduleServices} it lends the schedule renderer. Signals only: `deno test` drives it
+ * without a DOM.
+ *
+ * @module
+ */
+import { computed, createModel, effect, signal } from "@preact/signals";
+import type { PanelHost, PanelModel } from "./client_renderer.ts";
+import {
+  promptsById,
+  type ReminderOutcome,
+  SCHEDULE_SERVICES,
+  type ScheduleServices,
+} from "./schedule.ts";
+import type { Readable } from "./window_types.ts";
+import type { ActiveReminderWire, RemindersPage, WireEvent } from "./wire.ts";
+
+/**
+ * The highest `seq` of a `schedule/change` event the host reported durable, or `-1`. The panel
+ * refetches its reminders whenever this moves (a create, delete or dispatch was committed).
+ *
+ * @param events the window's events, ascending by seq
+ * @param durableBefore the window's exclusive `flushed` bound
+ * @returns the mark
+ * @example
+ * ```ts
+ * import { durableScheduleMark } from "@chime/ui/schedule";
+ * const at = "2030-01-01T00:00:00.000Z";
+ * const events = [{ seq: 0, type: "schedule/change", at, data: {} }];
+ * console.assert(durableScheduleMark(events, 0) === -1 && durableScheduleMark(events, 1) === 0);
+ * ```
+ */
+export function durableScheduleMark(events: readonly WireEvent[], durableBefore: number): number {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]!;
+    if (e.seq < durableBefore && e.type === "schedule/change") return e.seq;
+  }
+  return -1;
+}
+
+/** The host's error code of a failed request (`failed` when it has none). */
+function codeOf(err: unknown): string {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? code : "failed";
+}
+
+/** The reminders panel's state and actions. */
+export interface ReminderPanel extends PanelModel {
+  /** The host's active reminders of the open session, soonest first. */
+  readonly reminders: Readable<readonly ActiveReminderWire[]>;
+  /** What each snooze or stop click led to, by the key of its card or row. */
+  readonly outcomes: Readable<ReadonlyMap<string, ReminderOutcome>>;
+  /**
+   * Fetches the reminders of a session (a late answer for another session is dropped).
+   *
+   * @param id the session id
+   */
+  refresh(id: string): Promise<void>;
+  /**
+   * Snoozes a reminder (`POST …/reminders/:scheduleId/snooze`).
+   *
+   * @param scheduleId the reminder
+   * @param seconds 60 … 604800
+   * @param key the card or row that shows the outcome
+   */
+  snooze(scheduleId: string, seconds: number, key: string): Promise<void>;
+  /**
+   * Stops a recurring reminder (`POST …/reminders/:scheduleId/stop`).
+   *
+   * @param scheduleId the reminder
+   * @param key the card or row that shows the outcome
+   */
+  stopRepeating(scheduleId: string, key: string): Promise<void>;
+}
+
+/** The reminders panel model: `new ReminderPanelModel(host)`; dispose it with the page. */
+export const ReminderPanelModel: new (host: PanelHost) => ReminderPanel = createModel((
+  host: PanelHost,
+) => {
+  const reminders = signal<readonly ActiveReminderWire[]>([]);
+  const outcomes = signal<ReadonlyMap<string, ReminderOutcome>>(new Map());
+  let asked = 0;
+
+  const refresh = async (id: string): Promise<void> => {
+    const mine = ++asked;
+    try {
+      const page = await host.request<RemindersPage>(id, "/reminders");
+      if (mine === asked && host.current.peek() === id) reminders.value = page.reminders;
+    } catch (err) {
+      if (mine === asked && host.current.peek() === id) host.fail(err);
+    }
+  };
+  const setOutcome = (key: string, outcome: ReminderOutcome): void => {
+    outcomes.value = new Map(outcomes.peek()).set(key, outcome);
+  };
+  /** Runs a card or row action; `key` shows its outcome; the list is refreshed after. */
+  const act = async (
+    key: string,
+    run: (id: string) => Promise<ReminderOutcome>,
+  ): Promise<void> => {
+    const id = host.current.peek();
+    if (!id) return;
+    setOutcome(key, { state: "pending" });
+    try {
+      setOutcome(key, await run(id));
+    } catch (err) {
+      setOutcome(key, { state: "failed", code: codeOf(err) });
+    }
+    void refresh(id);
+  };
+  const path = (scheduleId: string, action: string) =>
+    `/reminders/${encodeURIComponent(scheduleId)}/${action}`;
+
+  /** Snoozes a reminder by `seconds`; `key` names the card or row that shows the outcome. */
+  const snooze = (scheduleId: string, seconds: number, key: string): Promise<void> =>
+    act(key, async (id) => {
+      const body = { seconds };
+      const r = await host.request<{ reminder: ActiveReminderWire }>(
+        id,
+        path(scheduleId, "snooze"),
+        {
+          method: "POST",
+          body,
+        },
+      );
+      return { state: "snoozed", until: r.reminder.scheduledAt };
+    });
+
+  /** Stops a recurring reminder; `key` names the card or row that shows the outcome. */
+  const stopRepeating = (scheduleId: string, key: string): Promise<void> =>
+    act(key, async (id) => {
+      await host.request(id, path(scheduleId, "stop"), { method: "POST" });
+      return { state: "stopped" };
+    });
+
+  // A create, delete or dispatch became durable: the host's fold changed.
+  const mark = computed(() => {
+    const w = host.win.value;
+    return w ? durableScheduleMark(w.events.value, w.durableBefore.value) : -1;
+  });
+  effect(() => {
+    const moved = mark.value;
+    const id = host.current.peek();
+    if (moved >= 0 && id) void refresh(id);
+  });
+
+  const prompts = computed(() => promptsById(host.win.value?.events.value ?? []));
+  const services = computed<Readonly<Record<string, unknown>>>(() => {
+    const list = reminders.value;
+    const shown = outcomes.value;
+    const known = prompts.value;
+    const lent: ScheduleServices = {
+      activeRecurring: new Set(list.filter((r) => r.kind === "recurring").map((r) => r.id)),
+      promptOf: (id) => known.get(id) ?? list.find((r) => r.id === id)?.prompt,
+      outcome: (key) => shown.get(key),
+      snooze: (id, seconds, key) => void snooze(id, seconds, key),
+      stop: (id, key) => void stopRepeating(id, key),
+    };
+    return { [SCHEDULE_SERVICES]: lent };
+  });
+
+  return {
+    reminders,
+    outcomes,
+    count: computed(() => reminders.value.length),
+    services,
+    refresh,
+    snooze,
+    stopRepeating,
+
+    /** A session opened or reconnected: fetch its reminders. */
+    opened(id: string): void {
+      void refresh(id);
+    },
+
+    /** The page left the session: its reminders and outcomes go. */
+    reset(): void {
+      asked++;
+      reminders.value = [];
+      outcomes.value = new Map();
+    },
+  };
+});

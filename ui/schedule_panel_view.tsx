@@ -1,0 +1,95 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource preact */
+/**
+ * The reminders panel (a sheet behind its chip on phones) of `@chime/ui/schedule`: the host's
+ * durable fold ({@linkcode ReminderPanel.reminders}). A recurring reminder shows "repeats … · next
+ * …"; every row has Snooze and, when it repeats, Stop repeating (docs/recurring.md "Host and
+ * page").
+ *
+ * @module
+ */
+import type { PanelViewProps } from "./client_renderer.ts";
+import type { Lang } from "./i18n.ts";
+import { icon } from "./icons.ts";
+import type { Rendered } from "./registry.ts";
+import { formatOccurrence, reminderActions, repeatLine, SESSION_LOCAL_LABEL } from "./schedule.ts";
+import type { ReminderPanel } from "./schedule_panel.ts";
+
+/** The panel's texts by language. */
+export const PANEL_TEXT: Readonly<
+  Record<Lang, Readonly<Record<"title" | "chip" | "empty" | "overdue" | "close", string>>>
+> = {
+  en: {
+    title: "Active reminders",
+    chip: "Reminders",
+    empty: "No active reminders",
+    overdue: "overdue",
+    close: "Close",
+  },
+  zh: { title: "活动提醒", chip: "提醒", empty: "暂无活动提醒", overdue: "已逾期", close: "关闭" },
+};
+
+/**
+ * The reminders panel.
+ *
+ * @param props its {@linkcode ReminderPanel} model, the render context, the sheet state
+ * @returns the `<aside id="reminders">` element
+ */
+export function RemindersPanel(props: PanelViewProps): Rendered {
+  const list = (props.model as ReminderPanel).reminders.value;
+  const { ctx } = props;
+  const t = PANEL_TEXT[ctx.lang];
+  return (
+    <aside
+      id="reminders"
+      class={`side-panel reminders${props.open ? " open" : ""}`}
+      data-testid="reminders-panel"
+      aria-labelledby="reminders-heading"
+    >
+      <div class="panel-head">
+        <h2 id="reminders-heading">{icon("bell")} {t.title}</h2>
+        <button
+          type="button"
+          class="ghost icon-only sheet-close"
+          aria-label={t.close}
+          onClick={props.onClose}
+        >
+          {icon("close")}
+        </button>
+      </div>
+      {list.length === 0 ? <p class="muted">{t.empty}</p> : (
+        <ul>
+          {list.map((r) => {
+            const f = formatOccurrence(r.scheduledAt, ctx);
+            return (
+              <li
+                key={r.id}
+                data-testid="active-reminder"
+                data-status={r.status}
+                data-schedule-id={r.id}
+                data-kind={r.kind}
+              >
+                <p class="prompt">
+                  {r.repeat ? icon("repeat") : r.snoozeOf ? icon("snooze") : icon("clock")}{" "}
+                  {r.prompt}
+                </p>
+                {r.repeat && (
+                  <p class="repeat" data-testid="reminder-repeat">
+                    {repeatLine(r.repeat, r.scheduledAt, ctx)}
+                  </p>
+                )}
+                <p class="when">
+                  <time dateTime={r.scheduledAt}>{f.local}</time>
+                  <span class="utc">{f.utc}</span>
+                  {r.status === "overdue" && <span class="badge overdue">{t.overdue}</span>}
+                </p>
+                {reminderActions(r.id, `row:${r.id}`, r.kind === "recurring", ctx)}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <p class="session-local small">{SESSION_LOCAL_LABEL[ctx.lang]}</p>
+    </aside>
+  );
+}
