@@ -39,7 +39,7 @@ export const REMINDER_INSTRUCTION: string =
  * `scheduledAt`), `missed` (occurrences before it that were not delivered, whatever the cause),
  * `coalesced: true` only when the hourly reminder budget held this delivery back (then `missed`
  * counts what the wait swallowed; a miss caused only by downtime is just `missed: N`), and
- * `recurring: { rrule, timeZone, text, nextAt }`; a snooze record adds `snoozeOf`.
+ * `recurring: { rrule, timeZone, text: { en, zh }, nextAt }`; a snooze record adds `snoozeOf`.
  *
  * @param record the active record being dispatched
  * @param decisionNowMs the single decision-clock sample, epoch milliseconds (UTC)
@@ -79,7 +79,7 @@ export function reminderFrame(
     fields.recurring = {
       rrule: record.rrule,
       timeZone: record.timeZone,
-      text: describeRule(record, "en"),
+      text: { en: describeRule(record, "en"), zh: describeRule(record, "zh") },
       nextAt: occurrence.nextAt,
     };
   }

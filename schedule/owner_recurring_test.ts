@@ -61,7 +61,7 @@ Deno.test("a minutely series dispatches each occurrence with occurrenceAt and ne
   assert.deepEqual(first!.recurring, {
     rrule: "FREQ=MINUTELY",
     timeZone: "UTC",
-    text: "every minute",
+    text: { en: "every minute", zh: "每分钟" },
     nextAt: new Date(T0 + 2 * MINUTE).toISOString(),
   });
   assert.equal(w.owner!.target, T0 + 3 * MINUTE);
