@@ -1,6 +1,6 @@
 /**
  * The agent's phase machine: inbox, idle ⇄ turn ⇄ maintenance, parking and idle waiters
- * (seed §"Live 交付生命周期"). Private to `@chime/agent`.
+ * (docs/design.md#admission). Private to `@chime/agent`.
  *
  * @module
  */

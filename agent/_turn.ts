@@ -1,6 +1,7 @@
 /**
- * One turn of the agent loop (ARCHITECTURE.md §4, seed §"Session 与请求时区归属"). Private to
- * `@chime/agent`; {@linkcode Agent} owns the phase and the inbox, this file owns the steps.
+ * One turn of the agent loop (docs/events.md#one-turn, docs/design.md#time-context-reading).
+ * Private to `@chime/agent`; {@linkcode Agent} owns the phase and the inbox, this file owns the
+ * steps.
  *
  * @module
  */

@@ -1,6 +1,7 @@
 /**
  * {@linkcode Agent}: the live loop of one root session: inbox, turns, steering, maintenance,
- * follow-ups, tools and pre-step hooks (ARCHITECTURE.md §4, seed §"Live 交付生命周期").
+ * follow-ups, tools and pre-step hooks (docs/events.md#one-turn,
+ * docs/design.md#live-delivery-lifecycle).
  *
  * @module
  */
@@ -230,7 +231,7 @@ export class Agent implements AgentHandle, AsyncDisposable {
   }
 
   /**
-   * Claims the idle phase for `task` (seed §"Live 交付生命周期"). Inputs arriving meanwhile
+   * Claims the idle phase for `task` (docs/design.md#admission). Inputs arriving meanwhile
    * stay parked; when the task settles a turn for them starts before this promise settles.
    *
    * @param task the maintenance work

@@ -10,7 +10,7 @@ const echo: ToolDefinition = {
   execute: (args) => Promise.resolve({ ok: true, echoed: args }),
 };
 
-Deno.test("`submit()` runs one turn with the exact §4 event sequence", async () => {
+Deno.test("`submit()` runs one turn with the exact event sequence (docs/events.md#one-turn)", async () => {
   await using h = await harness(new ScriptedModel([{ text: "hello" }]));
   const event = h.agent.submit({ text: "hi", source: web("Europe/Paris") });
   assert.equal(event.type, "user-rpc");

@@ -1,6 +1,7 @@
 /**
  * {@linkcode Loader}: installs plugins into the scopes of root agents published after they
- * loaded (seed §"决策": only future roots, never earlier ones, children or cold history).
+ * loaded (docs/design.md#decision: only future roots, never earlier ones, children or cold
+ * history).
  *
  * @module
  */

@@ -1,14 +1,15 @@
 /**
  * `@chime/agent` owns the live agent of a root session: the inbox and turn loop with steering,
  * `agent/pre-step` hooks, the agent-scoped tool registry, idle maintenance
- * (`runMaintenance()`, `whenIdle()`, `followup()`, seed §"Live 交付生命周期"), the plugin
- * {@linkcode Loader} (only roots published after a plugin loaded, seed §"决策") and the plugin's
- * one registration point, including its web part ({@linkcode PluginWeb}: session routes over a
- * {@linkcode WebHost}, commit-gated views, the names of its client renderer and panels), request
- * provenance helpers ({@linkcode turnMessages}, {@linkcode openTurnId}), the notes the transcript
- * puts on stopped, superseded and edited requests ({@linkcode readMarks}), the model request
- * budget (`contextTokens`, docs/long-sessions.md "Model context within a budget") and the model
- * adapters (OpenAI-compatible streaming, scripted; the keyless offline model is `@chime/offline`).
+ * (`runMaintenance()`, `whenIdle()`, `followup()`, docs/design.md#admission), the plugin
+ * {@linkcode Loader} (only roots published after a plugin loaded, docs/design.md#decision) and the
+ * plugin's one registration point, including its web part ({@linkcode PluginWeb}: session routes
+ * over a {@linkcode WebHost}, commit-gated views, the names of its client renderer and panels),
+ * request provenance helpers ({@linkcode turnMessages}, {@linkcode openTurnId}), the notes the
+ * transcript puts on stopped, superseded and edited requests ({@linkcode readMarks}), the model
+ * request budget (`contextTokens`, docs/long-sessions.md "Model context within a budget") and the
+ * model adapters (OpenAI-compatible streaming, scripted; the keyless offline model is
+ * `@chime/offline`).
  *
  * @example Run a turn with a tool against a scripted model
  * ```ts

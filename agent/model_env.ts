@@ -1,6 +1,6 @@
 /**
  * {@linkcode modelFromEnv}: picks the model endpoint from configuration and environment
- * (ARCHITECTURE.md §6 "Configuration").
+ * (docs/architecture.md#configuration).
  *
  * @module
  */

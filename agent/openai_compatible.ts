@@ -1,6 +1,6 @@
 /**
  * {@linkcode OpenAICompatibleAdapter}: streaming chat completions with tools against any
- * OpenAI-compatible endpoint (DeepSeek by default, ARCHITECTURE.md §6 "Configuration").
+ * OpenAI-compatible endpoint (DeepSeek by default, docs/architecture.md#configuration).
  *
  * @module
  */

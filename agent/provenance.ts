@@ -1,5 +1,5 @@
 /**
- * Request provenance from the durable log (seed §"Session 与请求时区归属"): which `user-rpc`
+ * Request provenance from the durable log (docs/design.md#request-provenance): which `user-rpc`
  * messages a turn claimed, and which turn is open. Time-context and Schedule derive request
  * zones from these instead of copying zone facts.
  *

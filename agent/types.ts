@@ -147,7 +147,7 @@ export interface StepBatch {
 }
 
 /**
- * An `agent/pre-step` hook (seed §"Session 与请求时区归属", Time-context paragraph). Hooks run in
+ * An `agent/pre-step` hook (docs/design.md#time-context-reading). Hooks run in
  * registration order after the batch is claimed and before `step/start`, only for a non-empty
  * batch (an empty continuation step after tool results runs none). Returned strings become
  * user-role content for this step's model call only (never persisted).
@@ -215,7 +215,7 @@ export interface AgentHandle {
    */
   append<T extends string, D>(type: T, data: D): SessionEvent<T, D>;
   /**
-   * Claims the idle phase for `task` (seed §"Live 交付生命周期"). Rejects with
+   * Claims the idle phase for `task` (docs/design.md#admission). Rejects with
    * `AgentError('busy')` while a turn or another maintenance task holds the agent (when the
    * agent is idle nothing is queued: a queued input starts a turn at once), and with
    * `AgentError('disposed')` after dispose. Inputs that arrive meanwhile stay parked until the
@@ -259,7 +259,7 @@ export interface Plugin {
   setup(scope: AgentScope): void | Promise<void>;
   /**
    * Whether this plugin's pending work needs `agent`'s session to stay live (the schedule
-   * plugin: an active reminder, delivered only while its session is live, seed "用户可见边界").
+   * plugin: an active reminder, delivered only while its session is live, docs/design.md#decision).
    * A host that releases idle sessions asks every plugin and keeps the session live when any
    * answers `true`; the answer may be cached until the session's log grows. A throw counts as
    * `true`. @default absent: the plugin never keeps a session live

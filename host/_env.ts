@@ -1,5 +1,5 @@
 /**
- * Environment overrides of ARCHITECTURE.md §6 "Configuration" (private to `config.ts`). The
+ * Environment overrides of docs/architecture.md#configuration (private to `config.ts`). The
  * model decision itself is `@chime/agent`'s `modelFromEnv`; this file adds the port, the
  * database and a printable reason.
  *

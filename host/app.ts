@@ -1,7 +1,7 @@
 /**
  * {@linkcode createApp}: the Hono app of the host: sub-apps mounted with `app.route()`, one
  * `onError` mapping error codes to statuses, JSON errors `{ error: { code, message, … } }`
- * (ARCHITECTURE.md §6).
+ * (docs/errors.md#http).
  *
  * @module
  */

@@ -1,7 +1,7 @@
 /**
  * Host configuration: `chime.jsonc` files (JSONC with `extends` overlays), validation with clear
  * messages, path resolution that never depends on the process cwd, and the environment overrides
- * of ARCHITECTURE.md §6 "Configuration".
+ * of docs/architecture.md#configuration.
  *
  * @module
  */

@@ -1,6 +1,6 @@
 /**
- * Fan-out of live session events to stream clients, with the commit-gated sidecars of seed
- * §"Commit-aware Web 回执". Pure of HTTP: `sse.ts` pumps a {@linkcode FeedClient} into a
+ * Fan-out of live session events to stream clients, with the commit-gated sidecars of
+ * docs/design.md#receipt-watermark. Pure of HTTP: `sse.ts` pumps a {@linkcode FeedClient} into a
  * response.
  *
  * @module

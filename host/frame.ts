@@ -1,5 +1,5 @@
 /**
- * The one pure function that turns feed items into SSE bytes (ARCHITECTURE.md §6 "SSE").
+ * The one pure function that turns feed items into SSE bytes (docs/architecture.md#sse).
  *
  * @module
  */

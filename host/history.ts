@@ -1,5 +1,6 @@
 /**
- * `GET /api/sessions/:id/history` (seed §"Commit-aware Web 回执", attached and detached history).
+ * `GET /api/sessions/:id/history` (attached and detached history,
+ * docs/design.md#attached-history).
  *
  * @module
  */
@@ -24,7 +25,7 @@ export interface HistoryQuery {
   readonly limit?: number;
 }
 
-/** One page of history (ARCHITECTURE.md §6). */
+/** One page of history (docs/architecture.md#http). */
 export interface HistoryPage {
   /** The session header (live object, or stored for cold sessions). */
   readonly header: SessionHeader;

@@ -1,7 +1,7 @@
 /**
  * `@chime/host`: the Hono host of chime — chat API, SSE with commit-aware sidecars, attached
- * and detached history, configuration and the server (ARCHITECTURE.md §6; seed §"Session 与请求时区归属"
- * host boundary and §"Commit-aware Web 回执").
+ * and detached history, configuration and the server (docs/architecture.md#contracts;
+ * docs/design.md#zone-host-boundary and docs/design.md#commit-aware-web-receipt).
  *
  * @example Serve the web-schedule example on a free port
  * ```ts ignore

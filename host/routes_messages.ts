@@ -1,7 +1,7 @@
 /**
- * Message routes: send, cancel the running turn, retry and edit (ARCHITECTURE.md §6, issue 8).
- * Each message's `clientTimeZone` is validated here and bound into its immutable `user-rpc`
- * provenance (seed §"Session 与请求时区归属").
+ * Message routes: send, cancel the running turn, retry and edit (issue 8,
+ * docs/architecture.md#http). Each message's `clientTimeZone` is validated here and bound into
+ * its immutable `user-rpc` provenance (docs/design.md#request-provenance).
  *
  * @module
  */

@@ -1,6 +1,6 @@
 /**
  * Session routes: create, list (titles, paging), get, resume, fork, history and stream
- * (ARCHITECTURE.md §6); plugins add their own session routes (`plugin_routes.ts`).
+ * (docs/architecture.md#http); plugins add their own session routes (`plugin_routes.ts`).
  *
  * @module
  */

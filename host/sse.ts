@@ -1,6 +1,6 @@
 /**
  * `GET /api/sessions/:id/stream`: pumps a {@linkcode FeedClient} into a `streamSSE` response
- * (ARCHITECTURE.md §6 "SSE").
+ * (docs/architecture.md#sse).
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * The commit watermark of seed §"Commit-aware Web 回执": one monotonic cursor per exact live
+ * The commit watermark of docs/design.md#receipt-watermark: one monotonic cursor per exact live
  * {@linkcode Session} object.
  *
  * @module

@@ -3,7 +3,7 @@
  * DDL, the `PRAGMA application_id` ownership marker, the one exact upgrade of each owned legacy
  * layout (v13→v15, v14→v15, each one transaction) and the pure check that
  * decides, before any write, whether a database is empty, current, upgradeable or rejected.
- * There is no general migration framework (seed §"Session 与请求时区归属").
+ * There is no general migration framework (docs/design.md#schema-v14-upgrade).
  *
  * @example Classify a database state
  * ```ts

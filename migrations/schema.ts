@@ -1,8 +1,8 @@
 /**
  * The libSQL schema of the session log: legacy v13 and v14, current v15, the exact upgrades of
  * the two owned legacy layouts, and the pure ownership/layout classification a backend runs
- * before any write (seed §"Session 与请求时区归属": "SQLite schema v14 增加 nullable time_zone，
- * 并以原子方式升级自有 v13 数据库"; v15 per `docs/long-sessions.md` §"Schema v15").
+ * before any write (docs/design.md#schema-v14-upgrade: v14 adds a nullable `time_zone` and
+ * upgrades an owned v13 database atomically; v15 per `docs/long-sessions.md` §"Schema v15").
  *
  * This is deliberately not a migration framework: each owned legacy layout has exactly one
  * upgrade, run as one write transaction.
@@ -110,7 +110,7 @@ export const CREATE_V15: readonly string[] = Object.freeze([
 
 /**
  * The v13→v14 step (legacy fixtures and the first half of {@linkcode UPGRADE_V13_TO_V15}):
- * existing rows keep `time_zone` NULL (no guessed value, seed §"Session 与请求时区归属").
+ * existing rows keep `time_zone` NULL (no guessed value, docs/design.md#schema-v14-upgrade).
  */
 export const UPGRADE_V13_TO_V14: readonly string[] = Object.freeze([
   "ALTER TABLE sessions ADD COLUMN time_zone TEXT",

@@ -1,8 +1,8 @@
 /**
- * The offline model's answer to reminder frames (seed §"固定 framing"; docs/recurring.md
- * "Delivery"): the prompt, how late an overdue one is, and for a repeating one its rule, its next
- * occurrence, how many occurrences were missed, and why: the hourly budget only when the frame
- * says `coalesced` (else downtime).
+ * The offline model's answer to reminder frames (docs/events.md#followup;
+ * docs/recurring.md "Delivery"): the prompt, how late an overdue one is, and for a repeating one
+ * its rule, its next occurrence, how many occurrences were missed, and why: the hourly budget only
+ * when the frame says `coalesced` (else downtime).
  *
  * @module
  */

@@ -1,7 +1,8 @@
 /**
  * The keyless offline model: a deterministic {@linkcode ModelAdapter} that understands reminder
  * requests in English and Chinese (chrono-node for clock times) and answers tool results and
- * reminder frames with short texts (docs/recurring.md "Tools"; seed §"绝对时间规范化").
+ * reminder frames with short texts (docs/recurring.md "Tools";
+ * docs/design.md#absolute-time-normalization).
  *
  * @module
  */

@@ -93,7 +93,7 @@ const CLOSE_RE = /^\s*[)）\]]/;
 const ABBR_RE = new RegExp(`\\b(${Object.keys(ABBREVIATIONS).join("|")})\\b`);
 
 /**
- * Normalizes a named IANA zone through Temporal (seed §"时区": Temporal is the validator).
+ * Normalizes a named IANA zone through Temporal (docs/events.md#zones: Temporal is the validator).
  *
  * @param zone candidate zone id
  * @returns the case-normalized id, or `undefined` when Temporal rejects it or it is an offset

@@ -1,6 +1,7 @@
-// Private: the one transition function of the schedule fold (seed §"Session 日志权威与工具";
-// docs/recurring.md "Transitions"). The pure fold (fold.ts) and the live state (live.ts) both
-// apply events with it, so the incremental state can never drift from the reference fold.
+// Private: the one transition function of the schedule fold
+// (docs/design.md#session-log-authority-and-tools; docs/recurring.md "Transitions"). The pure fold
+// (fold.ts) and the live state (live.ts) both apply events with it, so the incremental state can
+// never drift from the reference fold.
 import type { SessionEvent } from "@chime/session";
 import { decodeScheduleChange } from "./decoder.ts";
 import { ScheduleError } from "./errors.ts";

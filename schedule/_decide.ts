@@ -1,6 +1,6 @@
-// Private: the pure decisions of the management operations over the folded state (seed
-// §"Session 日志权威与工具"; docs/recurring.md "Tools"). Each returns a failure, or the changes to
-// append and the answer; _tx.ts runs them.
+// Private: the pure decisions of the management operations over the folded state
+// (docs/design.md#session-log-authority-and-tools; docs/recurring.md "Tools"). Each returns a
+// failure, or the changes to append and the answer; _tx.ts runs them.
 import type { Decision } from "./_tx.ts";
 import { createChange, deleteChange, stopChange, updateChange } from "./decoder.ts";
 import { toolError, type ToolFailure } from "./errors.ts";

@@ -1,7 +1,8 @@
 /**
 // Frozen copy of decoder.ts before protocol v2 (reference for fold_v2_test.ts). Not a test suite.
  * The strict version 1 `schedule/change` decoder and typed constructors
- * (seed §"Session 日志权威与工具": unknown versions, extra fields and bad values are refused).
+ * (docs/design.md#session-log-authority-and-tools: unknown versions, extra fields and bad values
+ * are refused).
  *
  * @module
  */

@@ -1,4 +1,4 @@
-// Private: the owner's maintenance task (seed §"Live 交付生命周期"; docs/recurring.md "Delivery"),
+// Private: the owner's maintenance task (docs/design.md#admission; docs/recurring.md "Delivery"),
 // synchronous from the read of the live schedule state (live.ts) to the last append.
 import type { AgentHandle } from "@chime/agent";
 import { dispatchChange, occurrenceChange } from "./decoder.ts";

@@ -1,7 +1,8 @@
 // Frozen copy of fold.ts before protocol v2 (reference for fold_v2_test.ts). Not a test suite.
 /**
- * The pure fold of a session's `schedule/change` stream (seed §"Session 日志权威与工具"):
- * ordinary sessions fold the whole stream, forks only events at `seq ≥ SessionHeader.seedLength`.
+ * The pure fold of a session's `schedule/change` stream
+ * (docs/design.md#session-log-authority-and-tools): ordinary sessions fold the whole stream, forks
+ * only events at `seq ≥ SessionHeader.seedLength`.
  *
  * @module
  */

@@ -1,4 +1,4 @@
-// The implicit-zone decision of seed §"Session 与请求时区归属", private to rules.ts.
+// The implicit-zone decision of docs/design.md#schedule-zone-check, private to rules.ts.
 import { normalizeTimeZone, timeZonesEqual } from "@chime/session";
 import { toolError, type ToolFailure } from "./errors.ts";
 

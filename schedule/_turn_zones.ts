@@ -1,8 +1,8 @@
-// Private: the request zone facts of the open turn, re-derived from the durable log (seed
-// §"Session 与请求时区归属", Schedule paragraph). Schedule may not import timecontext, so the
-// marker check lives here. The turn → messages link is `step/start.messageIds`, read the way
-// `turnMessages()` of `@chime/agent` reads it, but from the tail back: the walk covers the open
-// turn and then only as far back as the oldest message the turn claimed.
+// Private: the request zone facts of the open turn, re-derived from the durable log
+// (docs/design.md#schedule-zone-check). Schedule may not import timecontext, so the marker check
+// lives here. The turn → messages link is `step/start.messageIds`, read the way `turnMessages()` of
+// `@chime/agent` reads it, but from the tail back: the walk covers the open turn and then only as
+// far back as the oldest message the turn claimed.
 import type { StepStartData, UserRpcData } from "@chime/session";
 import { type WalkAgent, walkBack } from "./_window.ts";
 import { foldStart } from "./fold.ts";

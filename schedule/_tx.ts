@@ -1,7 +1,8 @@
-// Private: the one transaction skeleton of every schedule management operation (seed
-// §"Session 日志权威与工具"): FIFO → preflight barrier → abort check → confirm → decision over
-// the live state (live.ts) → appends → second barrier → confirm. Tools, page actions and the
-// owner's start preflight use it; each operation only supplies a pure decision over the state.
+// Private: the one transaction skeleton of every schedule management operation
+// (docs/design.md#fifo-preflight-barrier): FIFO → preflight barrier → abort check → confirm →
+// decision over the live state (live.ts) → appends → second barrier → confirm. Tools, page actions
+// and the owner's start preflight use it; each operation only supplies a pure decision over the
+// state.
 import type { AgentHandle } from "@chime/agent";
 import { toolError, type ToolFailure } from "./errors.ts";
 import type { ScheduleFifo } from "./fifo.ts";
@@ -13,7 +14,7 @@ import { SCHEDULE_CHANGE, type ScheduleChange } from "./protocol.ts";
 export type BarrierAgent = Pick<AgentHandle, "store" | "session">;
 
 /**
- * One persistence checkpoint (seed §"Persistence checkpoint"): only the literal `true` is a
+ * One persistence checkpoint (docs/design.md#persistence-checkpoint): only the literal `true` is a
  * durability acknowledgement; `false` (no acknowledging listener) and a rejection are failures.
  * An acknowledgement also moves the session's live schedule state's durable cursor to the
  * flush's bound (`flush` captures `session.length` on entry, as this does).

@@ -1,7 +1,7 @@
 /**
  * Deterministic local-calendar resolution with Temporal, never the process locale
- * (seed §"绝对时间规范化"): strict formats, a real date, a valid IANA zone, DST gaps refused,
- * overlaps resolved to the earlier instant.
+ * (docs/design.md#absolute-time-normalization): strict formats, a real date, a valid IANA zone, DST
+ * gaps refused, overlaps resolved to the earlier instant.
  *
  * @module
  */

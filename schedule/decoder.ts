@@ -1,7 +1,7 @@
 /**
  * The strict `schedule/change` decoder (versions 1 and 2) and typed constructors
- * (seed §"Session 日志权威与工具": unknown versions, extra fields and bad values are refused;
- * docs/recurring.md for version 2).
+ * (docs/design.md#session-log-authority-and-tools: unknown versions, extra fields and bad values
+ * are refused; docs/recurring.md for version 2).
  *
  * @module
  */

@@ -1,12 +1,12 @@
 /**
  * The one domain error of `@chime/schedule` and the tool-result failure shape
- * (ARCHITECTURE.md §6 "Tools").
+ * (docs/errors.md#tool-codes).
  *
  * @module
  */
 
 /**
- * Failure codes a model sees in a tool result (ARCHITECTURE.md §6 "Tools"); closed.
+ * Failure codes a model sees in a tool result (docs/errors.md#tool-codes); closed.
  */
 export type ToolErrorCode =
   | "invalid_arguments"
@@ -96,7 +96,7 @@ export interface ToolFailure {
 export type ToolErrorExtra = Pick<ToolError, "knownTimeZones" | "id">;
 
 /**
- * Builds a failed tool result (ARCHITECTURE.md §6 "Tools").
+ * Builds a failed tool result (docs/errors.md#tool-codes).
  *
  * @param code the tool error code
  * @param message `Cannot <action>: <reason>`

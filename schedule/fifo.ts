@@ -1,7 +1,7 @@
 /**
  * The Agent-scoped FIFO that serializes every admitted schedule management transaction and the
  * live owner's due transaction, each from its preflight to any post-append barrier
- * (seed §"Session 日志权威与工具").
+ * (docs/design.md#fifo-preflight-barrier).
  *
  * @module
  */

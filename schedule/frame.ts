@@ -1,6 +1,6 @@
 /**
  * The fixed reminder follow-up frame the model receives when a record is dispatched
- * (seed §"Live 交付生命周期": a complete fixed frame with JSON-escaped id and prompt).
+ * (docs/design.md#admission: a complete fixed frame with JSON-escaped id and prompt).
  *
  * @module
  */

@@ -6,11 +6,12 @@
  * Tools, page actions, the owner and `keepsLive` read it in O(active records); nothing here is
  * authoritative: the session log is, and the state is rebuilt from it on every resume.
  *
- * Durable view: the host's reminders list may show only what is committed (seed
- * "Commit-aware Web 回执"). Beside the live state the object keeps a second state at a durable
- * cursor and the short list of changes appended after it; {@linkcode LiveSchedule.activeAt}
- * moves the cursor to a durable length it is given, and every acknowledged schedule barrier
- * moves it to the barrier's bound, so the list holds only changes no barrier has confirmed yet.
+ * Durable view: the host's reminders list may show only what is committed
+ * (docs/design.md#commit-aware-web-receipt). Beside the live state the object keeps a second state
+ * at a durable cursor and the short list of changes appended after it;
+ * {@linkcode LiveSchedule.activeAt} moves the cursor to a durable length it is given, and every
+ * acknowledged schedule barrier moves it to the barrier's bound, so the list holds only changes no
+ * barrier has confirmed yet.
  *
  * @module
  */

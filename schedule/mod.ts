@@ -8,8 +8,9 @@
  * `schedule_snooze`), the page actions (snooze, stop), the live delivery owner,
  * {@linkcode scheduleReminderPresentation} for commit-aware receipts, and the plugin's web part
  * ({@linkcode scheduleWeb}: the reminders routes, the dispatch views, the renderer and panel
- * names) (seed: "Session 日志权威与工具", "绝对时间规范化", "Live 交付生命周期", "Commit-aware
- * Web 回执").
+ * names) (docs/design.md#session-log-authority-and-tools,
+ * docs/design.md#absolute-time-normalization, docs/design.md#live-delivery-lifecycle,
+ * docs/design.md#commit-aware-web-receipt).
  *
  * @example Fold a log and find the next target
  * ```ts

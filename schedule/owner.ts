@@ -1,8 +1,8 @@
 /**
- * The live owner: one disposable delivery object per live root agent (seed §"Live 交付生命周期";
- * ARCHITECTURE.md §5 flows 2 and 3). It keeps no durable state of its own: its only facts are
- * the earliest active target of the durable fold, one bounded timer, an optional idle wait and
- * at most one in-flight transaction.
+ * The live owner: one disposable delivery object per live root agent
+ * (docs/design.md#live-delivery-lifecycle; docs/flows.md#due and docs/flows.md#restart). It keeps
+ * no durable state of its own: its only facts are the earliest active target of the durable fold,
+ * one bounded timer, an optional idle wait and at most one in-flight transaction.
  *
  * @module
  */

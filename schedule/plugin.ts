@@ -1,9 +1,9 @@
 /**
- * The `@chime/schedule` plugin (seed §"决策"): for each root agent published after the plugin
- * loaded it installs, in that agent's scope only, the five management tools, the page actions
- * (snooze, stop), one pre-step hook that tells the model about changes made outside its own tool
- * calls, and one disposable live owner, all sharing one FIFO. Cold history, earlier roots, child
- * agents and other hosts never activate it.
+ * The `@chime/schedule` plugin (docs/design.md#decision): for each root agent published after the
+ * plugin loaded it installs, in that agent's scope only, the five management tools, the page
+ * actions (snooze, stop), one pre-step hook that tells the model about changes made outside its own
+ * tool calls, and one disposable live owner, all sharing one FIFO. Cold history, earlier roots,
+ * child agents and other hosts never activate it.
  *
  * @module
  */
@@ -114,7 +114,7 @@ export function schedulePlugin(options: SchedulePluginOptions = {}): Plugin {
   return {
     name: SCHEDULE_PLUGIN_NAME,
     setup: (scope) => install(scope, options),
-    // An active record is delivered only while its session is live (seed "用户可见边界").
+    // An active record is delivered only while its session is live (docs/design.md#decision).
     keepsLive(agent) {
       const schedule = LiveSchedule.of(agent.session);
       if (schedule === undefined) return false; // not set up for this agent: no owner to keep

@@ -1,7 +1,7 @@
 /**
- * Reminder receipts derived from `create` (or `update`) + `dispatch` (seed §"Commit-aware Web
- * 回执"; ARCHITECTURE.md §6 "Views"; docs/recurring.md "Host and page" for recurring dispatches,
- * `missed` and `snoozeOf`).
+ * Reminder receipts derived from `create` (or `update`) + `dispatch`
+ * (docs/design.md#receipt-presentation; docs/architecture.md#views; docs/recurring.md
+ * "Host and page" for recurring dispatches, `missed` and `snoozeOf`).
  *
  * Pairing: an `update` counts as the record's create from its seq on. A fork's `seedLength` is the hard boundary for the child's own dispatches (a dispatch
  * at `seq ≥ seedLength` pairs only with a create at `seq ≥ seedLength`). An inherited dispatch

@@ -1,7 +1,8 @@
 /**
- * The `schedule/change` protocol, version 1 (one-shots; seed §"Session 日志权威与工具",
- * ARCHITECTURE.md §4) and version 2 (recurring series, update, skip, stop and snooze;
- * docs/recurring.md): the only durable schedule authority.
+ * The `schedule/change` protocol, version 1 (one-shots;
+ * docs/design.md#session-log-authority-and-tools, docs/events.md#schedule-change) and version 2
+ * (recurring series, update, skip, stop and snooze; docs/recurring.md): the only durable schedule
+ * authority.
  *
  * @module
  */

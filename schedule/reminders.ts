@@ -1,10 +1,10 @@
 /**
  * The active reminders of a session as the page lists them (`GET /api/sessions/:id/reminders`,
- * `./web.ts`), over the durable log only (seed "Commit-aware Web 回执": the page shows nothing
- * the log has not committed). A live session answers from its {@linkcode LiveSchedule} in
- * O(active reminders); a cold one folds its stored `schedule/change` events (one indexed query,
- * docs/long-sessions.md). A recurring reminder carries `repeat` and its next occurrence as
- * `scheduledAt` (docs/recurring.md "Host and page").
+ * `./web.ts`), over the durable log only (docs/design.md#commit-aware-web-receipt: the page
+ * shows nothing the log has not committed). A live session answers from its
+ * {@linkcode LiveSchedule} in O(active reminders); a cold one folds its stored `schedule/change`
+ * events (one indexed query, docs/long-sessions.md). A recurring reminder carries `repeat` and its
+ * next occurrence as `scheduledAt` (docs/recurring.md "Host and page").
  *
  * @module
  */

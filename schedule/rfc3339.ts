@@ -1,6 +1,6 @@
 /**
- * The narrow RFC 3339 profile accepted for explicit `at` instants (ARCHITECTURE.md §6 "Tools";
- * seed §"绝对时间规范化") and the canonical UTC form stored in `scheduledAt`.
+ * The narrow RFC 3339 profile accepted for explicit `at` instants (docs/architecture.md#tools;
+ * docs/design.md#absolute-time-normalization) and the canonical UTC form stored in `scheduledAt`.
  *
  * `Temporal.Instant.from` and `Date.parse` accept more (lowercase designators, a space, bracketed
  * zones, `+0530`, …), so they are not the validator; Temporal only computes the epoch afterwards.

@@ -1,7 +1,7 @@
 /**
  * The one-shot rule union of `schedule_create` and the tool argument checks
- * (seed §"Session 日志权威与工具", §"Session 与请求时区归属", §"绝对时间规范化";
- * ARCHITECTURE.md §6 "Tools").
+ * (docs/design.md#session-log-authority-and-tools, docs/design.md#time-zone-ownership,
+ * docs/design.md#absolute-time-normalization; docs/architecture.md#tools).
  *
  * Shape checks ({@linkcode validateCreateArgs}) run before the Agent FIFO; time- and
  * provenance-dependent checks ({@linkcode resolveCreate}) run after the preflight.

@@ -1,7 +1,7 @@
 /**
  * The Agent-scoped management tools `schedule_create`, `schedule_list`, `schedule_delete`,
- * `schedule_update` and `schedule_snooze` (seed §"Session 日志权威与工具"; ARCHITECTURE.md §5
- * flow 1 and §6 "Tools"; docs/recurring.md "Tools").
+ * `schedule_update` and `schedule_snooze` (docs/design.md#fifo-preflight-barrier;
+ * docs/flows.md#create; docs/architecture.md#tools; docs/recurring.md "Tools").
  *
  * Shape-only failures are answered before the FIFO. Every admitted transaction runs alone in the
  * agent's {@linkcode ScheduleFifo} through one skeleton: a `flush` preflight before any fold

@@ -1,6 +1,6 @@
 /**
  * The value the schedule tools, the host's reminders list and the page show for an active
- * record (ARCHITECTURE.md §6 "Tools"; docs/recurring.md "Tools" for `repeat` and `snoozeOf`).
+ * record (docs/architecture.md#tools; docs/recurring.md "Tools" for `repeat` and `snoozeOf`).
  *
  * @module
  */

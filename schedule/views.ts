@@ -1,6 +1,6 @@
 /**
- * The commit-gated views of `schedule/change` dispatches (seed "Commit-aware Web 回执"; one-shot
- * and recurring, docs/recurring.md "Host and page"): the view source the schedule plugin
+ * The commit-gated views of `schedule/change` dispatches (docs/design.md#commit-aware-web-receipt;
+ * one-shot and recurring, docs/recurring.md "Host and page"): the view source the schedule plugin
  * contributes as `Plugin.web.views` (docs/architecture.md "Views").
  *
  * @module

@@ -1,6 +1,6 @@
 /**
- * Private: the header and `session/end-seed` event of a fork (seed §"Persistence checkpoint 与初始化
- * 恢复", forks).
+ * Private: the header and `session/end-seed` event of a fork
+ * (docs/design.md#persistence-checkpoint, docs/flows.md#fork).
  *
  * @module
  */

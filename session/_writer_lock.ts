@@ -1,7 +1,8 @@
 // Private: one writing process per local store (a database file or a JSONL folder), by identity.
-// The seed's durability argument assumes the persistence coordinator is the only writer: a second
-// process appending to the same file could make a flush acknowledge a prefix storage holds
-// differently, and two hosts would both deliver the same reminder.
+// The durability argument of docs/design.md#persistence-checkpoint assumes the persistence
+// coordinator is the only writer: a second process appending to the same file could make a flush
+// acknowledge a prefix storage holds differently, and two hosts would both deliver the same
+// reminder.
 //
 // The lock is an OS `flock` on the store itself: the database file, or the JSONL folder. Opening
 // follows symlinks and a hard link is the same inode, so every name of one file meets the same

@@ -1,6 +1,6 @@
 /**
  * The storage port every persistence backend (libSQL, JSONL, memory) implements.
- * Interface first, one transport per file (STYLE.md).
+ * Interface first, one transport per file (CONTRIBUTING.md#code).
  *
  * @module
  */

@@ -1,6 +1,6 @@
 /**
  * The injected clock: wall time and cancellable timers. Domain code never calls `Date.now()`
- * or `setTimeout` directly (STYLE.md "Code").
+ * or `setTimeout` directly (CONTRIBUTING.md#code).
  *
  * @module
  */

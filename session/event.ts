@@ -1,5 +1,5 @@
 /**
- * The event envelope and the data shapes of the event catalog (ARCHITECTURE.md §4).
+ * The event envelope and the data shapes of the event catalog (docs/events.md#catalog).
  *
  * @module
  */
@@ -13,7 +13,7 @@
 export interface SessionEvent<T extends string = string, D = unknown> {
   /** 0-based, dense position in the session log. */
   readonly seq: number;
-  /** The event type (catalog in ARCHITECTURE.md §4). */
+  /** The event type (catalog in docs/events.md#catalog). */
   readonly type: T;
   /** Append instant, UTC RFC 3339 with milliseconds. */
   readonly at: string;
@@ -65,7 +65,7 @@ export interface TurnEndData {
 /**
  * Data of `step/start`. `messageIds` names the `user-rpc` messages claimed into this step's
  * batch (possibly empty for a follow-up-only step): the durable link from a turn to its
- * messages' provenance (seed §"Session 与请求时区归属").
+ * messages' provenance (docs/design.md#request-provenance).
  */
 export interface StepStartData {
   /** The turn id. */

@@ -1,5 +1,5 @@
 /**
- * The immutable {@linkcode SessionHeader} and its semantic identity (ARCHITECTURE.md §4).
+ * The immutable {@linkcode SessionHeader} and its semantic identity (docs/events.md#sessionheader).
  *
  * @module
  */
@@ -15,8 +15,9 @@ export interface SessionLineage {
 /**
  * The first, immutable record of a session.
  *
- * - `timeZone` is the session default zone (IANA, case-normalized, seed §"Session 与请求时区归属"):
- *   set once at create, copied on fork, never backfilled; absent means "unavailable".
+ * - `timeZone` is the session default zone (IANA, case-normalized,
+ *   docs/design.md#zone-host-boundary): set once at create, copied on fork, never backfilled;
+ *   absent means "unavailable".
  * - `seedLength` is set on forks: events `[0, seedLength)` are the inherited prefix
  *   (including the closing `session/end-seed`); the child folds only from `seedLength`.
  * - `delegationDepth` is `0` for root sessions; a missing value is read as `0`.
@@ -57,7 +58,7 @@ export function isSessionId(id: unknown): id is string {
 
 /**
  * Returns the header with `delegationDepth` made explicit (missing ⇒ `0`) and no `undefined`
- * optional fields, the canonical form persistence writes (seed §"Commit-aware Web 回执").
+ * optional fields, the canonical form persistence writes (docs/design.md#attached-history).
  *
  * @param header a header as read from storage or built in memory
  * @returns the canonical header

@@ -55,8 +55,8 @@ export interface SessionStoreOptions {
   /**
    * Attach a persistence controller (the acknowledging flush listener) to each live session.
    * `false` keeps sessions in memory only: their checkpoints are empty or observer-only and
-   * `flush()` returns `false` unless another listener acknowledges (seed §"Persistence
-   * checkpoint 与初始化恢复"). @default true
+   * `flush()` returns `false` unless another listener acknowledges
+   * (docs/design.md#persistence-checkpoint). @default true
    */
   readonly persist?: boolean;
   /**

@@ -1,5 +1,5 @@
 /**
- * IANA time-zone validation, normalization and equivalence (ARCHITECTURE.md §4 "Zones").
+ * IANA time-zone validation, normalization and equivalence (docs/events.md#zones).
  *
  * A zone is valid when Temporal accepts it as a *named* IANA zone (bare offsets are refused).
  * It is stored case-normalized as Temporal reports it; links such as `Asia/Calcutta` stay as

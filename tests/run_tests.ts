@@ -1,8 +1,8 @@
 /**
  * `deno task test`: runs every test (browser tests skip with a printed reason when
  * `/usr/bin/chromium` is absent), prints the per-file line-coverage table of the members whose
- * coverage is a target (ARCHITECTURE.md §7), and ends with the line `N passed, N failed` taken
- * from the JUnit report of the real run.
+ * coverage is a target (docs/architecture.md#done), and ends with the line `N passed, N failed`
+ * taken from the JUnit report of the real run.
  *
  * Usage: `deno task test [extra paths…]`
  *
@@ -37,7 +37,7 @@ const code = await run([
   "test",
   "-A",
   "--trace-leaks",
-  "--doc", // the `@example` blocks of every export run too (STYLE.md "Docs")
+  "--doc", // the `@example` blocks of every export run too (CONTRIBUTING.md#docs)
   "--parallel",
   `--coverage=${rawDir.pathname}`,
   `--junit-path=${junit.pathname}`,

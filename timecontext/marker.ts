@@ -1,6 +1,7 @@
 /**
- * The `time-context/marker` event (ARCHITECTURE.md §4): a plain plugin marker saying a step of
- * this turn received a time reading. It copies no zone facts (seed §"Session 与请求时区归属").
+ * The `time-context/marker` event (docs/events.md#time-context-marker): a plain plugin marker
+ * saying a step of this turn received a time reading. It copies no zone facts
+ * (docs/design.md#time-context-reading).
  *
  * @module
  */
@@ -14,9 +15,9 @@ export interface TimeContextMarkerData {
 }
 
 /**
- * Tells whether `events` hold a `time-context/marker` for `turnId`. Schedule uses it to require
- * the marker in the open turn before it accepts a local time (seed §"Session 与请求时区归属",
- * Schedule paragraph); it fails closed on anything that is not a well-formed marker.
+ * Tells whether `events` hold a `time-context/marker` for `turnId`. Schedule uses it to require the
+ * marker in the open turn before it accepts a local time (docs/design.md#schedule-zone-check); it
+ * fails closed on anything that is not a well-formed marker.
  *
  * @param events session events to search, e.g. `session.events()` or the open turn's suffix
  * @param turnId the open turn's id

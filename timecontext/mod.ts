@@ -1,7 +1,7 @@
 /**
- * `@chime/timecontext` gives the model a time reading before each step (seed §"Session 与请求时区归属",
- * Time-context paragraph). Its one `agent/pre-step` hook derives the zones of the final,
- * non-empty batch — the session zone from the immutable `SessionHeader.timeZone` (absent ⇒
+ * `@chime/timecontext` gives the model a time reading before each step
+ * (docs/design.md#time-context-reading). Its one `agent/pre-step` hook derives the zones of the
+ * final, non-empty batch — the session zone from the immutable `SessionHeader.timeZone` (absent ⇒
  * unavailable) and the client zones from the messages' bound `source.clientTimeZone` — adds one
  * model-visible `[time-context]` reading for that step, and records a plain
  * `time-context/marker { turnId }` that copies no zone facts. Schedule requires the marker in the

@@ -1,5 +1,5 @@
 /**
- * The time-context plugin: one `agent/pre-step` hook (seed §"Session 与请求时区归属").
+ * The time-context plugin: one `agent/pre-step` hook (docs/design.md#time-context-reading).
  *
  * The public types below are the narrow slices of `@chime/agent`'s `Plugin`, `AgentScope`,
  * `StepBatch` and `AgentHandle` that this plugin reads; they are structurally compatible (the
@@ -77,7 +77,7 @@ function timeContextHook(options: TimeContextOptions): TimeContextHook {
 }
 
 /**
- * The `@chime/timecontext` plugin (seed §"Session 与请求时区归属", Time-context paragraph). It
+ * The `@chime/timecontext` plugin (docs/design.md#time-context-reading). It
  * registers one `agent/pre-step` hook on each root agent. For the final, non-empty batch of a step
  * the hook derives the session zone from the immutable header and the client zones from the
  * batch messages' bound provenance ({@linkcode deriveZones}), returns one model-visible reading

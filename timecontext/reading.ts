@@ -1,5 +1,5 @@
 /**
- * The model-visible time reading (seed §"Session 与请求时区归属", Time-context paragraph).
+ * The model-visible time reading (docs/design.md#time-context-reading).
  *
  * @module
  */
@@ -60,7 +60,7 @@ function clientLines(instant: Temporal.Instant, zones: DerivedZones): string[] {
  * (different, mixed, missing, or absent as in a follow-up-only step), each with its local time.
  * The closing guidance tells the model that implicit local times are interpreted in the session
  * zone, or, when that is ambiguous, to ask the user or pass an explicit `time_zone`
- * (seed §"Session 与请求时区归属").
+ * (docs/design.md#time-context-reading).
  *
  * @param now the current instant, epoch milliseconds (UTC), an integer
  * @param zones zones from {@linkcode deriveZones}

@@ -1,5 +1,5 @@
 /**
- * Zone derivation for one step's batch (seed §"Session 与请求时区归属").
+ * Zone derivation for one step's batch (docs/design.md#time-context-reading).
  *
  * @module
  */
@@ -29,7 +29,7 @@ export interface ZoneSourceMessage {
 
 /**
  * Derives the zones of a batch from the immutable header and the messages' bound provenance
- * (seed §"Session 与请求时区归属": time-context and Schedule derive the same facts
+ * (docs/design.md#time-context-reading: time-context and Schedule derive the same facts
  * independently; nothing is copied into a second durable authority).
  *
  * Zones that are not valid named IANA zones are treated as absent: a header zone becomes
@@ -74,7 +74,8 @@ export function deriveZones(
 /**
  * Tells whether the client provenance unambiguously matches the session zone: exactly one
  * client zone, equal to the session zone, and no message without a zone. This is the condition
- * under which an implicit local time may be read in the session zone (seed §"Session 与请求时区归属").
+ * under which an implicit local time may be read in the session zone
+ * (docs/design.md#schedule-zone-check).
  *
  * @param zones zones from {@linkcode deriveZones}
  * @returns `true` when implicit local times are unambiguous

@@ -1,6 +1,7 @@
 /**
- * Structural equality of JSON values: the identity test for durable events (seed
- * "Commit-aware Web 回执": a duplicate seq is accepted only when the event deep-equals).
+ * Structural equality of JSON values: the identity test for durable events
+ * (docs/design.md#browser-session-window: a duplicate seq is accepted only when the event
+ * deep-equals).
  * Object key order does not matter; array order does.
  *
  * @param a a JSON value

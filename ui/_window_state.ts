@@ -103,7 +103,8 @@ export class WindowState {
 
   /**
    * Moves covered and contiguous buffered entries into the window, keeping the rest
-   * (seed: not-yet-covered events stay in the existing liveBuffer).
+   * (not-yet-covered events stay in the existing liveBuffer,
+   * docs/design.md#browser-session-window).
    *
    * @returns `false` after an identity conflict
    */

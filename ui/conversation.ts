@@ -71,8 +71,9 @@ const userRpc: EventRenderer = (node, ctx) => {
     edits?: string;
     source?: { clientTimeZone?: unknown };
   };
-  // The message's own bound zone (its provenance), not the viewer's: seed §"Session 与请求时区归属".
-  // Its time is shown in that zone, next to its label; the viewer's local time is the tooltip.
+  // The message's own bound zone (its provenance), not the viewer's:
+  // docs/design.md#request-provenance. Its time is shown in that zone, next to its label; the
+  // viewer's local time is the tooltip.
   const zone = typeof d.source?.clientTimeZone === "string" ? d.source.clientTimeZone : undefined;
   const own = clock(node.at, zone ? { ...ctx, timeZone: zone } : ctx);
   const yours = `${TEXT[ctx.lang].yourTime}: ${clock(node.at, ctx)} (${ctx.timeZone})`;

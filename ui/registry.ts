@@ -1,6 +1,6 @@
 /**
  * The `conversation.chat.eventview` registry: renderers keyed by durable event type, with an
- * expandable JSON fallback for types nobody registered (seed "Commit-aware Web 回执").
+ * expandable JSON fallback for types nobody registered (docs/design.md#browser-session-window).
  *
  * @module
  */

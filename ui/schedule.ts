@@ -1,6 +1,6 @@
 /**
  * `@chime/ui/schedule`: the independent bilingual renderer of `schedule/change` events
- * (seed "Commit-aware Web 回执": the client renderer adds the fixed session-local label) for
+ * (docs/design.md#receipt-presentation: the client renderer adds the fixed session-local label) for
  * protocol versions 1 and 2 (docs/recurring.md). A dispatch with a committed view renders as a
  * reminder card, with "repeats … · next …" for a recurring reminder and the Snooze 10 min,
  * Snooze 1 h and Stop repeating buttons when the page lends {@linkcode ScheduleServices};

@@ -1,7 +1,7 @@
 /**
  * Human, bilingual one-line summaries of tool results (`schedule_create`, `schedule_list`,
- * `schedule_delete` values and the tool error codes of ARCHITECTURE.md §6). The raw JSON stays
- * behind the row's expandable details.
+ * `schedule_delete` values and the tool error codes of docs/errors.md#tool-codes). The raw JSON
+ * stays behind the row's expandable details.
  *
  * @module
  */

@@ -1,6 +1,6 @@
 /**
  * {@linkcode TranscriptAdapter}: turns window events into generic presented nodes keyed by
- * the durable event type and seq (seed "Commit-aware Web 回执").
+ * the durable event type and seq (docs/design.md#browser-session-window).
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * The browser session window (seed "Commit-aware Web 回执", last paragraphs): one contiguous
+ * The browser session window (docs/design.md#browser-session-window): one contiguous
  * run of durable events by `seq`, their sidecar views, a live buffer for events beyond a gap,
  * and a reconnect generation. Pure state on `@preact/signals`; the fetchers are injected.
  *
@@ -193,7 +193,7 @@ export class SessionWindow {
    * The host may have restarted and lost events it never made durable, so the repair pulls
    * from the durable bound (the first seq no `flushed` covered, or the window start) and
    * re-checks every held event from there: one that differs or that the host no longer has
-   * is an identity conflict and starts a full resync (seed "Commit-aware Web 回执").
+   * is an identity conflict and starts a full resync (docs/design.md#browser-session-window).
    *
    * @returns the exit of the catch-up (a tail load when nothing was loaded yet)
    */

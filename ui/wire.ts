@@ -1,7 +1,7 @@
 /**
- * Wire shapes the browser reads from the host (ARCHITECTURE.md §6), defined here so the page
- * depends on neither `@chime/session` nor `@chime/schedule` at run time; `wire_test.ts`
- * checks they stay assignable from the session types.
+ * Wire shapes the browser reads from the host (docs/architecture.md#contracts), defined here so the
+ * page depends on neither `@chime/session` nor `@chime/schedule` at run time; `wire_test.ts` checks
+ * they stay assignable from the session types.
  *
  * @module
  */
@@ -37,7 +37,7 @@ export interface WireHeader {
   readonly seedLength?: number;
 }
 
-/** The presentation of a committed reminder dispatch (ARCHITECTURE.md §6 "Views"). */
+/** The presentation of a committed reminder dispatch (docs/architecture.md#views). */
 export interface ReminderPresentation {
   /** The schedule id (`ScheduleId`), stable within the session. */
   readonly scheduleId: string;
@@ -101,7 +101,7 @@ export interface StreamMessage {
 
 /**
  * The JSON `data` of one SSE `flushed` message: the host's commit watermark after a
- * `session/flushed(session, throughSeq)` observation (ARCHITECTURE.md §5 "receipt").
+ * `session/flushed(session, throughSeq)` observation (docs/flows.md#receipt).
  */
 export interface FlushedMessage {
   /**

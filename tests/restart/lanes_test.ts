@@ -1,7 +1,7 @@
 /**
- * Restart lanes (ARCHITECTURE.md §7, issue 5): real child processes on a real libSQL file (and
- * once JSONL), killed with SIGKILL. The lanes run concurrently to keep wall time near the longest
- * one (≈ 22 s).
+ * Restart lanes (docs/architecture.md#done, issue 5): real child processes on a real libSQL file
+ * (and once JSONL), killed with SIGKILL. The lanes run concurrently to keep wall time near the
+ * longest one (≈ 22 s).
  */
 import assert from "node:assert/strict";
 import { scheduleReminderPresentation } from "../../schedule/presentation.ts";

@@ -1,5 +1,5 @@
 /**
- * Initialization failure recovery (seed §"Persistence checkpoint 与初始化恢复") for new, forked
+ * Initialization failure recovery (docs/design.md#persistence-checkpoint) for new, forked
  * and resumed sessions, with faults before and after commit, on every real backend.
  */
 import assert from "node:assert/strict";

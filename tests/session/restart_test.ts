@@ -1,6 +1,6 @@
 /**
- * Restart lanes (ARCHITECTURE.md §7): a real child process appends and flushes, is killed with
- * SIGKILL, and a fresh store finds every acknowledged event exactly once.
+ * Restart lanes (docs/architecture.md#done): a real child process appends and flushes, is killed
+ * with SIGKILL, and a fresh store finds every acknowledged event exactly once.
  */
 import assert from "node:assert/strict";
 import { fileURLToPath as fromFileUrl } from "node:url";

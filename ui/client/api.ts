@@ -1,5 +1,5 @@
 /**
- * The page's HTTP client for the host's chat API (ARCHITECTURE.md §6).
+ * The page's HTTP client for the host's chat API (docs/architecture.md#http).
  *
  * @module
  */
@@ -46,7 +46,10 @@ async function call<T>(path: string, init?: RequestInit): Promise<T> {
 
 const base = (id: string) => `/api/sessions/${encodeURIComponent(id)}`;
 
-/** The viewer's IANA zone, sampled per request (seed: provenance is per prompt). */
+/**
+ * The viewer's IANA zone, sampled per request (provenance is per prompt:
+ * docs/design.md#request-provenance).
+ */
 export function browserTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone;
 }

@@ -1,5 +1,5 @@
 /**
- * The page's state as a model (STYLE.md "The page's state is a model"): every signal and action
+ * The page's state as a model (CONTRIBUTING.md#code): every signal and action
  * of the chat page in one `createModel` of `@preact/signals`, with the network, the stream, the
  * router and the browser alerts injected, so `deno test` drives it without a DOM. Components only
  * render it (`useModel` in `app.tsx`).
@@ -265,7 +265,7 @@ export const PageModel = createModel((deps: PageDeps) => {
       await w.start();
       // Owned by another host: history stays readable here, the banner links to the owner.
       if (current.peek() !== id || win.peek() !== w || owner.peek() !== null) return;
-      // ARCHITECTURE.md §6: the page resumes a session when it opens or reconnects to it.
+      // docs/flows.md#open: the page resumes a session when it opens or reconnects to it.
       stream = deps.connect(id, w, async () => {
         try {
           await api.resumeSession(id);

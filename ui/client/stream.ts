@@ -1,7 +1,7 @@
 /**
- * The SSE subscription of one session window (seed "Commit-aware Web 回执"). The stream opens
- * with `?after=<tail>` once history is loaded, so the host sends only what the window lacks; a
- * reopened stream bumps the window generation and repairs.
+ * The SSE subscription of one session window (docs/design.md#browser-session-window,
+ * docs/architecture.md#sse). The stream opens with `?after=<tail>` once history is loaded, so the
+ * host sends only what the window lacks; a reopened stream bumps the window generation and repairs.
  *
  * Merging keys on the `seq` inside each message's data, never on the SSE `id:`: the host gives
  * a late view re-send and a `flushed` notice the highest raw seq already sent as their `id`

@@ -1,10 +1,10 @@
 /**
- * A tiny in-memory stand-in for the host's §6 API, serving the embedded page, for browser
- * tests of the UI alone. A prompt runs a scripted turn (`fake_turns.ts`) that creates a one-shot
- * or recurring reminder; `dispatch()` sends the raw dispatch, then the same seq again with its
- * commit-aware view. It speaks the recurring contract of docs/recurring.md (v2 records, the
- * snooze and stop routes, `repeat` in the reminders list) and the session list with titles,
- * `forkOf` and paging.
+ * A tiny in-memory stand-in for the host's API (docs/architecture.md#http), serving the embedded
+ * page, for browser tests of the UI alone. A prompt runs a scripted turn (`fake_turns.ts`) that
+ * creates a one-shot or recurring reminder; `dispatch()` sends the raw dispatch, then the same seq
+ * again with its commit-aware view. It speaks the recurring contract of docs/recurring.md (v2
+ * records, the snooze and stop routes, `repeat` in the reminders list) and the session list with
+ * titles, `forkOf` and paging.
  *
  * @module
  */

@@ -1,7 +1,7 @@
 /**
  * The scripted turns and reminder records of the fake API (`fake_api.ts`): one-shot and
- * recurring reminders in the wire shapes of ARCHITECTURE.md §6 and docs/recurring.md, plus a
- * Markdown answer, so browser tests exercise every renderer without a host.
+ * recurring reminders in the wire shapes of docs/architecture.md#contracts and docs/recurring.md,
+ * plus a Markdown answer, so browser tests exercise every renderer without a host.
  *
  * @module
  */

@@ -1,0 +1,165 @@
+// Every comment that cites a design rule cites a file in the repo (CONTRIBUTING.md#docs): no
+// source or Markdown file outside docs/ names a document a clone does not have (the seed, the old
+// ARCHITECTURE and STYLE pages), and every link into docs/ (or to a root Markdown file) names an
+// anchor its target holds: an `<a id>` or a GitHub heading slug.
+import assert from "node:assert/strict";
+
+const ROOT = new URL("../", import.meta.url);
+
+/** Folders never scanned: the docs themselves, build output, local data, dependencies. */
+const SKIP_DIRS = new Set([
+  ".git",
+  "docs",
+  "data",
+  "coverage",
+  "dist",
+  "node_modules",
+  "ui/dist",
+  "tests/e2e/screenshots",
+]);
+
+/** Files not scanned for the outside-document forms (anchors are still checked). */
+const ALLOWED = new Set([
+  // Rewritten by the lead after the perf branch merges.
+  "session/session.ts",
+  "session/store.ts",
+  "session/coordinator.ts",
+  "session/libsql_backend.ts",
+  "session/_libsql_sql.ts",
+  // Generated from ui/ (`deno task ui:build`).
+  "ui/assets_generated.ts",
+  // This file names the forms it forbids.
+  "tests/citations_test.ts",
+]);
+
+/** Citations of documents outside the repo, matched on text whose wrapped lines are joined. */
+const OUTSIDE: readonly RegExp[] = [
+  /ARCHITECTURE\.md/,
+  /STYLE\.md/,
+  /shared\/seed/,
+  /\bseed(?:'s)?\s*§/,
+  /\(seed: \w+ \w+/, // `(seed: <paraphrase>)`, not a parameter `(seed: number)`
+  /\bseed "/, // `seed "Commit-aware …"`
+  /§\s*"[^"]*[\u4e00-\u9fff]/, // a section title in Chinese: the seed's
+];
+
+/** Root Markdown files a comment may link to besides docs/. */
+const ROOT_DOCS = ["README.md", "CONTRIBUTING.md", "AGENTS.md"];
+
+async function* files(dir: URL, path = "", skip = SKIP_DIRS): AsyncGenerator<string> {
+  for await (const entry of Deno.readDir(dir)) {
+    const sub = path === "" ? entry.name : `${path}/${entry.name}`;
+    if (entry.isDirectory) {
+      if (!skip.has(sub)) yield* files(new URL(`${entry.name}/`, dir), sub, skip);
+    } else if (/\.(?:tsx?|md)$/.test(entry.name)) yield sub;
+  }
+}
+
+/** The GitHub anchor of a heading: lowercase, punctuation dropped, each space a hyphen. */
+function slug(heading: string): string {
+  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, "").replace(/\s/g, "-");
+}
+
+/** The anchors of a Markdown text: explicit `<a id>`s and heading slugs (repeats get `-N`). */
+function anchorsOf(markdown: string): Set<string> {
+  const anchors = new Set<string>();
+  for (const m of markdown.matchAll(/<a id="([^"]+)"><\/a>/g)) anchors.add(m[1]!);
+  const seen = new Map<string, number>();
+  let fenced = false;
+  for (const line of markdown.split("\n")) {
+    if (line.startsWith("```")) fenced = !fenced;
+    const heading = fenced ? null : /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
+    if (!heading) continue;
+    const base = slug(heading[1]!);
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    anchors.add(n === 0 ? base : `${base}-${n}`);
+  }
+  return anchors;
+}
+
+/** Joins comment lines wrapped inside a citation (`(seed` ⏎ ` * §"…"`). */
+function joined(text: string): string {
+  return text.replace(/[ \t]*\n[ \t]*(?:\*(?!\/)|\/\/)?[ \t]*/g, " ");
+}
+
+/** The `file#anchor` references of a text, for docs/ and the root Markdown files. */
+function references(text: string): { target: string; anchor: string }[] {
+  const roots = ROOT_DOCS.map((f) => f.replace(".", "\\.")).join("|");
+  const re = new RegExp(`(?<![\\w/.-])((?:\\.\\./)*(?:docs/[\\w-]+\\.md|${roots}))#([\\w-]+)`, "g");
+  return [...text.matchAll(re)].map((m) => ({
+    target: m[1]!.replace(/^(?:\.\.\/)+/, ""),
+    anchor: m[2]!,
+  }));
+}
+
+const anchorCache = new Map<string, Set<string> | null>();
+
+async function anchorsOfFile(path: string): Promise<Set<string> | null> {
+  if (!anchorCache.has(path)) {
+    const text = await Deno.readTextFile(new URL(path, ROOT)).catch(() => null);
+    anchorCache.set(path, text === null ? null : anchorsOf(text));
+  }
+  return anchorCache.get(path)!;
+}
+
+Deno.test("no file outside docs/ cites a document the repo does not have", async () => {
+  const found: string[] = [];
+  for await (const file of files(ROOT)) {
+    if (ALLOWED.has(file)) continue;
+    const text = joined(await Deno.readTextFile(new URL(file, ROOT)));
+    for (const re of OUTSIDE) {
+      const m = re.exec(text);
+      if (m) found.push(`${file}: ${text.slice(Math.max(0, m.index - 40), m.index + 40)}`);
+    }
+  }
+  assert.deepEqual(found, []);
+});
+
+Deno.test("every docs/ link outside docs/ names an anchor its target holds", async () => {
+  const broken: string[] = [];
+  let checked = 0;
+  for await (const file of files(ROOT)) {
+    if (file === "ui/assets_generated.ts") continue;
+    for (const { target, anchor } of references(await Deno.readTextFile(new URL(file, ROOT)))) {
+      checked++;
+      const anchors = await anchorsOfFile(target);
+      if (anchors === null) broken.push(`${file}: ${target} does not exist`);
+      else if (!anchors.has(anchor)) broken.push(`${file}: ${target}#${anchor}`);
+    }
+  }
+  assert.deepEqual(broken, []);
+  assert.ok(checked > 100, `only ${checked} anchored references found`); // the scan sees them
+});
+
+Deno.test("every anchored Markdown link, docs/ included, names an anchor its target holds", async () => {
+  const broken: string[] = [];
+  const skip = new Set([...SKIP_DIRS].filter((d) => d !== "docs"));
+  for await (const file of files(ROOT, "", skip)) {
+    if (!file.endsWith(".md")) continue;
+    const text = await Deno.readTextFile(new URL(file, ROOT));
+    for (const m of text.matchAll(/\]\(([^)\s#]*)#([^)\s]+)\)/g)) {
+      const target = m[1] === ""
+        ? file
+        : new URL(m[1]!, new URL(file, "file:///")).pathname.slice(1);
+      const anchors = await anchorsOfFile(target);
+      if (anchors === null || !anchors.has(m[2]!)) broken.push(`${file}: ${target}#${m[2]}`);
+    }
+  }
+  assert.deepEqual(broken, []);
+});
+
+Deno.test("the checks catch what they are for", () => {
+  const wrapped = joined('// the one skeleton (seed\n// §"Session 日志权威与工具"): FIFO');
+  assert.ok(OUTSIDE.some((re) => re.test(wrapped)));
+  assert.ok(OUTSIDE.some((re) => re.test(" * (seed: provenance is per prompt)")));
+  assert.ok(!OUTSIDE.some((re) => re.test('seed: "Forked here", prng(seed: number), seedLength')));
+  assert.deepEqual(references("see (docs/design.md#admission) and ../CONTRIBUTING.md#code."), [
+    { target: "docs/design.md", anchor: "admission" },
+    { target: "CONTRIBUTING.md", anchor: "code" },
+  ]);
+  const anchors = anchorsOf(
+    '<a id="x"></a>\n## 7. Live `a/b` lifecycle\n## Tools (same)\n## Tools (same)',
+  );
+  assert.deepEqual([...anchors], ["x", "7-live-ab-lifecycle", "tools-same", "tools-same-1"]);
+});
