@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { Agent, Loader, type ModelAdapter, type Plugin } from "@chime/agent";
+import { Loader, type ModelAdapter, type Plugin } from "@chime/agent";
 import {
   type Clock,
   type PersistenceBackend,
@@ -13,13 +13,15 @@ import {
   type SessionLeases,
   SessionStore,
   systemClock,
-  type TimerHandle,
 } from "@chime/session";
 import { storedMessageExists } from "./_find_message.ts";
+import { IdleRelease } from "./_idle_release.ts";
+import { RuntimeAgents } from "./_runtime_agents.ts";
+import { SessionLiveness } from "./_runtime_leases.ts";
 import { createModel, type HostAgent, openBackend } from "./adapters.ts";
 import type { HostConfig } from "./config.ts";
 import { HostError } from "./errors.ts";
-import { type HostLeases, isLeaseLost, openLeases, sharedStorage } from "./leases.ts";
+import { type HostLeases, openLeases, sharedStorage } from "./leases.ts";
 import { type FeedLimits, Feeds } from "./feed.ts";
 import { resolveRegistry } from "./registry.ts";
 import { Views, type ViewSource } from "./views.ts";
@@ -91,19 +93,12 @@ export class HostRuntime implements AsyncDisposable {
   /** Session leases in shared mode (issue 16); `undefined` for a single host. */
   readonly leases: HostLeases | undefined;
   readonly #loader: Loader;
-  readonly #model: ModelAdapter | undefined;
-  readonly #clock: Clock;
-  readonly #agents = new Map<Session, Promise<Agent>>();
+  readonly #agents: RuntimeAgents;
+  readonly #liveness: SessionLiveness;
+  readonly #idle: IdleRelease;
   readonly #flushed: Disposable;
   readonly #live: Disposable;
-  readonly #reportError: (error: unknown) => void;
   readonly #plugins: Plugin[] = [];
-  readonly #idleMs: number;
-  readonly #touched = new Map<string, number>();
-  readonly #releasing = new Map<string, Promise<void>>();
-  readonly #keep = new WeakMap<Session, { readonly length: number; readonly keep: boolean }>();
-  #sweepTimer: TimerHandle | undefined;
-  #sweeping: Promise<void> = Promise.resolve();
   #closing: Promise<void> | undefined;
 
   private constructor(options: RuntimeOptions, store: SessionStore, views: Views) {
@@ -113,26 +108,51 @@ export class HostRuntime implements AsyncDisposable {
     this.feeds = new Feeds({
       watermark: this.watermark,
       views,
-      onDetach: (session) => this.#touch(session.id),
+      onDetach: (session) => this.#idle.touch(session.id),
       read: (session, from, to) => this.store.read(session, from, to),
       ...(options.feedLimits === undefined ? {} : { limits: options.feedLimits }),
     });
     this.renderers = options.config.renderers;
     this.plugins = this.#plugins;
     this.cwd = options.config.cwd;
-    this.#clock = options.clock ?? systemClock;
-    this.#model = options.model ?? createModel(options.config.model, this.#clock);
-    this.#reportError = options.reportError ?? ((e) => globalThis.reportError(e));
-    this.#idleMs = options.idleReleaseMs ?? 0;
+    const clock = options.clock ?? systemClock;
+    const reportError = options.reportError ?? ((e) => globalThis.reportError(e));
+    this.#agents = new RuntimeAgents({
+      store,
+      loader: this.#loader,
+      model: options.model ?? createModel(options.config.model, clock),
+      clock,
+      reportError,
+    });
     this.leases = openLeases(options.config.storage, {
-      clock: this.#clock,
-      reportError: this.#reportError,
-      onLost: (id, owner) => this.#lost(id, owner?.url ?? ""),
+      clock,
+      reportError,
+      onLost: (id, owner) => this.#liveness.lost(id, owner?.url ?? ""),
       ...(options.config.lease === undefined ? {} : { lease: options.config.lease }),
       ...(options.config.advertisedUrl === undefined
         ? {}
         : { advertisedUrl: options.config.advertisedUrl }),
       ...(options.leaseTable === undefined ? {} : { table: options.leaseTable }),
+    });
+    this.#liveness = new SessionLiveness({
+      store,
+      leases: this.leases,
+      feeds: this.feeds,
+      agents: this.#agents,
+      reportError,
+      onReleased: (id) => this.#idle.forget(id),
+    });
+    this.#idle = new IdleRelease({
+      idleMs: options.idleReleaseMs ?? 0,
+      clock,
+      reportError,
+      store,
+      feeds: this.feeds,
+      plugins: this.#plugins,
+      agentOf: (session) => this.#agents.get(session),
+      releasing: (id) => this.#liveness.releasing(id),
+      closing: () => this.closing,
+      release: (session) => this.#liveness.release(session),
     });
     this.#flushed = store.onFlushed((session, through) => this.feeds.onFlushed(session, through));
     // A prefix read back from storage is durable by construction. Seeding here, synchronously as
@@ -177,7 +197,7 @@ export class HostRuntime implements AsyncDisposable {
         await runtime.#loader.load(plugin);
         runtime.#plugins.push(plugin);
       }
-      runtime.#armSweep();
+      runtime.#idle.arm();
     } catch (error) {
       await runtime[Symbol.asyncDispose]();
       throw error;
@@ -204,36 +224,13 @@ export class HostRuntime implements AsyncDisposable {
    */
   agentFor(session: Session): Promise<HostAgent> {
     this.#open("start an agent");
-    if (this.#releasing.has(session.id) || session.closed) {
+    if (this.#liveness.releasing(session.id) || session.closed) {
       return Promise.reject(
         new HostError("session_cold", `Cannot start an agent: session ${session.id} was released`),
       );
     }
-    this.#touch(session.id);
-    let agent = this.#agents.get(session);
-    if (agent === undefined) {
-      agent = this.#startAgent(session);
-      this.#agents.set(session, agent);
-      agent.catch(() => this.#agents.delete(session));
-    }
-    return agent;
-  }
-
-  async #startAgent(session: Session): Promise<Agent> {
-    const agent = new Agent({
-      session,
-      store: this.store,
-      model: this.#model,
-      clock: this.#clock,
-      reportError: this.#reportError,
-    });
-    try {
-      await this.#loader.publish(agent);
-    } catch (error) {
-      await agent[Symbol.asyncDispose]().catch(this.#reportError);
-      throw error;
-    }
-    return agent;
+    this.#idle.touch(session.id);
+    return this.#agents.obtain(session);
   }
 
   /**
@@ -258,12 +255,12 @@ export class HostRuntime implements AsyncDisposable {
     options: { readonly timeZone: string; readonly cwd?: string; readonly id?: string },
   ): Promise<{ session: Session; created: boolean }> {
     this.#open("create a session");
-    if (options.id !== undefined) await this.#releasing.get(options.id);
+    if (options.id !== undefined) await this.#liveness.pending(options.id);
     const known = options.id !== undefined &&
       (this.store.live(options.id) !== undefined ||
         await this.store.backend.cursor(options.id) !== undefined);
-    if (options.id !== undefined) await this.#claim(options.id);
-    const session = await this.#leased(options.id, () =>
+    if (options.id !== undefined) await this.#liveness.claim(options.id);
+    const session = await this.#liveness.leased(options.id, () =>
       this.store.create({
         cwd: options.cwd ?? this.cwd,
         timeZone: options.timeZone,
@@ -284,16 +281,16 @@ export class HostRuntime implements AsyncDisposable {
    */
   async resume(id: string): Promise<Session> {
     this.#open("resume a session");
-    this.#touch(id);
-    await this.#releasing.get(id);
+    this.#idle.touch(id);
+    await this.#liveness.pending(id);
     if (this.leases !== undefined && this.store.live(id) === undefined) {
       // No lease row for an id that names no session.
       if (!await this.exists(id)) {
         throw new SessionError("session_not_found", `Cannot resume: no session ${id}`);
       }
-      await this.#claim(id);
+      await this.#liveness.claim(id);
     }
-    const session = await this.#leased(id, () => this.store.resume(id));
+    const session = await this.#liveness.leased(id, () => this.store.resume(id));
     await this.agentFor(session);
     return session;
   }
@@ -310,7 +307,7 @@ export class HostRuntime implements AsyncDisposable {
   async fork(id: string, throughSeq?: number): Promise<Session> {
     this.#open("fork a session");
     const parent = this.store.live(id) ?? id;
-    const child = await this.#leased(
+    const child = await this.#liveness.leased(
       undefined,
       () => this.store.fork(parent, throughSeq === undefined ? {} : { throughSeq }),
     );
@@ -335,7 +332,7 @@ export class HostRuntime implements AsyncDisposable {
    * @returns the live session, or `undefined` when cold (or becoming cold)
    */
   liveSession(id: string): Session | undefined {
-    return this.#releasing.has(id) ? undefined : this.store.live(id);
+    return this.#liveness.releasing(id) ? undefined : this.store.live(id);
   }
 
   /**
@@ -360,121 +357,6 @@ export class HostRuntime implements AsyncDisposable {
     }
   }
 
-  /** Shared mode: takes the lease of a session not live here (issue 16). */
-  async #claim(id: string): Promise<void> {
-    if (this.leases !== undefined && this.store.live(id) === undefined) {
-      await this.leases.claim(id);
-    }
-  }
-
-  /**
-   * Runs a store operation that makes a session live, in shared mode with its lease: a lease
-   * claimed for `id` is given back when the operation fails; a new session (generated id) takes
-   * its lease as it goes live.
-   */
-  async #leased(id: string | undefined, live: () => Promise<Session>): Promise<Session> {
-    let session: Session;
-    try {
-      session = await live();
-    } catch (error) {
-      if (id !== undefined && this.store.live(id) === undefined) await this.leases?.release(id);
-      throw error;
-    }
-    try {
-      if (this.leases !== undefined && !this.leases.holds(session.id)) {
-        await this.leases.claim(session.id);
-      }
-    } catch (error) {
-      await this.#release(session);
-      throw error;
-    }
-    return session;
-  }
-
-  /** A lease lost to another host: the session's streams are told, then it turns cold here. */
-  #lost(id: string, url: string): void {
-    const session = this.store.live(id);
-    if (session === undefined || this.#releasing.has(id)) return;
-    this.feeds.endLost(session, url);
-    void this.#release(session);
-  }
-
-  #touch(id: string): void {
-    if (this.#idleMs > 0) this.#touched.set(id, this.#clock.now());
-  }
-
-  #armSweep(): void {
-    if (this.#idleMs <= 0 || this.closing) return;
-    this.#sweepTimer = this.#clock.setTimer(() => {
-      this.#sweeping = this.#sweep().catch(this.#reportError).finally(() => this.#armSweep());
-    }, Math.max(1, Math.min(this.#idleMs, 60_000)));
-  }
-
-  /** Whether a live session has been idle long enough, with no stream and no release under way. */
-  #idle(session: Session): boolean {
-    if (this.#releasing.has(session.id) || this.feeds.hasClients(session)) return false;
-    const last = session.length > 0 ? Date.parse(session.event(session.length - 1)!.at) : 0;
-    const since = Math.max(last, this.#touched.get(session.id) ?? 0);
-    return this.#clock.now() - since >= this.#idleMs;
-  }
-
-  #keepsLive(session: Session, agent: Agent): boolean {
-    const cached = this.#keep.get(session);
-    if (cached?.length === session.length) return cached.keep;
-    let keep = false;
-    for (const plugin of this.#plugins) {
-      try {
-        keep = plugin.keepsLive?.(agent) === true;
-      } catch (error) {
-        this.#reportError(error);
-        keep = true;
-      }
-      if (keep) break;
-    }
-    this.#keep.set(session, { length: session.length, keep });
-    return keep;
-  }
-
-  async #sweep(): Promise<void> {
-    for (const session of this.store.liveSessions()) {
-      if (this.closing || !this.#idle(session)) continue;
-      const agent = await this.#agents.get(session)?.catch(() => undefined);
-      // Re-checked after the await: a request may have touched the session meanwhile.
-      if (this.closing || !this.#idle(session) || this.store.live(session.id) !== session) continue;
-      if (agent !== undefined && (agent.phase !== "idle" || this.#keepsLive(session, agent))) {
-        continue;
-      }
-      await this.#release(session);
-    }
-  }
-
-  /** Makes a live session cold: its agent (and the plugins' owners) first, then the store. */
-  #release(session: Session): Promise<void> {
-    const id = session.id;
-    const done = (async () => {
-      const agent = this.#agents.get(session);
-      this.#agents.delete(session);
-      try {
-        await (await agent)?.[Symbol.asyncDispose]();
-      } catch (error) {
-        this.#reportError(error);
-      }
-      try {
-        await this.store.close(session);
-      } finally {
-        await this.leases?.release(id);
-      }
-    })().catch((error) => {
-      // A lost session's last flush is refused by the fence: expected, nothing to report.
-      if (!isLeaseLost(error)) this.#reportError(error);
-    }).finally(() => {
-      this.#releasing.delete(id);
-      this.#touched.delete(id);
-    });
-    this.#releasing.set(id, done);
-    return done;
-  }
-
   /**
    * Shuts down: closes stream clients, disposes every agent (their owners first), unloads the
    * plugins, then flushes and closes the store, so no appended event is lost. Idempotent.
@@ -485,16 +367,9 @@ export class HostRuntime implements AsyncDisposable {
   }
 
   async #close(): Promise<void> {
-    this.#sweepTimer?.cancel();
-    await this.#sweeping;
+    await this.#idle.stop();
     this.feeds.closeAll();
-    const errors: unknown[] = [];
-    const agents = await Promise.allSettled([...this.#agents.values()]);
-    const disposed = await Promise.allSettled(
-      agents.flatMap((r) => r.status === "fulfilled" ? [r.value[Symbol.asyncDispose]()] : []),
-    );
-    for (const r of disposed) if (r.status === "rejected") errors.push(r.reason);
-    this.#agents.clear();
+    const errors = await this.#agents.disposeAll();
     await this.#loader[Symbol.asyncDispose]().catch((e) => errors.push(e));
     await this.store[Symbol.asyncDispose]().catch((e) => errors.push(e));
     // After the last flush: the leases are released so another host may take them at once.

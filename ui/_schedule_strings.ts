@@ -1,0 +1,77 @@
+/**
+ * The bilingual strings of the `schedule/change` renderer and the occurrence element every card
+ * and row shows (local time, zone, UTC; docs/design.md#receipt-presentation).
+ *
+ * @module
+ */
+import type { VNode } from "preact";
+import { el } from "./_el.ts";
+import type { RenderContext } from "./registry.ts";
+import { formatOccurrence } from "./schedule_text.ts";
+
+/** The renderer's strings, by language. */
+export const TEXT = {
+  en: {
+    reminder: "Reminder",
+    snoozedReminder: "Snoozed reminder",
+    set: "Reminder set",
+    setRepeating: "Repeating reminder set",
+    snoozed: "Snoozed",
+    changed: "Reminder changed",
+    cancelled: "Reminder cancelled",
+    stopped: "Stopped repeating",
+    skipped: "Skipped a missed occurrence (outside its catch-up window)",
+    due: "Reminder due — waiting for it to be saved",
+    first: "first",
+    until: "until",
+    missed: (n: number) =>
+      n === 1 ? "1 earlier occurrence was missed" : `${n} earlier occurrences were missed`,
+    snooze10: "Snooze 10 min",
+    snooze60: "Snooze 1 h",
+    stop: "Stop repeating",
+    pending: "Saving…",
+    snoozedUntil: (when: string) => `Snoozed until ${when}`,
+    stoppedDone: "Stopped repeating",
+    failed: "Could not change the reminder",
+  },
+  zh: {
+    reminder: "提醒",
+    snoozedReminder: "稍后提醒",
+    set: "已设置提醒",
+    setRepeating: "已设置重复提醒",
+    snoozed: "已推迟",
+    changed: "已修改提醒",
+    cancelled: "已取消提醒",
+    stopped: "已停止重复",
+    skipped: "已跳过一次错过的提醒（超出补发时间窗）",
+    due: "提醒已到期 —— 等待保存",
+    first: "首次",
+    until: "至",
+    missed: (n: number) => `之前错过了 ${n} 次`,
+    snooze10: "10 分钟后再提醒",
+    snooze60: "1 小时后再提醒",
+    stop: "停止重复",
+    pending: "保存中…",
+    snoozedUntil: (when: string) => `已推迟至 ${when}`,
+    stoppedDone: "已停止重复",
+    failed: "无法修改该提醒",
+  },
+} as const;
+
+/**
+ * An occurrence as the viewer reads it: local time (its zone as the title), the zone, then UTC.
+ *
+ * @param iso the instant, UTC RFC 3339
+ * @param ctx language and viewer zone
+ * @returns the `span.when` element
+ */
+export function when(iso: string, ctx: RenderContext): VNode {
+  const f = formatOccurrence(iso, ctx);
+  return el(
+    "span",
+    { class: "when" },
+    el("time", { dateTime: iso, title: f.zone }, f.local),
+    el("span", { class: "zone" }, ` (${f.zone})`),
+    el("span", { class: "utc" }, ` · ${f.utc}`),
+  );
+}
