@@ -30,21 +30,27 @@ export interface Pending {
 /** Rows per multi-row insert: 6,000 × 5 variables (+2 for a fence) stay below 32,766. */
 const ROWS_PER_INSERT = 6_000;
 
-const valuesCache = new Map<number, string>();
-
-/** `(?, ?, ?, ?, ?), …` for `n` rows, built once per size. */
-function values(n: number): string {
-  let text = valuesCache.get(n);
-  if (text === undefined) {
-    text = Array.from({ length: n }, () => "(?, ?, ?, ?, ?)").join(", ");
-    valuesCache.set(n, text);
-  }
-  return text;
-}
-
 const INSERT_EVENTS = "INSERT INTO events (session_id, seq, type, at, data) VALUES ";
 const INSERT_FENCED = "INSERT INTO events (session_id, seq, type, at, data) SELECT * FROM (VALUES ";
 const FENCE = ") WHERE EXISTS (SELECT 1 FROM session_leases WHERE session_id = ? AND token = ?)";
+
+const insertCache = new Map<number, string>();
+const fencedCache = new Map<number, string>();
+
+/**
+ * The insert of `n` rows (`(?, ?, ?, ?, ?), …`), built once per size and kept as one flat
+ * string: the driver reads the text of every statement it prepares.
+ */
+function insertSql(n: number, fenced: boolean): string {
+  const cache = fenced ? fencedCache : insertCache;
+  let sql = cache.get(n);
+  if (sql === undefined) {
+    const rows = Array.from({ length: n }, () => "(?, ?, ?, ?, ?)").join(", ");
+    sql = fenced ? INSERT_FENCED + rows + FENCE : INSERT_EVENTS + rows;
+    cache.set(n, sql);
+  }
+  return sql;
+}
 
 /**
  * The flat row arguments of one call's events.
@@ -69,8 +75,8 @@ function chunked(args: InValue[], fence: readonly InValue[] | undefined): InStat
     const rows = part.length / 5;
     out.push(
       fence === undefined
-        ? { sql: INSERT_EVENTS + values(rows), args: part }
-        : { sql: INSERT_FENCED + values(rows) + FENCE, args: [...part, ...fence] },
+        ? { sql: insertSql(rows, false), args: part }
+        : { sql: insertSql(rows, true), args: [...part, ...fence] },
     );
   }
   return out;

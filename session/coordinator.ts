@@ -26,8 +26,15 @@ import type { Session } from "./session.ts";
  */
 export type CommitObserver = (throughSeq: number) => void;
 
+/** A flush waiting for its write op. */
+interface Waiter {
+  readonly throughSeq: number;
+  readonly resolve: (value: true) => void;
+  readonly reject: (error: unknown) => void;
+}
+
 /**
- * Writes one live session to a backend. Writes are serialized on one chain; appends schedule an
+ * Writes one live session to a backend. Writes are serialized on one queue; appends schedule an
  * eager write (coalesced per microtask), and {@linkcode PersistenceController.flush} waits for a
  * write that covers everything appended so far. Every commit is reported to the
  * {@linkcode CommitObserver}, so a client learns an event is saved without anyone calling
@@ -39,7 +46,15 @@ export class PersistenceController implements AsyncDisposable {
   readonly #seedEnd: number;
   /** Durable length as last confirmed by the backend; `undefined` means "re-read it". */
   #cursor: number | undefined = undefined;
-  #chain: Promise<void> = Promise.resolve();
+  /**
+   * The write ops not started yet, in order: a flush's waiter, or `undefined` for an eager
+   * write. One op is one write attempt, as a promise chain would run them, without a promise
+   * per op: only a flush's own promise and the backend's write are allocated.
+   */
+  #ops: (Waiter | undefined)[] = [];
+  /** The drain loop running the ops, while one runs. */
+  #draining: Promise<void> | undefined = undefined;
+  #busy = false;
   #eagerQueued = false;
   #subscription: Disposable;
   #disposed = false;
@@ -94,12 +109,7 @@ export class PersistenceController implements AsyncDisposable {
    *   read fails; the controller stays usable and the next flush recovers
    */
   flush(throughSeq: number): Promise<true> {
-    return this.#enqueue(async () => {
-      await this.#writeUpTo(this.#session.length);
-      if ((this.#cursor ?? 0) < throughSeq) {
-        throw new SessionError("persistence_failed", "Cannot flush: cursor behind the barrier");
-      }
-    }).then(() => true as const);
+    return new Promise<true>((resolve, reject) => this.#push({ throughSeq, resolve, reject }));
   }
 
   #scheduleEager(): void {
@@ -112,21 +122,54 @@ export class PersistenceController implements AsyncDisposable {
       if (this.#disposed) return;
       // An eager write failure is not lost: the cursor becomes unknown and the next flush, which
       // is the only durability promise we make, re-reads it and retries or reports.
-      this.#enqueue(() => this.#writeUpTo(this.#session.length)).catch(() => {});
+      this.#push(undefined);
     });
   }
 
-  #enqueue(op: () => Promise<void>): Promise<void> {
-    const run = this.#chain.then(op).catch((error) => {
-      this.#cursor = undefined;
-      throw error instanceof SessionError ? error : new SessionError(
-        "persistence_failed",
-        `Cannot flush: ${this.#backend.kind} write for ${this.#session.id} failed`,
-        { cause: error },
-      );
-    });
-    this.#chain = run.catch(() => {});
-    return run;
+  #push(op: Waiter | undefined): void {
+    this.#ops.push(op);
+    if (this.#busy) return;
+    this.#busy = true;
+    this.#draining = this.#drain();
+  }
+
+  /** Runs the queued ops one after another; each writes up to the length at its start. */
+  async #drain(): Promise<void> {
+    try {
+      // The first op starts a microtask later, as on a settled chain: events appended right
+      // after the call still join its write.
+      await undefined;
+      while (this.#ops.length > 0) {
+        const op = this.#ops.shift();
+        try {
+          const end = this.#session.length;
+          if (this.#cursor === undefined) this.#cursor = await this.#recoverCursor();
+          if (this.#cursor < end) {
+            await this.#backend.append(this.#session.id, this.#session.events(this.#cursor, end));
+            this.#cursor = end;
+          }
+          // Only committed events may leave the bounded tail (docs/long-sessions.md).
+          this.#session.markDurable(this.#cursor);
+          this.#report(this.#cursor);
+          if (op === undefined) continue;
+          if (this.#cursor < op.throughSeq) {
+            throw new SessionError("persistence_failed", "Cannot flush: cursor behind the barrier");
+          }
+          op.resolve(true);
+        } catch (error) {
+          this.#cursor = undefined;
+          op?.reject(
+            error instanceof SessionError ? error : new SessionError(
+              "persistence_failed",
+              `Cannot flush: ${this.#backend.kind} write for ${this.#session.id} failed`,
+              { cause: error },
+            ),
+          );
+        }
+      }
+    } finally {
+      this.#busy = false;
+    }
   }
 
   async #recoverCursor(): Promise<number> {
@@ -152,28 +195,17 @@ export class PersistenceController implements AsyncDisposable {
     return stored.length;
   }
 
-  async #writeUpTo(end: number): Promise<void> {
-    if (this.#cursor === undefined) this.#cursor = await this.#recoverCursor();
-    if (this.#cursor < end) {
-      const suffix = this.#session.events(this.#cursor, end);
-      await this.#backend.append(this.#session.id, suffix);
-      this.#cursor = end;
-    }
-    // Only committed events may leave the bounded tail (docs/long-sessions.md).
-    this.#session.markDurable(this.#cursor);
-    this.#report(this.#cursor);
-  }
-
   #report(durable: number): void {
     if (durable <= this.#reported) return;
     this.#reported = durable;
     this.#onCommit(durable);
   }
 
-  /** Stops eager writes and waits for the write chain to settle. */
+  /** Stops eager writes and waits for the queued writes to settle. */
   async [Symbol.asyncDispose](): Promise<void> {
     this.#disposed = true;
     this.#subscription[Symbol.dispose]();
-    await this.#chain;
+    // A flush queued while the drain awaits joins that drain: wait until none is left.
+    while (this.#busy) await this.#draining;
   }
 }

@@ -39,11 +39,33 @@ export interface SessionInit {
   readonly reportError?: (error: unknown) => void;
 }
 
-// The live log holds exactly what storage holds: attached history compares them event by event.
-function toJson<D>(data: D): D {
-  const text = JSON.stringify(data);
-  if (text === undefined) throw new TypeError("Cannot append: the data has no JSON form");
-  return JSON.parse(text) as D;
+/** The last instant formatted and its ISO form: appends of the same millisecond share it. */
+let lastEpochMs = Number.NaN;
+let lastIso = "";
+
+/** `new Date(epochMs).toISOString()`, reusing the last result for the same instant. */
+function isoAt(epochMs: number): string {
+  if (epochMs !== lastEpochMs) {
+    lastIso = new Date(epochMs).toISOString();
+    lastEpochMs = epochMs;
+  }
+  return lastIso;
+}
+
+/** Freezes a fresh JSON value (from `JSON.parse`: plain objects and arrays, no cycle). */
+function freezeParsed(value: unknown): void {
+  Object.freeze(value);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
+      if (typeof v === "object" && v !== null) freezeParsed(v);
+    }
+    return;
+  }
+  for (const key in value as Record<string, unknown>) {
+    const v = (value as Record<string, unknown>)[key];
+    if (typeof v === "object" && v !== null) freezeParsed(v);
+  }
 }
 
 /**
@@ -91,6 +113,8 @@ export class Session {
   readonly #keep: number;
   readonly #now: () => number;
   readonly #listeners = new Set<AppendListener>();
+  /** `#listeners` as an array, replaced (never changed) when the set changes. */
+  #listenerList: readonly AppendListener[] = [];
   readonly #reportError: (error: unknown) => void;
   #closed = false;
 
@@ -206,16 +230,25 @@ export class Session {
     if (this.#closed) {
       throw new SessionError("session_closed", `Cannot append: session ${this.id} is closed`);
     }
-    const event: SessionEvent<T, D> = deepFreeze({
+    // The live log holds exactly what storage holds (attached history compares them event by
+    // event): the JSON form, parsed from a fresh text, so nothing but this envelope reaches it
+    // and freezing it once, shallowly per node, makes the committed event immutable.
+    const text = JSON.stringify(data);
+    if (text === undefined) throw new TypeError("Cannot append: the data has no JSON form");
+    const json: unknown = JSON.parse(text);
+    if (typeof json === "object" && json !== null) freezeParsed(json);
+    const event = Object.freeze({
       seq: this.length,
       type,
-      at: new Date(this.#now()).toISOString(),
-      data: toJson(data),
+      at: isoAt(this.#now()),
+      data: json as D,
     });
     this.#events.push(event);
-    for (const listener of [...this.#listeners]) {
+    // A snapshot: a listener (un)subscribing during the call changes the next append only.
+    const listeners = this.#listenerList;
+    for (let i = 0; i < listeners.length; i++) {
       try {
-        listener(event, this);
+        listeners[i]!(event, this);
       } catch (error) {
         this.#reportError(error);
       }
@@ -231,12 +264,19 @@ export class Session {
    */
   subscribe(listener: AppendListener): Disposable {
     this.#listeners.add(listener);
-    return { [Symbol.dispose]: () => this.#listeners.delete(listener) };
+    this.#listenerList = [...this.#listeners];
+    return {
+      [Symbol.dispose]: () => {
+        this.#listeners.delete(listener);
+        this.#listenerList = [...this.#listeners];
+      },
+    };
   }
 
   /** Marks the object cold; later appends throw `session_closed`. Used by the store. */
   close(): void {
     this.#closed = true;
     this.#listeners.clear();
+    this.#listenerList = [];
   }
 }

@@ -360,12 +360,12 @@ export class SessionStore implements AsyncDisposable {
    */
   async flush(session: Session): Promise<boolean> {
     const throughSeq = session.length;
-    const listeners = [...(this.#listeners.get(session) ?? [])];
-    if (listeners.length === 1) {
+    const set = this.#listeners.get(session);
+    if (set?.size === 1) {
       // The common case (the persistence controller alone): no settle-all bookkeeping.
       let value;
       try {
-        value = await listeners[0]!(session, throughSeq);
+        value = await set.values().next().value!(session, throughSeq);
       } catch (error) {
         throw flushFailure(session, [error]);
       }
@@ -374,7 +374,7 @@ export class SessionStore implements AsyncDisposable {
       return true;
     }
     const results = await Promise.allSettled(
-      listeners.map(async (listener) => await listener(session, throughSeq)),
+      [...(set ?? [])].map(async (listener) => await listener(session, throughSeq)),
     );
     const failures = results.flatMap((r) => r.status === "rejected" ? [r.reason] : []);
     if (failures.length > 0) throw flushFailure(session, failures);
