@@ -29,6 +29,7 @@ export type CommitObserver = (throughSeq: number) => void;
 /** A flush waiting for its write op. */
 interface Waiter {
   readonly throughSeq: number;
+  readonly onAck: (() => void) | undefined;
   readonly resolve: (value: true) => void;
   readonly reject: (error: unknown) => void;
 }
@@ -47,14 +48,27 @@ export class PersistenceController implements AsyncDisposable {
   /** Durable length as last confirmed by the backend; `undefined` means "re-read it". */
   #cursor: number | undefined = undefined;
   /**
-   * The write ops not started yet, in order: a flush's waiter, or `undefined` for an eager
-   * write. One op is one write attempt, as a promise chain would run them, without a promise
-   * per op: only a flush's own promise and the backend's write are allocated.
+   * The write ops not finished yet, in order (the head one may be in flight): a flush's waiter,
+   * or `undefined` for an eager write. One op is one write attempt, as on a promise chain, but
+   * an op allocates no promise of its own: only a flush's promise and the backend's write.
    */
-  #ops: (Waiter | undefined)[] = [];
-  /** The drain loop running the ops, while one runs. */
-  #draining: Promise<void> | undefined = undefined;
+  readonly #ops: (Waiter | undefined)[] = [];
+  /** Ops are queued or running. */
   #busy = false;
+  /** The exclusive bound the write in flight makes durable. */
+  #end = 0;
+  /** Resolved when the queue runs empty, for a dispose waiting on it. */
+  #idle: PromiseWithResolvers<void> | undefined = undefined;
+  readonly #step = (): void => this.#run();
+  readonly #written = (): void => {
+    this.#cursor = this.#end;
+    this.#succeed();
+    this.#run();
+  };
+  readonly #failed = (error: unknown): void => {
+    this.#fail(error);
+    this.#run();
+  };
   #eagerQueued = false;
   #subscription: Disposable;
   #disposed = false;
@@ -104,12 +118,16 @@ export class PersistenceController implements AsyncDisposable {
    * Makes every event appended before the call durable.
    *
    * @param throughSeq exclusive bound captured by `SessionStore.flush()` at its entry
+   * @param onAck called once the write op settled with the acknowledgement, right before the
+   *   promise resolves (the store publishes `session/flushed` from it) @default none
    * @returns literal `true`: the durability acknowledgement
    * @throws {SessionError} `persistence_failed` (with `cause`) when the write or the recovery
    *   read fails; the controller stays usable and the next flush recovers
    */
-  flush(throughSeq: number): Promise<true> {
-    return new Promise<true>((resolve, reject) => this.#push({ throughSeq, resolve, reject }));
+  flush(throughSeq: number, onAck?: () => void): Promise<true> {
+    return new Promise<true>((resolve, reject) =>
+      this.#push({ throughSeq, onAck, resolve, reject })
+    );
   }
 
   #scheduleEager(): void {
@@ -118,7 +136,7 @@ export class PersistenceController implements AsyncDisposable {
     queueMicrotask(() => {
       this.#eagerQueued = false;
       // Disposal may happen between scheduling and this microtask: a write enqueued now would
-      // outlive the dispose that already awaited the chain.
+      // outlive the dispose that already awaited the queue.
       if (this.#disposed) return;
       // An eager write failure is not lost: the cursor becomes unknown and the next flush, which
       // is the only durability promise we make, re-reads it and retries or reports.
@@ -130,46 +148,80 @@ export class PersistenceController implements AsyncDisposable {
     this.#ops.push(op);
     if (this.#busy) return;
     this.#busy = true;
-    this.#draining = this.#drain();
+    // The first op starts a microtask later, as on a settled chain: events appended right after
+    // the call still join its write.
+    queueMicrotask(this.#step);
   }
 
-  /** Runs the queued ops one after another; each writes up to the length at its start. */
-  async #drain(): Promise<void> {
-    try {
-      // The first op starts a microtask later, as on a settled chain: events appended right
-      // after the call still join its write.
-      await undefined;
-      while (this.#ops.length > 0) {
-        const op = this.#ops.shift();
-        try {
-          const end = this.#session.length;
-          if (this.#cursor === undefined) this.#cursor = await this.#recoverCursor();
-          if (this.#cursor < end) {
-            await this.#backend.append(this.#session.id, this.#session.events(this.#cursor, end));
-            this.#cursor = end;
-          }
-          // Only committed events may leave the bounded tail (docs/long-sessions.md).
-          this.#session.markDurable(this.#cursor);
-          this.#report(this.#cursor);
-          if (op === undefined) continue;
-          if (this.#cursor < op.throughSeq) {
-            throw new SessionError("persistence_failed", "Cannot flush: cursor behind the barrier");
-          }
-          op.resolve(true);
-        } catch (error) {
-          this.#cursor = undefined;
-          op?.reject(
-            error instanceof SessionError ? error : new SessionError(
-              "persistence_failed",
-              `Cannot flush: ${this.#backend.kind} write for ${this.#session.id} failed`,
-              { cause: error },
-            ),
-          );
-        }
+  /** Runs the ops in order until one waits for storage or none is left. */
+  #run(): void {
+    while (this.#ops.length > 0) {
+      let pending: Promise<void> | undefined;
+      try {
+        pending = this.#start();
+      } catch (error) {
+        this.#fail(error);
+        continue;
       }
-    } finally {
-      this.#busy = false;
+      if (pending !== undefined) {
+        pending.then(this.#written, this.#failed);
+        return;
+      }
+      this.#succeed();
     }
+    this.#busy = false;
+    this.#idle?.resolve();
+  }
+
+  /**
+   * Starts the head op: a write up to the length at its start, or nothing when storage holds
+   * all of it already (settled at once).
+   */
+  #start(): Promise<void> | undefined {
+    const end = this.#session.length;
+    this.#end = end;
+    if (this.#cursor === undefined) return this.#recoverAndWrite(end);
+    if (this.#cursor >= end) return undefined;
+    return this.#backend.append(this.#session.id, this.#session.events(this.#cursor, end));
+  }
+
+  async #recoverAndWrite(end: number): Promise<void> {
+    const cursor = await this.#recoverCursor();
+    this.#cursor = cursor;
+    if (cursor < end) {
+      await this.#backend.append(this.#session.id, this.#session.events(cursor, end));
+    } else {
+      this.#end = cursor;
+    }
+  }
+
+  /** The head op's write committed: `#cursor` is what storage holds. */
+  #succeed(): void {
+    const cursor = this.#cursor!;
+    // Only committed events may leave the bounded tail (docs/long-sessions.md).
+    this.#session.markDurable(cursor);
+    this.#report(cursor);
+    const op = this.#ops[0];
+    if (op !== undefined && cursor < op.throughSeq) {
+      this.#fail(new SessionError("persistence_failed", "Cannot flush: cursor behind the barrier"));
+      return;
+    }
+    this.#ops.shift();
+    op?.onAck?.();
+    op?.resolve(true);
+  }
+
+  /** The head op failed: the cursor becomes unknown and its flush (if any) rejects. */
+  #fail(error: unknown): void {
+    const op = this.#ops.shift();
+    this.#cursor = undefined;
+    op?.reject(
+      error instanceof SessionError ? error : new SessionError(
+        "persistence_failed",
+        `Cannot flush: ${this.#backend.kind} write for ${this.#session.id} failed`,
+        { cause: error },
+      ),
+    );
   }
 
   async #recoverCursor(): Promise<number> {
@@ -205,7 +257,10 @@ export class PersistenceController implements AsyncDisposable {
   async [Symbol.asyncDispose](): Promise<void> {
     this.#disposed = true;
     this.#subscription[Symbol.dispose]();
-    // A flush queued while the drain awaits joins that drain: wait until none is left.
-    while (this.#busy) await this.#draining;
+    while (this.#busy) {
+      this.#idle = Promise.withResolvers();
+      await this.#idle.promise;
+    }
+    this.#idle = undefined;
   }
 }

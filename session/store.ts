@@ -358,23 +358,25 @@ export class SessionStore implements AsyncDisposable {
    * @returns `true` when durability was acknowledged
    * @throws {SessionError} `persistence_failed` with the listener error(s) as `cause`
    */
-  async flush(session: Session): Promise<boolean> {
+  flush(session: Session): Promise<boolean> {
     const throughSeq = session.length;
-    const set = this.#listeners.get(session);
-    if (set?.size === 1) {
-      // The common case (the persistence controller alone): no settle-all bookkeeping.
-      let value;
-      try {
-        value = await set.values().next().value!(session, throughSeq);
-      } catch (error) {
-        throw flushFailure(session, [error]);
-      }
-      if (value !== true) return false;
-      this.#publish(session, throughSeq);
-      return true;
+    const listeners = this.#listeners.get(session);
+    const controller = this.#controllers.get(session);
+    if (controller !== undefined && listeners?.size === 1) {
+      // The common case: the controller's own listener alone (it is never removed while live).
+      // Its write op acknowledges and publishes; no settle-all bookkeeping, no promise of ours.
+      return controller.flush(throughSeq, () => this.#publish(session, throughSeq));
     }
+    return this.#flushAll(session, throughSeq, [...(listeners ?? [])]);
+  }
+
+  async #flushAll(
+    session: Session,
+    throughSeq: number,
+    listeners: readonly FlushListener[],
+  ): Promise<boolean> {
     const results = await Promise.allSettled(
-      [...(set ?? [])].map(async (listener) => await listener(session, throughSeq)),
+      listeners.map(async (listener) => await listener(session, throughSeq)),
     );
     const failures = results.flatMap((r) => r.status === "rejected" ? [r.reason] : []);
     if (failures.length > 0) throw flushFailure(session, failures);
