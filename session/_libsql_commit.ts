@@ -16,15 +16,15 @@ import { HEADER_COLUMNS, headerArgs } from "./_libsql_sql.ts";
 /** One queued `initialize`, `fork` or `append` call. */
 export interface Pending {
   readonly id: string;
-  /** Set for `initialize` and `fork`, absent for `append`. */
-  readonly header?: SessionHeader;
+  /** Set for `initialize` and `fork`, `undefined` for `append`. */
+  readonly header: SessionHeader | undefined;
   /** Set for `fork`: copy the parent's stored events `[0, throughSeq]` first. */
-  readonly copy?: { readonly parentId: string; readonly throughSeq: number };
+  readonly copy: { readonly parentId: string; readonly throughSeq: number } | undefined;
   readonly events: readonly SessionEvent[];
   readonly resolve: () => void;
   readonly reject: (error: unknown) => void;
   /** The flat row arguments, encoded once when the call is accepted. */
-  rows?: InValue[];
+  rows: InValue[] | undefined;
 }
 
 /** Rows per multi-row insert: 6,000 × 5 variables (+2 for a fence) stay below 32,766. */
@@ -162,16 +162,27 @@ function groupById(accepted: readonly Pending[]): Map<string, Pending[]> {
  * statements all carry its token guard, and its first one is the probe.
  *
  * @param accepted validated calls in queue order
- * @param fence the token held per session, `undefined` when unfenced
+ * @param fence the token held per session, `undefined` when unfenced; the function itself is
+ *   `undefined` when no session is fenced (then no grouping by session is needed)
  * @returns the statements and the fenced probes
  */
 export function planCommit(
   accepted: readonly Pending[],
-  fence: (id: string) => number | undefined,
+  fence: ((id: string) => number | undefined) | undefined,
 ): CommitPlan {
   const stmts: InStatement[] = [];
   const fenced: FencedSession[] = [];
   const open: InValue[] = [];
+  if (fence === undefined) {
+    // Rows of one insert may come in any order; headers and fork copies precede it.
+    for (const p of accepted) {
+      if (p.header !== undefined) stmts.push(headerStatement(p.header, undefined));
+      if (p.copy !== undefined) stmts.push(copyStatement(p, undefined));
+      pushAll(open, p.rows ?? encodeRows(p.id, p.events));
+    }
+    stmts.push(...chunked(open, undefined));
+    return { stmts, fenced };
+  }
   for (const [id, calls] of groupById(accepted)) {
     const token = fence(id);
     const guard = token === undefined ? undefined : [id, token];

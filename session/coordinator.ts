@@ -29,7 +29,7 @@ export type CommitObserver = (throughSeq: number) => void;
 /** A flush waiting for its write op. */
 interface Waiter {
   readonly throughSeq: number;
-  readonly onAck: (() => void) | undefined;
+  readonly onAck: CommitObserver | undefined;
   readonly resolve: (value: true) => void;
   readonly reject: (error: unknown) => void;
 }
@@ -118,13 +118,14 @@ export class PersistenceController implements AsyncDisposable {
    * Makes every event appended before the call durable.
    *
    * @param throughSeq exclusive bound captured by `SessionStore.flush()` at its entry
-   * @param onAck called once the write op settled with the acknowledgement, right before the
-   *   promise resolves (the store publishes `session/flushed` from it) @default none
+   * @param onAck called with `throughSeq` once the write op settled with the acknowledgement,
+   *   right before the promise resolves (the store publishes `session/flushed` from it)
+   *   @default none
    * @returns literal `true`: the durability acknowledgement
    * @throws {SessionError} `persistence_failed` (with `cause`) when the write or the recovery
    *   read fails; the controller stays usable and the next flush recovers
    */
-  flush(throughSeq: number, onAck?: () => void): Promise<true> {
+  flush(throughSeq: number, onAck?: CommitObserver): Promise<true> {
     return new Promise<true>((resolve, reject) =>
       this.#push({ throughSeq, onAck, resolve, reject })
     );
@@ -207,7 +208,7 @@ export class PersistenceController implements AsyncDisposable {
       return;
     }
     this.#ops.shift();
-    op?.onAck?.();
+    op?.onAck?.(op.throughSeq);
     op?.resolve(true);
   }
 

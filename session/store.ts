@@ -66,6 +66,10 @@ export class SessionStore implements AsyncDisposable {
   readonly #controllers = new WeakMap<Session, PersistenceController>();
   readonly #listeners = new WeakMap<Session, Set<FlushListener>>();
   readonly #observers = new Set<FlushedObserver>();
+  /** `#observers` as an array, replaced (never changed) when the set changes. */
+  #observerList: readonly FlushedObserver[] = [];
+  /** Per live session with a controller: publishes its `session/flushed`. */
+  readonly #publishers = new WeakMap<Session, (throughSeq: number) => void>();
   readonly #liveObservers = new Set<LiveObserver>();
   /** Serializes create/resume/fork/close per session id. */
   readonly #locks = new Map<string, Promise<unknown>>();
@@ -136,13 +140,15 @@ export class SessionStore implements AsyncDisposable {
     if (!this.#persist) {
       this.#listeners.set(session, new Set());
     } else {
+      const publish = (throughSeq: number): void => this.#publish(session, throughSeq);
       const controller = new PersistenceController(session, this.#backend, seedEnd, {
         durableLength,
         // Every commit of the coordinator is observed, not only checkpoints: plain chat is
         // acknowledged as saved too (eager and group commits).
-        onCommit: (throughSeq) => this.#publish(session, throughSeq),
+        onCommit: publish,
       });
       this.#controllers.set(session, controller);
+      this.#publishers.set(session, publish);
       this.#listeners.set(session, new Set([(_s, through) => controller.flush(through)]));
       controller.start();
     }
@@ -344,7 +350,13 @@ export class SessionStore implements AsyncDisposable {
    */
   onFlushed(observer: FlushedObserver): Disposable {
     this.#observers.add(observer);
-    return { [Symbol.dispose]: () => this.#observers.delete(observer) };
+    this.#observerList = [...this.#observers];
+    return {
+      [Symbol.dispose]: () => {
+        this.#observers.delete(observer);
+        this.#observerList = [...this.#observers];
+      },
+    };
   }
 
   /**
@@ -365,7 +377,7 @@ export class SessionStore implements AsyncDisposable {
     if (controller !== undefined && listeners?.size === 1) {
       // The common case: the controller's own listener alone (it is never removed while live).
       // Its write op acknowledges and publishes; no settle-all bookkeeping, no promise of ours.
-      return controller.flush(throughSeq, () => this.#publish(session, throughSeq));
+      return controller.flush(throughSeq, this.#publishers.get(session));
     }
     return this.#flushAll(session, throughSeq, [...(listeners ?? [])]);
   }
@@ -386,7 +398,7 @@ export class SessionStore implements AsyncDisposable {
   }
 
   #publish(session: Session, throughSeq: number): void {
-    for (const observer of [...this.#observers]) {
+    for (const observer of this.#observerList) {
       try {
         observer(session, throughSeq);
       } catch (error) {
@@ -504,6 +516,7 @@ export class SessionStore implements AsyncDisposable {
       } finally {
         this.#live.delete(session.id);
         this.#listeners.delete(session);
+        this.#publishers.delete(session);
         session.close();
         await this.#controllers.get(session)?.[Symbol.asyncDispose]();
         this.#controllers.delete(session);
