@@ -21,6 +21,8 @@ export interface Pending {
   /** Set for `fork`: copy the parent's stored events `[0, throughSeq]` first. */
   readonly copy: { readonly parentId: string; readonly throughSeq: number } | undefined;
   readonly events: readonly SessionEvent[];
+  /** `JSON.stringify(event.data)` per event where the caller had it. */
+  readonly texts: readonly (string | undefined)[] | undefined;
   readonly resolve: () => void;
   readonly reject: (error: unknown) => void;
   /** The flat row arguments, encoded once when the call is accepted. */
@@ -55,11 +57,19 @@ function insertSql(n: number, fenced: boolean): string {
 /**
  * The flat row arguments of one call's events.
  *
+ * @param texts `JSON.stringify(event.data)` per event where known, used as is
  * @throws {TypeError} from `JSON.stringify` (e.g. BigInt data): only this call fails
  */
-export function encodeRows(id: string, events: readonly SessionEvent[]): InValue[] {
+export function encodeRows(
+  id: string,
+  events: readonly SessionEvent[],
+  texts?: readonly (string | undefined)[],
+): InValue[] {
   const args: InValue[] = [];
-  for (const e of events) args.push(id, e.seq, e.type, e.at, JSON.stringify(e.data) ?? "null");
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i]!;
+    args.push(id, e.seq, e.type, e.at, texts?.[i] ?? JSON.stringify(e.data) ?? "null");
+  }
   return args;
 }
 
@@ -178,7 +188,7 @@ export function planCommit(
     for (const p of accepted) {
       if (p.header !== undefined) stmts.push(headerStatement(p.header, undefined));
       if (p.copy !== undefined) stmts.push(copyStatement(p, undefined));
-      pushAll(open, p.rows ?? encodeRows(p.id, p.events));
+      pushAll(open, p.rows ?? encodeRows(p.id, p.events, p.texts));
     }
     stmts.push(...chunked(open, undefined));
     return { stmts, fenced };
@@ -191,7 +201,7 @@ export function planCommit(
     for (const p of calls) {
       if (p.header !== undefined) stmts.push(headerStatement(p.header, guard));
       if (p.copy !== undefined) stmts.push(copyStatement(p, guard));
-      pushAll(own, p.rows ?? encodeRows(id, p.events));
+      pushAll(own, p.rows ?? encodeRows(id, p.events, p.texts));
     }
     if (guard === undefined) continue;
     // The probe: a header insert or the first event insert (0 rows affected = lease lost); a

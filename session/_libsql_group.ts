@@ -50,6 +50,8 @@ export class GroupCommit {
   /**
    * Queues one call; resolves once its group committed.
    *
+   * @param texts `JSON.stringify(event.data)` per event where known (stored as is)
+   *
    * @throws {SessionError} `persistence_failed` once closed; the refusals of `validate`,
    *   `lease_lost`, or the driver's error
    */
@@ -58,12 +60,13 @@ export class GroupCommit {
     events: readonly SessionEvent[],
     header?: SessionHeader,
     copy?: Pending["copy"],
+    texts?: readonly (string | undefined)[],
   ): Promise<void> {
     if (this.#closed) {
       return Promise.reject(new SessionError("persistence_failed", "Cannot write: backend closed"));
     }
     return new Promise<void>((resolve, reject) => {
-      this.#queue.push({ id, events, header, copy, resolve, reject, rows: undefined });
+      this.#queue.push({ id, events, texts, header, copy, resolve, reject, rows: undefined });
       // setImmediate runs after every microtask of this tick, so calls from many sessions made
       // in the same tick join one group (setTimeout(0) would add ~1–4 ms of clamping).
       this.#draining ??= new Promise<void>((go) => setImmediate(go)).then(() => this.#drain());
@@ -132,7 +135,7 @@ export class GroupCommit {
         if (unreadable?.has(p.id)) throw unreadable.get(p.id);
         const error = validate(p, stored);
         if (error !== undefined) throw error;
-        p.rows = encodeRows(p.id, p.events);
+        p.rows = encodeRows(p.id, p.events, p.texts);
       } catch (error) {
         p.reject(await this.#refused(p.id, error));
         continue;

@@ -70,6 +70,13 @@ export class PersistenceController implements AsyncDisposable {
     this.#run();
   };
   #eagerQueued = false;
+  /**
+   * The JSON text of each event's data from seq `#textsFrom` on, as the session handed it to
+   * its append listeners, kept until storage holds the event: the backend stores it as is
+   * instead of serializing the data a second time.
+   */
+  readonly #texts: (string | undefined)[] = [];
+  #textsFrom: number;
   #subscription: Disposable;
   #disposed = false;
   readonly #onCommit: CommitObserver;
@@ -98,7 +105,11 @@ export class PersistenceController implements AsyncDisposable {
     this.#seedEnd = seedEnd;
     this.#onCommit = options.onCommit ?? (() => {});
     this.#reported = options.durableLength ?? 0;
-    this.#subscription = session.subscribe(() => this.#scheduleEager());
+    this.#textsFrom = session.length;
+    this.#subscription = session.subscribe((event, _session, dataText) => {
+      if (event.seq === this.#textsFrom + this.#texts.length) this.#texts.push(dataText);
+      this.#scheduleEager();
+    });
   }
 
   /** The initial prefix length this controller rebuilds from the session (a scalar). */
@@ -134,16 +145,18 @@ export class PersistenceController implements AsyncDisposable {
   #scheduleEager(): void {
     if (this.#eagerQueued || this.#disposed) return;
     this.#eagerQueued = true;
-    queueMicrotask(() => {
-      this.#eagerQueued = false;
-      // Disposal may happen between scheduling and this microtask: a write enqueued now would
-      // outlive the dispose that already awaited the queue.
-      if (this.#disposed) return;
-      // An eager write failure is not lost: the cursor becomes unknown and the next flush, which
-      // is the only durability promise we make, re-reads it and retries or reports.
-      this.#push(undefined);
-    });
+    queueMicrotask(this.#eager);
   }
+
+  readonly #eager = (): void => {
+    this.#eagerQueued = false;
+    // Disposal may happen between scheduling and this microtask: a write enqueued now would
+    // outlive the dispose that already awaited the queue.
+    if (this.#disposed) return;
+    // An eager write failure is not lost: the cursor becomes unknown and the next flush, which
+    // is the only durability promise we make, re-reads it and retries or reports.
+    this.#push(undefined);
+  };
 
   #push(op: Waiter | undefined): void {
     this.#ops.push(op);
@@ -183,14 +196,23 @@ export class PersistenceController implements AsyncDisposable {
     this.#end = end;
     if (this.#cursor === undefined) return this.#recoverAndWrite(end);
     if (this.#cursor >= end) return undefined;
-    return this.#backend.append(this.#session.id, this.#session.events(this.#cursor, end));
+    return this.#write(this.#cursor, end);
+  }
+
+  /** Appends `[from, end)` with the data texts the session gave, when all of them are known. */
+  #write(from: number, end: number): Promise<void> {
+    const i = from - this.#textsFrom;
+    const texts = i >= 0 && end - this.#textsFrom <= this.#texts.length
+      ? this.#texts.slice(i, end - this.#textsFrom)
+      : undefined;
+    return this.#backend.append(this.#session.id, this.#session.events(from, end), texts);
   }
 
   async #recoverAndWrite(end: number): Promise<void> {
     const cursor = await this.#recoverCursor();
     this.#cursor = cursor;
     if (cursor < end) {
-      await this.#backend.append(this.#session.id, this.#session.events(cursor, end));
+      await this.#write(cursor, end);
     } else {
       this.#end = cursor;
     }
@@ -199,6 +221,11 @@ export class PersistenceController implements AsyncDisposable {
   /** The head op's write committed: `#cursor` is what storage holds. */
   #succeed(): void {
     const cursor = this.#cursor!;
+    const stored = Math.min(cursor - this.#textsFrom, this.#texts.length);
+    if (stored > 0) {
+      this.#texts.splice(0, stored);
+      this.#textsFrom += stored;
+    }
     // Only committed events may leave the bounded tail (docs/long-sessions.md).
     this.#session.markDurable(cursor);
     this.#report(cursor);

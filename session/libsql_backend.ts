@@ -190,13 +190,19 @@ export class LibsqlBackend implements PersistenceBackend {
    *
    * @param id the session id
    * @param events events whose seqs continue from the stored length
+   * @param dataTexts `JSON.stringify(event.data)` per event where the caller has it (stored as
+   *   is, so it must be exactly that); missing entries are serialized here
    * @throws {SessionError} `invalid_seq` when the first seq is not the stored length (or seqs
    *   are not dense), `session_not_found`, `lease_lost` when this process holds a token for the
    *   session that `session_leases` no longer holds (nothing of this call is written; the other
    *   calls of the group commit), `persistence_failed` after dispose
    */
-  append(id: string, events: readonly SessionEvent[]): Promise<void> {
-    return this.#group.submit(id, events);
+  append(
+    id: string,
+    events: readonly SessionEvent[],
+    dataTexts?: readonly (string | undefined)[],
+  ): Promise<void> {
+    return this.#group.submit(id, events, undefined, undefined, dataTexts);
   }
 
   /**

@@ -8,8 +8,12 @@ import type { SessionEvent } from "./event.ts";
 import type { SessionHeader } from "./header.ts";
 import { SessionError } from "./errors.ts";
 
-/** Called synchronously after each append, in append order. */
-export type AppendListener = (event: SessionEvent, session: Session) => void;
+/**
+ * Called synchronously after each append, in append order, with the JSON text of `event.data`
+ * (`JSON.stringify` of the appended value: what storage holds, so a persistence writer need not
+ * serialize it again; `undefined` from a session that does not provide it).
+ */
+export type AppendListener = (event: SessionEvent, session: Session, dataText?: string) => void;
 
 /** How many committed events a live session keeps in memory by default. */
 export const DEFAULT_LIVE_TAIL_EVENTS = 1_000;
@@ -248,7 +252,7 @@ export class Session {
     const listeners = this.#listenerList;
     for (let i = 0; i < listeners.length; i++) {
       try {
-        listeners[i]!(event, this);
+        listeners[i]!(event, this, text);
       } catch (error) {
         this.#reportError(error);
       }
