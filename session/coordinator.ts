@@ -70,6 +70,8 @@ export class PersistenceController implements AsyncDisposable {
     this.#run();
   };
   #eagerQueued = false;
+  /** The queue waits for the pending eager microtask to start running. */
+  #startOnEager = false;
   /**
    * The JSON text of each event's data from seq `#textsFrom` on, as the session handed it to
    * its append listeners, kept until storage holds the event: the backend stores it as is
@@ -152,10 +154,13 @@ export class PersistenceController implements AsyncDisposable {
     this.#eagerQueued = false;
     // Disposal may happen between scheduling and this microtask: a write enqueued now would
     // outlive the dispose that already awaited the queue.
-    if (this.#disposed) return;
     // An eager write failure is not lost: the cursor becomes unknown and the next flush, which
     // is the only durability promise we make, re-reads it and retries or reports.
-    this.#push(undefined);
+    if (!this.#disposed) this.#push(undefined);
+    if (this.#startOnEager) {
+      this.#startOnEager = false;
+      this.#run();
+    }
   };
 
   #push(op: Waiter | undefined): void {
@@ -163,8 +168,10 @@ export class PersistenceController implements AsyncDisposable {
     if (this.#busy) return;
     this.#busy = true;
     // The first op starts a microtask later, as on a settled chain: events appended right after
-    // the call still join its write.
-    queueMicrotask(this.#step);
+    // the call still join its write. A flush right after an append (the common case) rides the
+    // append's eager microtask instead of a second one; the ops keep their order.
+    if (this.#eagerQueued) this.#startOnEager = true;
+    else queueMicrotask(this.#step);
   }
 
   /** Runs the ops in order until one waits for storage or none is left. */
