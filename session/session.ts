@@ -7,6 +7,7 @@
 import type { SessionEvent } from "./event.ts";
 import type { SessionHeader } from "./header.ts";
 import { SessionError } from "./errors.ts";
+import { NOT_PLAIN, plainJsonCopy } from "./_json_form.ts";
 
 /**
  * Called synchronously after each append, in append order, with the JSON text of `event.data`
@@ -235,12 +236,20 @@ export class Session {
       throw new SessionError("session_closed", `Cannot append: session ${this.id} is closed`);
     }
     // The live log holds exactly what storage holds (attached history compares them event by
-    // event): the JSON form, parsed from a fresh text, so nothing but this envelope reaches it
-    // and freezing it once, shallowly per node, makes the committed event immutable.
-    const text = JSON.stringify(data);
-    if (text === undefined) throw new TypeError("Cannot append: the data has no JSON form");
-    const json: unknown = JSON.parse(text);
-    if (typeof json === "object" && json !== null) freezeParsed(json);
+    // event): the JSON form, a fresh copy that nothing but this envelope reaches, each node
+    // frozen once, so the committed event is immutable. Plain data is copied in one pass and
+    // its text serialized from the copy; anything else takes the JSON round trip.
+    let json = plainJsonCopy(data);
+    let text: string;
+    if (json !== NOT_PLAIN) {
+      text = JSON.stringify(json);
+    } else {
+      const round = JSON.stringify(data);
+      if (round === undefined) throw new TypeError("Cannot append: the data has no JSON form");
+      text = round;
+      json = JSON.parse(text);
+      if (typeof json === "object" && json !== null) freezeParsed(json);
+    }
     const event = Object.freeze({
       seq: this.length,
       type,
