@@ -16,44 +16,60 @@ import { HEADER_COLUMNS, headerArgs } from "./_libsql_sql.ts";
 /** One queued `initialize`, `fork` or `append` call. */
 export interface Pending {
   readonly id: string;
-  /** Set for `initialize` and `fork`, absent for `append`. */
-  readonly header?: SessionHeader;
+  /** Set for `initialize` and `fork`, `undefined` for `append`. */
+  readonly header: SessionHeader | undefined;
   /** Set for `fork`: copy the parent's stored events `[0, throughSeq]` first. */
-  readonly copy?: { readonly parentId: string; readonly throughSeq: number };
+  readonly copy: { readonly parentId: string; readonly throughSeq: number } | undefined;
   readonly events: readonly SessionEvent[];
+  /** `JSON.stringify(event.data)` per event where the caller had it. */
+  readonly texts: readonly (string | undefined)[] | undefined;
   readonly resolve: () => void;
   readonly reject: (error: unknown) => void;
   /** The flat row arguments, encoded once when the call is accepted. */
-  rows?: InValue[];
+  rows: InValue[] | undefined;
 }
 
 /** Rows per multi-row insert: 6,000 × 5 variables (+2 for a fence) stay below 32,766. */
 const ROWS_PER_INSERT = 6_000;
 
-const valuesCache = new Map<number, string>();
-
-/** `(?, ?, ?, ?, ?), …` for `n` rows, built once per size. */
-function values(n: number): string {
-  let text = valuesCache.get(n);
-  if (text === undefined) {
-    text = Array.from({ length: n }, () => "(?, ?, ?, ?, ?)").join(", ");
-    valuesCache.set(n, text);
-  }
-  return text;
-}
-
 const INSERT_EVENTS = "INSERT INTO events (session_id, seq, type, at, data) VALUES ";
 const INSERT_FENCED = "INSERT INTO events (session_id, seq, type, at, data) SELECT * FROM (VALUES ";
 const FENCE = ") WHERE EXISTS (SELECT 1 FROM session_leases WHERE session_id = ? AND token = ?)";
 
+const insertCache = new Map<number, string>();
+const fencedCache = new Map<number, string>();
+
+/**
+ * The insert of `n` rows (`(?, ?, ?, ?, ?), …`), built once per size and kept as one flat
+ * string: the driver reads the text of every statement it prepares.
+ */
+function insertSql(n: number, fenced: boolean): string {
+  const cache = fenced ? fencedCache : insertCache;
+  let sql = cache.get(n);
+  if (sql === undefined) {
+    const rows = Array.from({ length: n }, () => "(?, ?, ?, ?, ?)").join(", ");
+    sql = fenced ? INSERT_FENCED + rows + FENCE : INSERT_EVENTS + rows;
+    cache.set(n, sql);
+  }
+  return sql;
+}
+
 /**
  * The flat row arguments of one call's events.
  *
+ * @param texts `JSON.stringify(event.data)` per event where known, used as is
  * @throws {TypeError} from `JSON.stringify` (e.g. BigInt data): only this call fails
  */
-export function encodeRows(id: string, events: readonly SessionEvent[]): InValue[] {
+export function encodeRows(
+  id: string,
+  events: readonly SessionEvent[],
+  texts?: readonly (string | undefined)[],
+): InValue[] {
   const args: InValue[] = [];
-  for (const e of events) args.push(id, e.seq, e.type, e.at, JSON.stringify(e.data) ?? "null");
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i]!;
+    args.push(id, e.seq, e.type, e.at, texts?.[i] ?? JSON.stringify(e.data) ?? "null");
+  }
   return args;
 }
 
@@ -69,8 +85,8 @@ function chunked(args: InValue[], fence: readonly InValue[] | undefined): InStat
     const rows = part.length / 5;
     out.push(
       fence === undefined
-        ? { sql: INSERT_EVENTS + values(rows), args: part }
-        : { sql: INSERT_FENCED + values(rows) + FENCE, args: [...part, ...fence] },
+        ? { sql: insertSql(rows, false), args: part }
+        : { sql: insertSql(rows, true), args: [...part, ...fence] },
     );
   }
   return out;
@@ -156,16 +172,27 @@ function groupById(accepted: readonly Pending[]): Map<string, Pending[]> {
  * statements all carry its token guard, and its first one is the probe.
  *
  * @param accepted validated calls in queue order
- * @param fence the token held per session, `undefined` when unfenced
+ * @param fence the token held per session, `undefined` when unfenced; the function itself is
+ *   `undefined` when no session is fenced (then no grouping by session is needed)
  * @returns the statements and the fenced probes
  */
 export function planCommit(
   accepted: readonly Pending[],
-  fence: (id: string) => number | undefined,
+  fence: ((id: string) => number | undefined) | undefined,
 ): CommitPlan {
   const stmts: InStatement[] = [];
   const fenced: FencedSession[] = [];
   const open: InValue[] = [];
+  if (fence === undefined) {
+    // Rows of one insert may come in any order; headers and fork copies precede it.
+    for (const p of accepted) {
+      if (p.header !== undefined) stmts.push(headerStatement(p.header, undefined));
+      if (p.copy !== undefined) stmts.push(copyStatement(p, undefined));
+      pushAll(open, p.rows ?? encodeRows(p.id, p.events, p.texts));
+    }
+    stmts.push(...chunked(open, undefined));
+    return { stmts, fenced };
+  }
   for (const [id, calls] of groupById(accepted)) {
     const token = fence(id);
     const guard = token === undefined ? undefined : [id, token];
@@ -174,7 +201,7 @@ export function planCommit(
     for (const p of calls) {
       if (p.header !== undefined) stmts.push(headerStatement(p.header, guard));
       if (p.copy !== undefined) stmts.push(copyStatement(p, guard));
-      pushAll(own, p.rows ?? encodeRows(id, p.events));
+      pushAll(own, p.rows ?? encodeRows(id, p.events, p.texts));
     }
     if (guard === undefined) continue;
     // The probe: a header insert or the first event insert (0 rows affected = lease lost); a

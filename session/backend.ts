@@ -62,9 +62,16 @@ export interface PersistenceBackend extends AsyncDisposable {
    * Appends events whose seqs continue exactly from the stored length, atomically per call.
    * Backends may group calls from many sessions into one commit.
    *
+   * @param dataTexts optional, index-aligned with `events`: `JSON.stringify(event.data)` where
+   *   the caller already has it (an entry may be `undefined`), so a backend that stores JSON text
+   *   need not serialize again; a backend may ignore it
    * @throws {SessionError} `invalid_seq` when the first seq is not the stored length
    */
-  append(id: string, events: readonly SessionEvent[]): Promise<void>;
+  append(
+    id: string,
+    events: readonly SessionEvent[],
+    dataTexts?: readonly (string | undefined)[],
+  ): Promise<void>;
   /**
    * Stores a fork atomically: its header, a copy of the parent's stored events `[0, throughSeq]`
    * (copied inside storage, never through memory where the backend allows it) and the child's

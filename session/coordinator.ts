@@ -1,7 +1,7 @@
 /**
  * The persistence coordinator: one live controller per live session that writes the session's
  * log to a {@linkcode PersistenceBackend} and acknowledges a flush only once its write path has
- * fully settled (seed §"Persistence checkpoint 与初始化恢复").
+ * fully settled (docs/design.md#persistence-checkpoint).
  *
  * The controller keeps only the initial `seedEnd` scalar, never a copy of the seed. When the
  * backend cursor is unknown (first use, or after any failure) it re-reads the backend's real
@@ -26,8 +26,16 @@ import type { Session } from "./session.ts";
  */
 export type CommitObserver = (throughSeq: number) => void;
 
+/** A flush waiting for its write op. */
+interface Waiter {
+  readonly throughSeq: number;
+  readonly onAck: CommitObserver | undefined;
+  readonly resolve: (value: true) => void;
+  readonly reject: (error: unknown) => void;
+}
+
 /**
- * Writes one live session to a backend. Writes are serialized on one chain; appends schedule an
+ * Writes one live session to a backend. Writes are serialized on one queue; appends schedule an
  * eager write (coalesced per microtask), and {@linkcode PersistenceController.flush} waits for a
  * write that covers everything appended so far. Every commit is reported to the
  * {@linkcode CommitObserver}, so a client learns an event is saved without anyone calling
@@ -39,8 +47,38 @@ export class PersistenceController implements AsyncDisposable {
   readonly #seedEnd: number;
   /** Durable length as last confirmed by the backend; `undefined` means "re-read it". */
   #cursor: number | undefined = undefined;
-  #chain: Promise<void> = Promise.resolve();
+  /**
+   * The write ops not finished yet, in order (the head one may be in flight): a flush's waiter,
+   * or `undefined` for an eager write. One op is one write attempt, as on a promise chain, but
+   * an op allocates no promise of its own: only a flush's promise and the backend's write.
+   */
+  readonly #ops: (Waiter | undefined)[] = [];
+  /** Ops are queued or running. */
+  #busy = false;
+  /** The exclusive bound the write in flight makes durable. */
+  #end = 0;
+  /** Resolved when the queue runs empty, for a dispose waiting on it. */
+  #idle: PromiseWithResolvers<void> | undefined = undefined;
+  readonly #step = (): void => this.#run();
+  readonly #written = (): void => {
+    this.#cursor = this.#end;
+    this.#succeed();
+    this.#run();
+  };
+  readonly #failed = (error: unknown): void => {
+    this.#fail(error);
+    this.#run();
+  };
   #eagerQueued = false;
+  /** The queue waits for the pending eager microtask to start running. */
+  #startOnEager = false;
+  /**
+   * The JSON text of each event's data from seq `#textsFrom` on, as the session handed it to
+   * its append listeners, kept until storage holds the event: the backend stores it as is
+   * instead of serializing the data a second time.
+   */
+  readonly #texts: (string | undefined)[] = [];
+  #textsFrom: number;
   #subscription: Disposable;
   #disposed = false;
   readonly #onCommit: CommitObserver;
@@ -69,7 +107,11 @@ export class PersistenceController implements AsyncDisposable {
     this.#seedEnd = seedEnd;
     this.#onCommit = options.onCommit ?? (() => {});
     this.#reported = options.durableLength ?? 0;
-    this.#subscription = session.subscribe(() => this.#scheduleEager());
+    this.#textsFrom = session.length;
+    this.#subscription = session.subscribe((event, _session, dataText) => {
+      if (event.seq === this.#textsFrom + this.#texts.length) this.#texts.push(dataText);
+      this.#scheduleEager();
+    });
   }
 
   /** The initial prefix length this controller rebuilds from the session (a scalar). */
@@ -89,44 +131,132 @@ export class PersistenceController implements AsyncDisposable {
    * Makes every event appended before the call durable.
    *
    * @param throughSeq exclusive bound captured by `SessionStore.flush()` at its entry
+   * @param onAck called with `throughSeq` once the write op settled with the acknowledgement,
+   *   right before the promise resolves (the store publishes `session/flushed` from it)
+   *   @default none
    * @returns literal `true`: the durability acknowledgement
    * @throws {SessionError} `persistence_failed` (with `cause`) when the write or the recovery
    *   read fails; the controller stays usable and the next flush recovers
    */
-  flush(throughSeq: number): Promise<true> {
-    return this.#enqueue(async () => {
-      await this.#writeUpTo(this.#session.length);
-      if ((this.#cursor ?? 0) < throughSeq) {
-        throw new SessionError("persistence_failed", "Cannot flush: cursor behind the barrier");
-      }
-    }).then(() => true as const);
+  flush(throughSeq: number, onAck?: CommitObserver): Promise<true> {
+    return new Promise<true>((resolve, reject) =>
+      this.#push({ throughSeq, onAck, resolve, reject })
+    );
   }
 
   #scheduleEager(): void {
     if (this.#eagerQueued || this.#disposed) return;
     this.#eagerQueued = true;
-    queueMicrotask(() => {
-      this.#eagerQueued = false;
-      // Disposal may happen between scheduling and this microtask: a write enqueued now would
-      // outlive the dispose that already awaited the chain.
-      if (this.#disposed) return;
-      // An eager write failure is not lost: the cursor becomes unknown and the next flush, which
-      // is the only durability promise we make, re-reads it and retries or reports.
-      this.#enqueue(() => this.#writeUpTo(this.#session.length)).catch(() => {});
-    });
+    queueMicrotask(this.#eager);
   }
 
-  #enqueue(op: () => Promise<void>): Promise<void> {
-    const run = this.#chain.then(op).catch((error) => {
-      this.#cursor = undefined;
-      throw error instanceof SessionError ? error : new SessionError(
+  readonly #eager = (): void => {
+    this.#eagerQueued = false;
+    // Disposal may happen between scheduling and this microtask: a write enqueued now would
+    // outlive the dispose that already awaited the queue.
+    // An eager write failure is not lost: the cursor becomes unknown and the next flush, which
+    // is the only durability promise we make, re-reads it and retries or reports.
+    if (!this.#disposed) this.#push(undefined);
+    if (this.#startOnEager) {
+      this.#startOnEager = false;
+      this.#run();
+    }
+  };
+
+  #push(op: Waiter | undefined): void {
+    this.#ops.push(op);
+    if (this.#busy) return;
+    this.#busy = true;
+    // The first op starts a microtask later, as on a settled chain: events appended right after
+    // the call still join its write. A flush right after an append (the common case) rides the
+    // append's eager microtask instead of a second one; the ops keep their order.
+    if (this.#eagerQueued) this.#startOnEager = true;
+    else queueMicrotask(this.#step);
+  }
+
+  /** Runs the ops in order until one waits for storage or none is left. */
+  #run(): void {
+    while (this.#ops.length > 0) {
+      let pending: Promise<void> | undefined;
+      try {
+        pending = this.#start();
+      } catch (error) {
+        this.#fail(error);
+        continue;
+      }
+      if (pending !== undefined) {
+        pending.then(this.#written, this.#failed);
+        return;
+      }
+      this.#succeed();
+    }
+    this.#busy = false;
+    this.#idle?.resolve();
+  }
+
+  /**
+   * Starts the head op: a write up to the length at its start, or nothing when storage holds
+   * all of it already (settled at once).
+   */
+  #start(): Promise<void> | undefined {
+    const end = this.#session.length;
+    this.#end = end;
+    if (this.#cursor === undefined) return this.#recoverAndWrite(end);
+    if (this.#cursor >= end) return undefined;
+    return this.#write(this.#cursor, end);
+  }
+
+  /** Appends `[from, end)` with the data texts the session gave, when all of them are known. */
+  #write(from: number, end: number): Promise<void> {
+    const i = from - this.#textsFrom;
+    const texts = i >= 0 && end - this.#textsFrom <= this.#texts.length
+      ? this.#texts.slice(i, end - this.#textsFrom)
+      : undefined;
+    return this.#backend.append(this.#session.id, this.#session.events(from, end), texts);
+  }
+
+  async #recoverAndWrite(end: number): Promise<void> {
+    const cursor = await this.#recoverCursor();
+    this.#cursor = cursor;
+    if (cursor < end) {
+      await this.#write(cursor, end);
+    } else {
+      this.#end = cursor;
+    }
+  }
+
+  /** The head op's write committed: `#cursor` is what storage holds. */
+  #succeed(): void {
+    const cursor = this.#cursor!;
+    const stored = Math.min(cursor - this.#textsFrom, this.#texts.length);
+    if (stored > 0) {
+      this.#texts.splice(0, stored);
+      this.#textsFrom += stored;
+    }
+    // Only committed events may leave the bounded tail (docs/long-sessions.md).
+    this.#session.markDurable(cursor);
+    this.#report(cursor);
+    const op = this.#ops[0];
+    if (op !== undefined && cursor < op.throughSeq) {
+      this.#fail(new SessionError("persistence_failed", "Cannot flush: cursor behind the barrier"));
+      return;
+    }
+    this.#ops.shift();
+    op?.onAck?.(op.throughSeq);
+    op?.resolve(true);
+  }
+
+  /** The head op failed: the cursor becomes unknown and its flush (if any) rejects. */
+  #fail(error: unknown): void {
+    const op = this.#ops.shift();
+    this.#cursor = undefined;
+    op?.reject(
+      error instanceof SessionError ? error : new SessionError(
         "persistence_failed",
         `Cannot flush: ${this.#backend.kind} write for ${this.#session.id} failed`,
         { cause: error },
-      );
-    });
-    this.#chain = run.catch(() => {});
-    return run;
+      ),
+    );
   }
 
   async #recoverCursor(): Promise<number> {
@@ -152,28 +282,20 @@ export class PersistenceController implements AsyncDisposable {
     return stored.length;
   }
 
-  async #writeUpTo(end: number): Promise<void> {
-    if (this.#cursor === undefined) this.#cursor = await this.#recoverCursor();
-    if (this.#cursor < end) {
-      const suffix = this.#session.events(this.#cursor, end);
-      await this.#backend.append(this.#session.id, suffix);
-      this.#cursor = end;
-    }
-    // Only committed events may leave the bounded tail (docs/long-sessions.md).
-    this.#session.markDurable(this.#cursor);
-    this.#report(this.#cursor);
-  }
-
   #report(durable: number): void {
     if (durable <= this.#reported) return;
     this.#reported = durable;
     this.#onCommit(durable);
   }
 
-  /** Stops eager writes and waits for the write chain to settle. */
+  /** Stops eager writes and waits for the queued writes to settle. */
   async [Symbol.asyncDispose](): Promise<void> {
     this.#disposed = true;
     this.#subscription[Symbol.dispose]();
-    await this.#chain;
+    while (this.#busy) {
+      this.#idle = Promise.withResolvers();
+      await this.#idle.promise;
+    }
+    this.#idle = undefined;
   }
 }

@@ -4,6 +4,8 @@ import { Session } from "./session.ts";
 import { SessionError } from "./errors.ts";
 import { MemoryBackend } from "./testing/memory_backend.ts";
 import { header } from "../tests/session/_helpers.ts";
+import type { SessionEvent } from "./event.ts";
+import type { SessionHeader } from "./header.ts";
 
 const code = (c: string) => (e: unknown) => e instanceof SessionError && e.code === c;
 
@@ -85,4 +87,82 @@ Deno.test("`PersistenceController` disposed before its eager write writes nothin
   await controller[Symbol.asyncDispose]();
   await new Promise((r) => setTimeout(r, 0));
   assert.equal(backend.raw("s"), undefined);
+});
+
+Deno.test("`PersistenceController` writes an append and the flush right after it once, flush first", async () => {
+  const backend = new MemoryBackend();
+  const session = live("s", 1);
+  await using controller = new PersistenceController(session, backend, 0);
+  assert.equal(await controller.flush(1), true);
+  const writes = backend.calls.append ?? 0;
+  session.append("note", { i: 1 });
+  let acked = 0;
+  const flushed = controller.flush(2, (through) => (acked = through));
+  assert.equal(acked, 0, "not acknowledged before the write");
+  assert.equal(await flushed, true);
+  assert.equal(acked, 2);
+  assert.equal(backend.calls.append, writes + 1, "the eager op behind it has nothing left");
+  // The flush op is the write attempt: a fault fails the flush, the eager op behind it retries.
+  session.append("note", { i: 2 });
+  backend.failNext({ op: "append", when: "before" });
+  await assert.rejects(controller.flush(3), code("persistence_failed"));
+  assert.equal(await controller.flush(3), true);
+  assert.deepEqual(backend.raw("s")?.events, session.events());
+});
+
+Deno.test("`PersistenceController` survives a backend that throws instead of rejecting", async () => {
+  const inner = new MemoryBackend();
+  let broken = false;
+  const backend = Object.assign(Object.create(inner), {
+    cursor: (id: string) => inner.cursor(id),
+    initialize: (h: SessionHeader, e: readonly SessionEvent[]) => inner.initialize(h, e),
+    append(id: string, events: readonly SessionEvent[]): Promise<void> {
+      if (broken) throw new TypeError("not a promise");
+      return inner.append(id, events);
+    },
+  }) as MemoryBackend;
+  const session = live("s", 1);
+  await using controller = new PersistenceController(session, backend, 0);
+  assert.equal(await controller.flush(1), true);
+  broken = true;
+  session.append("note", {});
+  await assert.rejects(
+    controller.flush(2),
+    (e) => code("persistence_failed")(e) && (e as Error).cause instanceof TypeError,
+  );
+  broken = false;
+  assert.equal(await controller.flush(2), true);
+  assert.equal(inner.raw("s")?.events.length, 2);
+});
+
+Deno.test("`PersistenceController` hands the backend each appended event's data text, until stored", async () => {
+  const inner = new MemoryBackend();
+  const seen: (readonly (string | undefined)[] | undefined)[] = [];
+  const backend = Object.assign(Object.create(inner), {
+    cursor: (id: string) => inner.cursor(id),
+    initialize: (h: SessionHeader, e: readonly SessionEvent[]) => inner.initialize(h, e),
+    append(id: string, events: readonly SessionEvent[], texts?: readonly (string | undefined)[]) {
+      seen.push(texts);
+      return inner.append(id, events);
+    },
+  }) as MemoryBackend;
+  // Two events exist before the controller: it never saw their texts.
+  const session = live("s", 2);
+  await using controller = new PersistenceController(session, backend, 1);
+  session.append("note", { i: 2 });
+  assert.equal(await controller.flush(3), true);
+  assert.deepEqual(seen, [undefined], "[1, 3) starts below the texts it holds");
+  session.append("note", { i: 3, at: new Date(0) });
+  session.append("note", [4]);
+  inner.failNext({ op: "append", when: "after" });
+  await assert.rejects(controller.flush(5), code("persistence_failed"));
+  // Failed after commit: the retry finds storage complete and writes nothing more.
+  assert.equal(await controller.flush(5), true);
+  session.append("note", "five");
+  assert.equal(await controller.flush(6), true);
+  assert.deepEqual(seen.slice(1), [
+    ['{"i":3,"at":"1970-01-01T00:00:00.000Z"}', "[4]"],
+    ['"five"'],
+  ]);
+  assert.deepEqual(inner.raw("s")?.events, session.events());
 });

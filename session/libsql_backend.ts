@@ -6,7 +6,6 @@
  * @module
  */
 import { type Client, createClient } from "@libsql/client";
-import { setImmediate } from "node:timers";
 import type {
   EventPage,
   PersistenceBackend,
@@ -14,15 +13,14 @@ import type {
   StoredSession,
   StoredTail,
 } from "./backend.ts";
-import { SessionError } from "./errors.ts";
 import type { SessionEvent } from "./event.ts";
 import { normalizeHeader, type SessionHeader } from "./header.ts";
 import { databasePath, prepareSchema, rejected } from "./_libsql_open.ts";
 import { lockDatabaseFile } from "./_writer_lock.ts";
 import { checkForkPoint } from "./_fork.ts";
 import { rowToHeader, SELECT_CURSOR } from "./_libsql_sql.ts";
-import { leaseHeld, loadAll, readHeaders, readPage, readTail, readTypes } from "./_libsql_read.ts";
-import { encodeRows, leaseLost, type Pending, planCommit, validate } from "./_libsql_commit.ts";
+import { loadAll, readHeaders, readPage, readTail, readTypes } from "./_libsql_read.ts";
+import { type Fence, GroupCommit } from "./_libsql_group.ts";
 
 /** Options of {@linkcode LibsqlBackend.open}. */
 export interface LibsqlBackendOptions {
@@ -65,22 +63,12 @@ export class LibsqlBackend implements PersistenceBackend {
   readonly kind = "libsql";
   readonly #client: Client;
   readonly #lock: Disposable | undefined;
-  readonly #fence: (sessionId: string) => number | undefined;
-  /** Stored event counts of sessions known to exist (authoritative after each commit). */
-  readonly #lengths = new Map<string, number>();
-  #queue: Pending[] = [];
-  #draining: Promise<void> | undefined;
-  #closed = false;
-  #commits = 0;
+  readonly #group: GroupCommit;
 
-  private constructor(
-    client: Client,
-    lock: Disposable | undefined,
-    fence: (sessionId: string) => number | undefined,
-  ) {
+  private constructor(client: Client, lock: Disposable | undefined, fence: Fence | undefined) {
     this.#client = client;
     this.#lock = lock;
-    this.#fence = fence;
+    this.#group = new GroupCommit(client, fence, (id) => this.cursor(id));
   }
 
   /**
@@ -88,7 +76,7 @@ export class LibsqlBackend implements PersistenceBackend {
    * write: an empty database gets schema v15; an owned v15 database is used as is; an owned v13
    * or v14 database is upgraded to v15 in one transaction (existing rows keep `time_zone` NULL,
    * no lease rows are made up); anything else is rejected with the file byte-for-byte unchanged.
-   * Only then does a file switch to WAL with `synchronous=FULL` (seed §"Session 与请求时区归属",
+   * Only then does a file switch to WAL with `synchronous=FULL` (docs/design.md#schema-v14-upgrade,
    * `docs/long-sessions.md` §"Schema v15").
    *
    * @param options the URL (and token), `shared` and `fence`
@@ -130,7 +118,7 @@ export class LibsqlBackend implements PersistenceBackend {
         await client.execute("PRAGMA journal_mode = WAL");
         await client.execute("PRAGMA synchronous = FULL");
       }
-      return new LibsqlBackend(client, lock, options.fence ?? (() => undefined));
+      return new LibsqlBackend(client, lock, options.fence);
     } catch (error) {
       client.close();
       lock?.[Symbol.dispose]();
@@ -140,7 +128,7 @@ export class LibsqlBackend implements PersistenceBackend {
 
   /** Number of write transactions committed so far (for tests and benchmarks). */
   get commits(): number {
-    return this.#commits;
+    return this.#group.commits;
   }
 
   /**
@@ -169,7 +157,7 @@ export class LibsqlBackend implements PersistenceBackend {
    *   do not start at 0, `persistence_failed` after the backend was disposed
    */
   initialize(header: SessionHeader, events: readonly SessionEvent[]): Promise<void> {
-    return this.#submit({ id: header.id, events, header: normalizeHeader(header) });
+    return this.#group.submit(header.id, events, normalizeHeader(header));
   }
 
   /**
@@ -190,11 +178,9 @@ export class LibsqlBackend implements PersistenceBackend {
     own: readonly SessionEvent[],
   ): Promise<void> {
     checkForkPoint(parentId, (await this.cursor(parentId))?.length, throughSeq);
-    return await this.#submit({
-      id: header.id,
-      events: own,
-      header: normalizeHeader(header),
-      copy: { parentId, throughSeq },
+    return await this.#group.submit(header.id, own, normalizeHeader(header), {
+      parentId,
+      throughSeq,
     });
   }
 
@@ -204,13 +190,19 @@ export class LibsqlBackend implements PersistenceBackend {
    *
    * @param id the session id
    * @param events events whose seqs continue from the stored length
+   * @param dataTexts `JSON.stringify(event.data)` per event where the caller has it (stored as
+   *   is, so it must be exactly that); missing entries are serialized here
    * @throws {SessionError} `invalid_seq` when the first seq is not the stored length (or seqs
    *   are not dense), `session_not_found`, `lease_lost` when this process holds a token for the
    *   session that `session_leases` no longer holds (nothing of this call is written; the other
    *   calls of the group commit), `persistence_failed` after dispose
    */
-  append(id: string, events: readonly SessionEvent[]): Promise<void> {
-    return this.#submit({ id, events });
+  append(
+    id: string,
+    events: readonly SessionEvent[],
+    dataTexts?: readonly (string | undefined)[],
+  ): Promise<void> {
+    return this.#group.submit(id, events, undefined, undefined, dataTexts);
   }
 
   /**
@@ -286,115 +278,10 @@ export class LibsqlBackend implements PersistenceBackend {
     return await readHeaders(this.#client);
   }
 
-  #submit(call: Omit<Pending, "resolve" | "reject">): Promise<void> {
-    if (this.#closed) {
-      return Promise.reject(new SessionError("persistence_failed", "Cannot write: backend closed"));
-    }
-    return new Promise<void>((resolve, reject) => {
-      this.#queue.push({ ...call, resolve, reject });
-      // setImmediate runs after every microtask of this tick, so calls from many sessions made
-      // in the same tick join one group (setTimeout(0) would add ~1–4 ms of clamping).
-      this.#draining ??= new Promise<void>((go) => setImmediate(go)).then(() => this.#drain());
-    });
-  }
-
-  async #drain(): Promise<void> {
-    try {
-      while (this.#queue.length > 0) {
-        const group = this.#queue;
-        this.#queue = [];
-        await this.#commit(group, true);
-        // Let every caller woken by this commit run to its next write (many promise hops deep)
-        // before the next group closes: one commit per round instead of a straggler commit.
-        await new Promise<void>((go) => setImmediate(go));
-      }
-    } finally {
-      this.#draining = undefined;
-    }
-  }
-
-  /** The stored lengths of the group's sessions not cached yet (one read each, first use). */
-  async #readLengths(
-    group: readonly Pending[],
-  ): Promise<{ lengths: Map<string, number | undefined>; unreadable: Map<string, unknown> }> {
-    const lengths = new Map<string, number | undefined>();
-    const unreadable = new Map<string, unknown>();
-    for (const p of group) {
-      if (this.#lengths.has(p.id) || lengths.has(p.id) || unreadable.has(p.id)) continue;
-      // One session's damaged or unreadable header fails only that session's calls.
-      try {
-        lengths.set(p.id, (await this.cursor(p.id))?.length);
-      } catch (error) {
-        unreadable.set(p.id, error);
-      }
-    }
-    return { lengths, unreadable };
-  }
-
-  /**
-   * Why a fenced call was refused before its transaction: another host that took the lease may
-   * have written since the cached length (so it reads as `invalid_seq`); the cause is the lease.
-   */
-  async #refused(id: string, error: unknown): Promise<unknown> {
-    const token = this.#fence(id);
-    if (token === undefined || !(error instanceof SessionError)) return error;
-    this.#lengths.delete(id);
-    return await leaseHeld(this.#client, id, token) ? error : leaseLost(id);
-  }
-
-  async #commit(group: readonly Pending[], shared: boolean): Promise<void> {
-    const { lengths, unreadable } = await this.#readLengths(group);
-    const accepted: Pending[] = [];
-    for (const p of group) {
-      const stored = lengths.has(p.id) ? lengths.get(p.id) : this.#lengths.get(p.id);
-      try {
-        if (unreadable.has(p.id)) throw unreadable.get(p.id);
-        const error = validate(p, stored);
-        if (error !== undefined) throw error;
-        p.rows = encodeRows(p.id, p.events);
-      } catch (error) {
-        p.reject(await this.#refused(p.id, error));
-        continue;
-      }
-      const from = p.copy === undefined ? stored ?? 0 : p.copy.throughSeq + 1;
-      lengths.set(p.id, from + p.events.length);
-      accepted.push(p);
-    }
-    if (accepted.length === 0) return;
-    const plan = planCommit(accepted, this.#fence);
-    let results;
-    try {
-      results = await this.#client.batch(plan.stmts, "write");
-    } catch (error) {
-      for (const p of accepted) this.#lengths.delete(p.id);
-      if (!shared || accepted.length === 1) {
-        for (const p of accepted) p.reject(error);
-        return;
-      }
-      for (const p of accepted) await this.#commit([p], false);
-      return;
-    }
-    this.#commits++;
-    const lost = new Set<string>();
-    for (const f of plan.fenced) {
-      const probe = results[f.probe]!;
-      if (f.select ? probe.rows.length === 0 : probe.rowsAffected === 0) lost.add(f.id);
-    }
-    for (const p of accepted) {
-      if (lost.has(p.id)) {
-        p.reject(leaseLost(p.id));
-      } else {
-        this.#lengths.set(p.id, lengths.get(p.id)!);
-        p.resolve();
-      }
-    }
-  }
-
   /** Waits for queued writes, then closes the client; later writes reject. Idempotent. */
   [Symbol.asyncDispose](): Promise<void> {
     this.#disposing ??= (async () => {
-      this.#closed = true;
-      await this.#draining;
+      await this.#group.close();
       this.#client.close();
       this.#lock?.[Symbol.dispose]();
     })();

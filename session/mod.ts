@@ -24,7 +24,7 @@ export type {
   StoredTail,
 } from "./backend.ts";
 export { type Clock, MAX_TIMER_MS, systemClock, type TimerHandle } from "./clock.ts";
-export { PersistenceController } from "./coordinator.ts";
+export { type CommitObserver, PersistenceController } from "./coordinator.ts";
 export { SessionError, type SessionErrorCode } from "./errors.ts";
 export {
   type EndSeedData,

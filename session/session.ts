@@ -7,9 +7,14 @@
 import type { SessionEvent } from "./event.ts";
 import type { SessionHeader } from "./header.ts";
 import { SessionError } from "./errors.ts";
+import { NOT_PLAIN, plainJsonCopy } from "./_json_form.ts";
 
-/** Called synchronously after each append, in append order. */
-export type AppendListener = (event: SessionEvent, session: Session) => void;
+/**
+ * Called synchronously after each append, in append order, with the JSON text of `event.data`
+ * (`JSON.stringify` of the appended value: what storage holds, so a persistence writer need not
+ * serialize it again; `undefined` from a session that does not provide it).
+ */
+export type AppendListener = (event: SessionEvent, session: Session, dataText?: string) => void;
 
 /** How many committed events a live session keeps in memory by default. */
 export const DEFAULT_LIVE_TAIL_EVENTS = 1_000;
@@ -39,11 +44,33 @@ export interface SessionInit {
   readonly reportError?: (error: unknown) => void;
 }
 
-// The live log holds exactly what storage holds: attached history compares them event by event.
-function toJson<D>(data: D): D {
-  const text = JSON.stringify(data);
-  if (text === undefined) throw new TypeError("Cannot append: the data has no JSON form");
-  return JSON.parse(text) as D;
+/** The last instant formatted and its ISO form: appends of the same millisecond share it. */
+let lastEpochMs = Number.NaN;
+let lastIso = "";
+
+/** `new Date(epochMs).toISOString()`, reusing the last result for the same instant. */
+function isoAt(epochMs: number): string {
+  if (epochMs !== lastEpochMs) {
+    lastIso = new Date(epochMs).toISOString();
+    lastEpochMs = epochMs;
+  }
+  return lastIso;
+}
+
+/** Freezes a fresh JSON value (from `JSON.parse`: plain objects and arrays, no cycle). */
+function freezeParsed(value: unknown): void {
+  Object.freeze(value);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
+      if (typeof v === "object" && v !== null) freezeParsed(v);
+    }
+    return;
+  }
+  for (const key in value as Record<string, unknown>) {
+    const v = (value as Record<string, unknown>)[key];
+    if (typeof v === "object" && v !== null) freezeParsed(v);
+  }
 }
 
 /**
@@ -91,6 +118,8 @@ export class Session {
   readonly #keep: number;
   readonly #now: () => number;
   readonly #listeners = new Set<AppendListener>();
+  /** `#listeners` as an array, replaced (never changed) when the set changes. */
+  #listenerList: readonly AppendListener[] = [];
   readonly #reportError: (error: unknown) => void;
   #closed = false;
 
@@ -194,7 +223,7 @@ export class Session {
   /**
    * Appends one event and notifies append listeners synchronously.
    *
-   * @param type the event type (ARCHITECTURE.md §4)
+   * @param type the event type (docs/events.md#catalog)
    * @param data JSON data; stored as its JSON form (a JSON round trip), so the live event is
    *   exactly what persistence writes and reads back (`undefined` keys dropped, a `Date` becomes
    *   its ISO string), and frozen
@@ -206,16 +235,33 @@ export class Session {
     if (this.#closed) {
       throw new SessionError("session_closed", `Cannot append: session ${this.id} is closed`);
     }
-    const event: SessionEvent<T, D> = deepFreeze({
+    // The live log holds exactly what storage holds (attached history compares them event by
+    // event): the JSON form, a fresh copy that nothing but this envelope reaches, each node
+    // frozen once, so the committed event is immutable. Plain data is copied in one pass and
+    // its text serialized from the copy; anything else takes the JSON round trip.
+    let json = plainJsonCopy(data);
+    let text: string;
+    if (json !== NOT_PLAIN) {
+      text = JSON.stringify(json);
+    } else {
+      const round = JSON.stringify(data);
+      if (round === undefined) throw new TypeError("Cannot append: the data has no JSON form");
+      text = round;
+      json = JSON.parse(text);
+      if (typeof json === "object" && json !== null) freezeParsed(json);
+    }
+    const event = Object.freeze({
       seq: this.length,
       type,
-      at: new Date(this.#now()).toISOString(),
-      data: toJson(data),
+      at: isoAt(this.#now()),
+      data: json as D,
     });
     this.#events.push(event);
-    for (const listener of [...this.#listeners]) {
+    // A snapshot: a listener (un)subscribing during the call changes the next append only.
+    const listeners = this.#listenerList;
+    for (let i = 0; i < listeners.length; i++) {
       try {
-        listener(event, this);
+        listeners[i]!(event, this, text);
       } catch (error) {
         this.#reportError(error);
       }
@@ -231,12 +277,19 @@ export class Session {
    */
   subscribe(listener: AppendListener): Disposable {
     this.#listeners.add(listener);
-    return { [Symbol.dispose]: () => this.#listeners.delete(listener) };
+    this.#listenerList = [...this.#listeners];
+    return {
+      [Symbol.dispose]: () => {
+        this.#listeners.delete(listener);
+        this.#listenerList = [...this.#listeners];
+      },
+    };
   }
 
   /** Marks the object cold; later appends throw `session_closed`. Used by the store. */
   close(): void {
     this.#closed = true;
     this.#listeners.clear();
+    this.#listenerList = [];
   }
 }

@@ -1,18 +1,25 @@
 /**
  * {@linkcode SessionStore}: creates, resumes and forks live sessions, appends to them and runs the
- * `flush` checkpoint exactly as the seed's §"Persistence checkpoint 与初始化恢复" says.
+ * `flush` checkpoint exactly as docs/design.md#persistence-checkpoint says.
  *
  * @module
  */
 import type { EventPage, PersistenceBackend, StoredSession } from "./backend.ts";
 import { type Clock, systemClock } from "./clock.ts";
-import { PersistenceController } from "./coordinator.ts";
 import { SessionError } from "./errors.ts";
 import type { SessionEvent } from "./event.ts";
-import { headersIdentical, isSessionId, normalizeHeader, type SessionHeader } from "./header.ts";
+import { isSessionId, normalizeHeader, type SessionHeader } from "./header.ts";
 import { DEFAULT_LIVE_TAIL_EVENTS, Session } from "./session.ts";
-import { readRange, readTypes } from "./_store_read.ts";
-import { forkSeed } from "./_fork.ts";
+import {
+  checkTypeQuery,
+  mergeHeaders,
+  randomId,
+  readSession,
+  readTypes,
+  withIdLock,
+} from "./_store_read.ts";
+import { Checkpoints } from "./_store_flush.ts";
+import { forkChild, type ForkContext } from "./_store_fork.ts";
 import type {
   CreateSessionOptions,
   FlushedObserver,
@@ -25,22 +32,7 @@ import type {
 } from "./store_types.ts";
 
 export type * from "./store_types.ts";
-import { normalizeTimeZone, timeZonesEqual } from "./zone.ts";
-
-function flushFailure(session: Session, failures: readonly unknown[]): unknown {
-  if (failures.length === 1 && failures[0] instanceof SessionError) return failures[0];
-  const cause = failures.length === 1 ? failures[0] : new AggregateError(failures);
-  return new SessionError(
-    "persistence_failed",
-    `Cannot flush: ${failures.length} listener(s) of ${session.id} failed`,
-    { cause },
-  );
-}
-
-function randomId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").slice(0, 22);
-}
+import { checkCreate, checkExisting, newHeader } from "./_store_create.ts";
 
 /**
  * The session store. Live sessions are kept by id; each has one persistence controller that is
@@ -64,9 +56,8 @@ export class SessionStore implements AsyncDisposable {
   readonly #persist: boolean;
   readonly #tail: number;
   readonly #live = new Map<string, Session>();
-  readonly #controllers = new WeakMap<Session, PersistenceController>();
-  readonly #listeners = new WeakMap<Session, Set<FlushListener>>();
-  readonly #observers = new Set<FlushedObserver>();
+  readonly #checkpoints: Checkpoints;
+  readonly #forkContext: ForkContext;
   readonly #liveObservers = new Set<LiveObserver>();
   /** Serializes create/resume/fork/close per session id. */
   readonly #locks = new Map<string, Promise<unknown>>();
@@ -89,6 +80,17 @@ export class SessionStore implements AsyncDisposable {
     this.#generateId = options.generateId ?? randomId;
     this.#reportError = options.reportError ?? ((e) => globalThis.reportError(e));
     this.#persist = options.persist ?? true;
+    this.#checkpoints = new Checkpoints(this.#reportError);
+    this.#forkContext = {
+      backend: this.#backend,
+      persist: this.#persist,
+      tail,
+      now: () => this.#clock.now(),
+      read: (session, from, to) => this.read(session, from, to),
+      controller: (session) => this.#checkpoints.controller(session),
+      goLive: (header, events, seedEnd, durable) =>
+        this.#goLive(header, events, seedEnd, durable, "fork"),
+    };
   }
 
   /** The backend, for independent inspection (attached history). */
@@ -102,14 +104,7 @@ export class SessionStore implements AsyncDisposable {
   }
 
   #withLock<T>(id: string, op: () => Promise<T>): Promise<T> {
-    const prev = this.#locks.get(id) ?? Promise.resolve();
-    const run = prev.catch(() => {}).then(op);
-    const tail = run.catch(() => {});
-    this.#locks.set(id, tail);
-    tail.then(() => {
-      if (this.#locks.get(id) === tail) this.#locks.delete(id);
-    });
-    return run;
+    return withIdLock(this.#locks, id, op);
   }
 
   #checkId(id: unknown): string {
@@ -135,19 +130,12 @@ export class SessionStore implements AsyncDisposable {
       reportError: this.#reportError,
     });
     this.#live.set(header.id, session);
-    if (!this.#persist) {
-      this.#listeners.set(session, new Set());
-    } else {
-      const controller = new PersistenceController(session, this.#backend, seedEnd, {
-        durableLength,
-        // Every commit of the coordinator is observed, not only checkpoints: plain chat is
-        // acknowledged as saved too (eager and group commits).
-        onCommit: (throughSeq) => this.#publish(session, throughSeq),
-      });
-      this.#controllers.set(session, controller);
-      this.#listeners.set(session, new Set([(_s, through) => controller.flush(through)]));
-      controller.start();
-    }
+    this.#checkpoints.attach(
+      session,
+      this.#persist ? this.#backend : undefined,
+      seedEnd,
+      durableLength,
+    );
     for (const observer of [...this.#liveObservers]) {
       try {
         observer(session, durableLength, cause);
@@ -171,46 +159,16 @@ export class SessionStore implements AsyncDisposable {
    *   other cwd)
    */
   async create(options: CreateSessionOptions): Promise<Session> {
-    if (typeof options.cwd !== "string" || !options.cwd.isWellFormed()) {
-      throw new SessionError(
-        "invalid_arguments",
-        "Cannot create: cwd must be a well-formed string (no lone surrogate)",
-        { details: { field: "cwd" } },
-      );
-    }
-    const timeZone = options.timeZone === undefined
-      ? undefined
-      : normalizeTimeZone(options.timeZone);
+    const timeZone = checkCreate(options);
     const id = this.#checkId(options.id ?? this.#generateId());
     return await this.#withLock(id, async () => {
       const existing = this.#live.get(id)?.header ?? (await this.#backend.cursor(id))?.header;
-      if (existing !== undefined) {
-        if (existing.cwd !== options.cwd) {
-          throw new SessionError("session_exists", `Cannot create: ${id} exists for another cwd`);
-        }
-        const same = existing.timeZone === undefined || timeZone === undefined
-          ? existing.timeZone === timeZone
-          : timeZonesEqual(existing.timeZone, timeZone);
-        if (!same) {
-          throw new SessionError(
-            "time_zone_conflict",
-            `Cannot create: ${id} already has time zone ${existing.timeZone ?? "(none)"}`,
-            { details: { knownTimeZone: existing.timeZone ?? null } },
-          );
-        }
-        return this.#live.get(id) ?? await this.#resumeUnlocked(id);
+      if (existing === undefined) {
+        const header = newHeader(id, options, timeZone, this.#clock.now());
+        return this.#goLive(header, [], 0, 0, "create");
       }
-      const header = normalizeHeader({
-        version: 1,
-        id,
-        cwd: options.cwd,
-        createdAt: new Date(this.#clock.now()).toISOString(),
-        origin: options.origin ?? "web",
-        lineage: null,
-        delegationDepth: options.delegationDepth ?? 0,
-        ...(timeZone === undefined ? {} : { timeZone }),
-      });
-      return this.#goLive(header, [], 0, 0, "create");
+      checkExisting(existing, options.cwd, timeZone);
+      return this.#live.get(id) ?? await this.#resumeUnlocked(id);
     });
   }
 
@@ -269,39 +227,9 @@ export class SessionStore implements AsyncDisposable {
       throw new SessionError("invalid_seq", `Cannot fork: seq ${through} is not in the parent`);
     }
     const id = this.#checkId(options.id ?? this.#generateId());
-    return this.#withLock(id, async () => {
-      if (this.#live.has(id) || (await this.#backend.cursor(id)) !== undefined) {
-        throw new SessionError("session_exists", `Cannot fork: ${id} exists`);
-      }
-      const ph = source.header;
-      const { header, endSeed } = forkSeed(ph, id, through, this.#clock.now());
-      const seedLength = through + 2;
-      if (!this.#persist) {
-        const prefix = live === undefined
-          ? await readRange(this.#backend, ph.id, 0, through + 1)
-          : await this.read(live, 0, through + 1);
-        return this.#goLive(header, [...prefix, endSeed], seedLength, 0, "fork");
-      }
-      // The parent's header and prefix must be stored before storage can copy them.
-      await (live && this.#controllers.get(live))?.flush(through + 1);
-      try {
-        await this.#backend.fork(header, ph.id, through, [endSeed]);
-      } catch (error) {
-        // A failure after commit left the child stored: it is the fork asked for.
-        const child = await this.#backend.cursor(id).catch(() => undefined);
-        if (child === undefined || !headersIdentical(child.header, header)) {
-          throw error instanceof SessionError ? error : new SessionError(
-            "persistence_failed",
-            `Cannot fork: storing ${id} failed`,
-            { cause: error },
-          );
-        }
-      }
-      const stored = await this.#backend.tail(id, this.#tail);
-      if (stored === undefined) {
-        throw new SessionError("persistence_failed", `Cannot fork: ${id} vanished from storage`);
-      }
-      return this.#goLive(header, stored.events, stored.length, stored.length, "fork");
+    return this.#withLock(id, () => {
+      if (this.#live.has(id)) throw new SessionError("session_exists", `Cannot fork: ${id} exists`);
+      return forkChild(this.#forkContext, source, live, id, through);
     });
   }
 
@@ -320,18 +248,13 @@ export class SessionStore implements AsyncDisposable {
    * @returns a handle whose disposal removes it
    */
   addFlushListener(session: Session, listener: FlushListener): Disposable {
-    const set = this.#listeners.get(session);
-    if (set === undefined) {
-      throw new SessionError("session_closed", `Cannot listen: session ${session.id} is not live`);
-    }
-    set.add(listener);
-    return { [Symbol.dispose]: () => set.delete(listener) };
+    return this.#checkpoints.addListener(session, listener);
   }
 
   /**
    * Subscribes to sessions going live, with how much of each was read back from storage (see
    * {@linkcode LiveObserver}). The host seeds its commit watermark from it: a prefix loaded from
-   * storage is durable by construction (seed §"Commit-aware Web 回执").
+   * storage is durable by construction (docs/design.md#receipt-watermark).
    *
    * @returns a handle whose disposal unsubscribes
    */
@@ -346,8 +269,7 @@ export class SessionStore implements AsyncDisposable {
    * @returns a handle whose disposal unsubscribes
    */
   onFlushed(observer: FlushedObserver): Disposable {
-    this.#observers.add(observer);
-    return { [Symbol.dispose]: () => this.#observers.delete(observer) };
+    return this.#checkpoints.onFlushed(observer);
   }
 
   /**
@@ -361,39 +283,8 @@ export class SessionStore implements AsyncDisposable {
    * @returns `true` when durability was acknowledged
    * @throws {SessionError} `persistence_failed` with the listener error(s) as `cause`
    */
-  async flush(session: Session): Promise<boolean> {
-    const throughSeq = session.length;
-    const listeners = [...(this.#listeners.get(session) ?? [])];
-    if (listeners.length === 1) {
-      // The common case (the persistence controller alone): no settle-all bookkeeping.
-      let value;
-      try {
-        value = await listeners[0]!(session, throughSeq);
-      } catch (error) {
-        throw flushFailure(session, [error]);
-      }
-      if (value !== true) return false;
-      this.#publish(session, throughSeq);
-      return true;
-    }
-    const results = await Promise.allSettled(
-      listeners.map(async (listener) => await listener(session, throughSeq)),
-    );
-    const failures = results.flatMap((r) => r.status === "rejected" ? [r.reason] : []);
-    if (failures.length > 0) throw flushFailure(session, failures);
-    if (!results.some((r) => r.status === "fulfilled" && r.value === true)) return false;
-    this.#publish(session, throughSeq);
-    return true;
-  }
-
-  #publish(session: Session, throughSeq: number): void {
-    for (const observer of [...this.#observers]) {
-      try {
-        observer(session, throughSeq);
-      } catch (error) {
-        this.#reportError(error);
-      }
-    }
+  flush(session: Session): Promise<boolean> {
+    return this.#checkpoints.flush(session);
   }
 
   /**
@@ -410,19 +301,13 @@ export class SessionStore implements AsyncDisposable {
 
   /** Stored headers merged with live ones not yet stored, newest first (ties by id). */
   async list(): Promise<SessionHeader[]> {
-    const stored = await this.#backend.list();
-    const ids = new Set(stored.map((h) => h.id));
-    const extra = [...this.#live.values()].map((s) => s.header).filter((h) => !ids.has(h.id));
-    // Ties on createdAt (same millisecond) order by id, as libSQL and JSONL list them, so a
-    // session's place never depends on whether its header is stored yet.
-    return [...extra, ...stored].sort((a, b) =>
-      b.createdAt.localeCompare(a.createdAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
-    );
+    const live = [...this.#live.values()].map((s) => s.header);
+    return mergeHeaders(await this.#backend.list(), live);
   }
 
   /**
-   * Reads what persistence holds for `id`, independently of the live object (seed
-   * §"Commit-aware Web 回执", attached history).
+   * Reads what persistence holds for `id`, independently of the live object
+   * (docs/design.md#attached-history).
    *
    * @returns the stored header and events, or `undefined`
    */
@@ -447,19 +332,8 @@ export class SessionStore implements AsyncDisposable {
    * @throws {RangeError} when `from` or `to` is not a non-negative integer
    * @throws {SessionError} `storage_corrupt` for a damaged or missing stored row
    */
-  async read(session: Session, from = 0, to: number = session.length): Promise<SessionEvent[]> {
-    if (!Number.isSafeInteger(from) || from < 0 || !Number.isSafeInteger(to) || to < 0) {
-      throw new RangeError(`Cannot read events: [${from}, ${to}) is not a seq range`);
-    }
-    const end = Math.min(to, session.length);
-    if (end <= from) return [];
-    // Capture the memory part first: the tail may move while storage is read.
-    const start = session.tailStart;
-    const held = session.events(Math.max(from, start), end);
-    if (from >= start) return [...held];
-    const stored = await readRange(this.#backend, session.id, from, Math.min(end, start));
-    for (const event of held) stored.push(event);
-    return stored;
+  read(session: Session, from = 0, to: number = session.length): Promise<SessionEvent[]> {
+    return readSession(this.#backend, session, from, to);
   }
 
   /**
@@ -479,17 +353,11 @@ export class SessionStore implements AsyncDisposable {
     types: readonly string[],
     options: ReadByTypeOptions = {},
   ): Promise<SessionEvent[]> {
-    if (!Array.isArray(types) || types.some((t) => typeof t !== "string")) {
-      throw new RangeError("Cannot read events by type: types must be an array of strings");
-    }
     const from = options.from ?? 0;
     const to = options.to ?? Number.MAX_SAFE_INTEGER;
-    if (!Number.isSafeInteger(from) || from < 0 || !Number.isSafeInteger(to) || to < 0) {
-      throw new RangeError(`Cannot read events by type: [${from}, ${to}) is not a seq range`);
-    }
+    checkTypeQuery(types, from, to);
     const live = typeof session === "string" ? this.#live.get(this.#checkId(session)) : session;
-    const id = typeof session === "string" ? session : session.id;
-    return await readTypes(this.#backend, live ?? id, types, from, to);
+    return await readTypes(this.#backend, live ?? (session as string), types, from, to);
   }
 
   /**
@@ -504,10 +372,9 @@ export class SessionStore implements AsyncDisposable {
         await this.flush(session);
       } finally {
         this.#live.delete(session.id);
-        this.#listeners.delete(session);
+        const controller = this.#checkpoints.detach(session);
         session.close();
-        await this.#controllers.get(session)?.[Symbol.asyncDispose]();
-        this.#controllers.delete(session);
+        await controller?.[Symbol.asyncDispose]();
       }
     });
   }

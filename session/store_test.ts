@@ -239,7 +239,7 @@ Deno.test("`fork()` copies the prefix, adds session/end-seed and inherits the zo
 });
 
 Deno.test("`fork()` works from a cold parent id and rejects bad bounds", async () => {
-  const { store } = memoryStore();
+  const { backend, store } = memoryStore();
   await using _ = store;
   const parent = await store.create({ cwd: "/p", id: "cold" });
   store.append(parent, "note", {});
@@ -252,6 +252,12 @@ Deno.test("`fork()` works from a cold parent id and rejects bad bounds", async (
   await assert.rejects(store.fork("cold", { throughSeq: 5 }), code("invalid_seq"));
   await assert.rejects(store.fork("nobody"), code("session_not_found"));
   await assert.rejects(store.fork("cold", { id: child.id }), code("session_exists"));
+  // A stored id that is not live is taken too: the fork writes nothing for it.
+  await store.close(child);
+  const writes = { ...backend.calls };
+  await assert.rejects(store.fork("cold", { id: child.id }), code("session_exists"));
+  assert.equal(backend.calls.fork, writes.fork);
+  assert.equal((await store.inspect(child.id))?.events.length, 2);
 });
 
 Deno.test("`resume()` loads a cold session once and continues its seqs", async () => {

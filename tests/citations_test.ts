@@ -20,12 +20,6 @@ const SKIP_DIRS = new Set([
 
 /** Files not scanned for the outside-document forms (anchors are still checked). */
 const ALLOWED = new Set([
-  // Rewritten by the lead after the perf branch merges.
-  "session/session.ts",
-  "session/store.ts",
-  "session/coordinator.ts",
-  "session/libsql_backend.ts",
-  "session/_libsql_sql.ts",
   // Generated from ui/ (`deno task ui:build`).
   "ui/assets_generated.ts",
   // This file names the forms it forbids.

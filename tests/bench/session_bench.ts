@@ -3,11 +3,12 @@
  * session and for 100 concurrent sessions flushing after every append (libSQL file, WAL,
  * `synchronous=FULL`, group commit), flush latency p50/p99, the store against the raw
  * `@libsql/client` group-commit baseline (`_raw_baseline.ts`: same process, same file settings,
- * one multi-row INSERT per transaction; 5 alternating rounds, medians and the ratio of the
- * medians), and the time to read a 200-event history page from a 1,000,000-event session.
- * Prints a markdown table.
+ * one multi-row INSERT per transaction; 9 alternating rounds, medians, the ratio of the medians
+ * and the median of the per-round ratios), and the time to read a 200-event history page from a
+ * 1,000,000-event session. Prints a markdown table.
  *
- * Run: `deno run -A tests/bench/session_bench.ts`
+ * Run: `deno run -A tests/bench/session_bench.ts`; only the store-vs-raw rounds:
+ * `deno run -A tests/bench/session_bench.ts --ratio [rounds]`
  *
  * @module
  */
@@ -97,6 +98,44 @@ async function bigSessionPage(
   return { buildS, pageMs: pageMs.sort((a, b) => a - b) };
 }
 
+const median = (v: readonly number[]): number =>
+  v.toSorted((a, b) => a - b)[Math.floor(v.length / 2)]!;
+
+/** The store against the raw baseline in alternating rounds (one process, same settings). */
+export interface StoreVsRaw {
+  /** Acknowledged events/s of the raw baseline, per round. */
+  readonly raws: readonly number[];
+  /** Acknowledged events/s of `SessionStore`, per round. */
+  readonly stores: readonly number[];
+  /** Median store / median raw. */
+  readonly ratio: number;
+  /** Median of the per-round ratios (a round's two halves ran back to back). */
+  readonly pairedRatio: number;
+}
+
+/**
+ * Alternates the raw baseline and the store (100 sessions, 200 appends each, every append
+ * flushed) `rounds` times.
+ *
+ * @param dir a temporary directory for the database files
+ * @param rounds how many alternating rounds
+ * @returns the per-round rates and both ratios
+ */
+export async function storeVsRaw(dir: string, rounds: number): Promise<StoreVsRaw> {
+  const raws: number[] = [];
+  const stores: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    raws.push(await rawGroupCommit(`${dir}/raw-${round}.db`, 100, 200));
+    stores.push((await appendFlushLoop(100, 200, dir)).rate);
+  }
+  return {
+    raws,
+    stores,
+    ratio: median(stores) / median(raws),
+    pairedRatio: median(stores.map((v, i) => v / raws[i]!)),
+  };
+}
+
 /**
  * Runs every measurement and prints the table.
  *
@@ -107,15 +146,9 @@ export async function main(): Promise<Figure[]> {
   try {
     const one = await appendFlushLoop(1, 1_000, dir);
     const many = await appendFlushLoop(100, 200, dir);
-    const raws: number[] = [];
-    const stores: number[] = [];
-    for (let round = 0; round < 5; round++) {
-      raws.push(await rawGroupCommit(`${dir}/raw-${round}.db`, 100, 200));
-      stores.push((await appendFlushLoop(100, 200, dir)).rate);
-    }
-    const median = (v: number[]) => v.toSorted((a, b) => a - b)[Math.floor(v.length / 2)]!;
-    const raw = median(raws);
-    const ours = median(stores);
+    const vs = await storeVsRaw(dir, ROUNDS);
+    const raw = median(vs.raws);
+    const ours = median(vs.stores);
     const big = await bigSessionPage(dir, 1_000_000);
     const ms = (v: number) => `${v.toFixed(2)} ms`;
     const figures: Figure[] = [
@@ -141,19 +174,19 @@ export async function main(): Promise<Figure[]> {
         target: "",
       },
       {
-        name: "raw @libsql/client group commit, 100 sessions (median of 5)",
+        name: `raw @libsql/client group commit, 100 sessions (median of ${ROUNDS})`,
         value: raw.toFixed(0),
         target: "",
       },
       {
-        name: "SessionStore append+flush, 100 sessions (median of 5, alternating)",
+        name: `SessionStore append+flush, 100 sessions (median of ${ROUNDS}, alternating)`,
         value: ours.toFixed(0),
         target: "",
       },
       {
-        name: "store / raw acknowledged events/s",
-        value: `${(ours / raw).toFixed(2)} (rounds: ${
-          stores.map((v, i) => (v / raws[i]!).toFixed(2)).join(", ")
+        name: "store / raw acknowledged events/s (ratio of medians; median of round ratios)",
+        value: `${vs.ratio.toFixed(2)}; ${vs.pairedRatio.toFixed(2)} (rounds: ${
+          vs.stores.map((v, i) => (v / vs.raws[i]!).toFixed(2)).join(", ")
         })`,
         target: "≥ 0.8",
       },
@@ -177,4 +210,32 @@ export async function main(): Promise<Figure[]> {
   }
 }
 
-if (import.meta.main) await main();
+/** Alternating store-vs-raw rounds of the full run. */
+const ROUNDS = 9;
+
+async function ratioOnly(rounds: number): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "chime-bench-" });
+  try {
+    const vs = await storeVsRaw(dir, rounds);
+    const n = (v: number) => v.toFixed(0);
+    console.log(`| round | raw /s | store /s | ratio |\n| ---: | ---: | ---: | ---: |`);
+    vs.raws.forEach((raw, i) => {
+      const store = vs.stores[i]!;
+      console.log(`| ${i + 1} | ${n(raw)} | ${n(store)} | ${(store / raw).toFixed(2)} |`);
+    });
+    console.log(
+      `\nmedians: raw ${n(median(vs.raws))} /s, store ${n(median(vs.stores))} /s; ` +
+        `ratio of medians ${vs.ratio.toFixed(3)}, median of round ratios ${
+          vs.pairedRatio.toFixed(3)
+        } (target ≥ 0.8)`,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+if (import.meta.main) {
+  const at = Deno.args.indexOf("--ratio");
+  if (at >= 0) await ratioOnly(Number(Deno.args[at + 1] ?? ROUNDS));
+  else await main();
+}

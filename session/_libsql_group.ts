@@ -1,0 +1,176 @@
+/**
+ * Private: the group commit of the libSQL backend. `initialize`, `fork` and `append` calls
+ * arriving in the same tick, or while a commit is in flight, share one write transaction; each
+ * call is validated on its own against the stored lengths (cached after each commit), and a
+ * failed shared transaction is retried call by call so only the faulty call fails.
+ *
+ * @module
+ */
+import type { Client } from "@libsql/client";
+import { setImmediate } from "node:timers";
+import type { StoredCursor } from "./backend.ts";
+import { SessionError } from "./errors.ts";
+import type { SessionEvent } from "./event.ts";
+import type { SessionHeader } from "./header.ts";
+import { leaseHeld } from "./_libsql_read.ts";
+import { encodeRows, leaseLost, type Pending, planCommit, validate } from "./_libsql_commit.ts";
+
+/** The token held per session, `undefined` when unfenced. */
+export type Fence = (sessionId: string) => number | undefined;
+
+/** The write queue of one libSQL client: one group per transaction, one transaction at a time. */
+export class GroupCommit {
+  readonly #client: Client;
+  /** `undefined` when no session of this process is fenced (the single-host default). */
+  readonly #fence: Fence | undefined;
+  readonly #cursor: (id: string) => Promise<StoredCursor | undefined>;
+  /** Stored event counts of sessions known to exist (authoritative after each commit). */
+  readonly #lengths = new Map<string, number>();
+  #queue: Pending[] = [];
+  #draining: Promise<void> | undefined;
+  #closed = false;
+  /** Number of write transactions committed so far. */
+  commits = 0;
+
+  /**
+   * @param client the one connection
+   * @param fence the token per session, or `undefined` when nothing is fenced
+   * @param cursor reads a session's stored header and length (first use of a session)
+   */
+  constructor(
+    client: Client,
+    fence: Fence | undefined,
+    cursor: (id: string) => Promise<StoredCursor | undefined>,
+  ) {
+    this.#client = client;
+    this.#fence = fence;
+    this.#cursor = cursor;
+  }
+
+  /**
+   * Queues one call; resolves once its group committed.
+   *
+   * @param texts `JSON.stringify(event.data)` per event where known (stored as is)
+   *
+   * @throws {SessionError} `persistence_failed` once closed; the refusals of `validate`,
+   *   `lease_lost`, or the driver's error
+   */
+  submit(
+    id: string,
+    events: readonly SessionEvent[],
+    header?: SessionHeader,
+    copy?: Pending["copy"],
+    texts?: readonly (string | undefined)[],
+  ): Promise<void> {
+    if (this.#closed) {
+      return Promise.reject(new SessionError("persistence_failed", "Cannot write: backend closed"));
+    }
+    return new Promise<void>((resolve, reject) => {
+      this.#queue.push({ id, events, texts, header, copy, resolve, reject, rows: undefined });
+      // setImmediate runs after every microtask of this tick, so calls from many sessions made
+      // in the same tick join one group (setTimeout(0) would add ~1–4 ms of clamping).
+      this.#draining ??= new Promise<void>((go) => setImmediate(go)).then(() => this.#drain());
+    });
+  }
+
+  /** Refuses later calls and waits for the queued ones. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#draining;
+  }
+
+  async #drain(): Promise<void> {
+    try {
+      while (this.#queue.length > 0) {
+        const group = this.#queue;
+        this.#queue = [];
+        await this.#commit(group, true);
+        // Let every caller woken by this commit run to its next write (many promise hops deep)
+        // before the next group closes: one commit per round instead of a straggler commit.
+        await new Promise<void>((go) => setImmediate(go));
+      }
+    } finally {
+      this.#draining = undefined;
+    }
+  }
+
+  /** The stored lengths of the group's sessions not cached yet (one read each, first use). */
+  async #readLengths(
+    group: readonly Pending[],
+  ): Promise<{ lengths: Map<string, number | undefined>; unreadable: Map<string, unknown> }> {
+    const lengths = new Map<string, number | undefined>();
+    const unreadable = new Map<string, unknown>();
+    for (const p of group) {
+      if (this.#lengths.has(p.id) || lengths.has(p.id) || unreadable.has(p.id)) continue;
+      // One session's damaged or unreadable header fails only that session's calls.
+      try {
+        lengths.set(p.id, (await this.#cursor(p.id))?.length);
+      } catch (error) {
+        unreadable.set(p.id, error);
+      }
+    }
+    return { lengths, unreadable };
+  }
+
+  /**
+   * Why a fenced call was refused before its transaction: another host that took the lease may
+   * have written since the cached length (so it reads as `invalid_seq`); the cause is the lease.
+   */
+  async #refused(id: string, error: unknown): Promise<unknown> {
+    const token = this.#fence?.(id);
+    if (token === undefined || !(error instanceof SessionError)) return error;
+    this.#lengths.delete(id);
+    return await leaseHeld(this.#client, id, token) ? error : leaseLost(id);
+  }
+
+  async #commit(group: readonly Pending[], shared: boolean): Promise<void> {
+    // The steady state reads nothing: every session of the group has its length cached.
+    const { lengths, unreadable } = group.every((p) => this.#lengths.has(p.id))
+      ? { lengths: new Map<string, number | undefined>(), unreadable: undefined }
+      : await this.#readLengths(group);
+    const accepted: Pending[] = [];
+    for (const p of group) {
+      const stored = lengths.has(p.id) ? lengths.get(p.id) : this.#lengths.get(p.id);
+      try {
+        if (unreadable?.has(p.id)) throw unreadable.get(p.id);
+        const error = validate(p, stored);
+        if (error !== undefined) throw error;
+        p.rows = encodeRows(p.id, p.events, p.texts);
+      } catch (error) {
+        p.reject(await this.#refused(p.id, error));
+        continue;
+      }
+      const from = p.copy === undefined ? stored ?? 0 : p.copy.throughSeq + 1;
+      lengths.set(p.id, from + p.events.length);
+      accepted.push(p);
+    }
+    if (accepted.length === 0) return;
+    const plan = planCommit(accepted, this.#fence);
+    let results;
+    try {
+      results = await this.#client.batch(plan.stmts, "write");
+    } catch (error) {
+      for (const p of accepted) this.#lengths.delete(p.id);
+      if (!shared || accepted.length === 1) {
+        for (const p of accepted) p.reject(error);
+        return;
+      }
+      for (const p of accepted) await this.#commit([p], false);
+      return;
+    }
+    this.commits++;
+    const lost = new Set<string>();
+    for (const f of plan.fenced) {
+      const probe = results[f.probe]!;
+      if (f.select ? probe.rows.length === 0 : probe.rowsAffected === 0) lost.add(f.id);
+    }
+    for (const p of accepted) {
+      if (lost.has(p.id)) {
+        p.reject(leaseLost(p.id));
+      } else {
+        this.#lengths.set(p.id, lengths.get(p.id)!);
+        p.resolve();
+      }
+    }
+  }
+}
