@@ -138,7 +138,7 @@ export class PersistenceController implements AsyncDisposable {
    * @throws {SessionError} `persistence_failed` (with `cause`) when the write or the recovery
    *   read fails; the controller stays usable and the next flush recovers
    */
-  flush(throughSeq: number, onAck?: CommitObserver): Promise<true> {
+  flush(throughSeq: number, onAck?: (throughSeq: number) => void): Promise<true> {
     return new Promise<true>((resolve, reject) =>
       this.#push({ throughSeq, onAck, resolve, reject })
     );
