@@ -230,7 +230,9 @@ export class PersistenceController implements AsyncDisposable {
     const cursor = this.#cursor!;
     const stored = Math.min(cursor - this.#textsFrom, this.#texts.length);
     if (stored > 0) {
-      this.#texts.splice(0, stored);
+      // Usually every text is stored: emptying the array costs far less than a splice.
+      if (stored === this.#texts.length) this.#texts.length = 0;
+      else this.#texts.splice(0, stored);
       this.#textsFrom += stored;
     }
     // Only committed events may leave the bounded tail (docs/long-sessions.md).
