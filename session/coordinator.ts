@@ -53,6 +53,8 @@ export class PersistenceController implements AsyncDisposable {
    * an op allocates no promise of its own: only a flush's promise and the backend's write.
    */
   readonly #ops: (Waiter | undefined)[] = [];
+  /** Index of the head op in `#ops` (the array is emptied when all are done, not shifted). */
+  #head = 0;
   /** Ops are queued or running. */
   #busy = false;
   /** The exclusive bound the write in flight makes durable. */
@@ -176,7 +178,7 @@ export class PersistenceController implements AsyncDisposable {
 
   /** Runs the ops in order until one waits for storage or none is left. */
   #run(): void {
-    while (this.#ops.length > 0) {
+    while (this.#head < this.#ops.length) {
       let pending: Promise<void> | undefined;
       try {
         pending = this.#start();
@@ -238,19 +240,29 @@ export class PersistenceController implements AsyncDisposable {
     // Only committed events may leave the bounded tail (docs/long-sessions.md).
     this.#session.markDurable(cursor);
     this.#report(cursor);
-    const op = this.#ops[0];
+    const op = this.#ops[this.#head];
     if (op !== undefined && cursor < op.throughSeq) {
       this.#fail(new SessionError("persistence_failed", "Cannot flush: cursor behind the barrier"));
       return;
     }
-    this.#ops.shift();
+    this.#next();
     op?.onAck?.(op.throughSeq);
     op?.resolve(true);
   }
 
+  /** Drops the head op. */
+  #next(): void {
+    this.#ops[this.#head++] = undefined;
+    if (this.#head === this.#ops.length) {
+      this.#ops.length = 0;
+      this.#head = 0;
+    }
+  }
+
   /** The head op failed: the cursor becomes unknown and its flush (if any) rejects. */
   #fail(error: unknown): void {
-    const op = this.#ops.shift();
+    const op = this.#ops[this.#head];
+    this.#next();
     this.#cursor = undefined;
     op?.reject(
       error instanceof SessionError ? error : new SessionError(
