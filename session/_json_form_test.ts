@@ -82,6 +82,7 @@ Deno.test("`plainJsonCopy()` copies plain data in one pass and leaves the rest t
       JSON.parse('{"__proto__": 1}'),
       [1n],
       { a: new Map() },
+      Object.setPrototypeOf([1], Object.prototype),
     ]
   ) {
     assert.equal(plainJsonCopy(value), NOT_PLAIN, String(value));

@@ -53,6 +53,8 @@ export class PersistenceController implements AsyncDisposable {
    * an op allocates no promise of its own: only a flush's promise and the backend's write.
    */
   readonly #ops: (Waiter | undefined)[] = [];
+  /** Index of the head op in `#ops` (the array is emptied when all are done, not shifted). */
+  #head = 0;
   /** Ops are queued or running. */
   #busy = false;
   /** The exclusive bound the write in flight makes durable. */
@@ -138,7 +140,7 @@ export class PersistenceController implements AsyncDisposable {
    * @throws {SessionError} `persistence_failed` (with `cause`) when the write or the recovery
    *   read fails; the controller stays usable and the next flush recovers
    */
-  flush(throughSeq: number, onAck?: CommitObserver): Promise<true> {
+  flush(throughSeq: number, onAck?: (throughSeq: number) => void): Promise<true> {
     return new Promise<true>((resolve, reject) =>
       this.#push({ throughSeq, onAck, resolve, reject })
     );
@@ -176,7 +178,7 @@ export class PersistenceController implements AsyncDisposable {
 
   /** Runs the ops in order until one waits for storage or none is left. */
   #run(): void {
-    while (this.#ops.length > 0) {
+    while (this.#head < this.#ops.length) {
       let pending: Promise<void> | undefined;
       try {
         pending = this.#start();
@@ -230,25 +232,37 @@ export class PersistenceController implements AsyncDisposable {
     const cursor = this.#cursor!;
     const stored = Math.min(cursor - this.#textsFrom, this.#texts.length);
     if (stored > 0) {
-      this.#texts.splice(0, stored);
+      // Usually every text is stored: emptying the array costs far less than a splice.
+      if (stored === this.#texts.length) this.#texts.length = 0;
+      else this.#texts.splice(0, stored);
       this.#textsFrom += stored;
     }
     // Only committed events may leave the bounded tail (docs/long-sessions.md).
     this.#session.markDurable(cursor);
     this.#report(cursor);
-    const op = this.#ops[0];
+    const op = this.#ops[this.#head];
     if (op !== undefined && cursor < op.throughSeq) {
       this.#fail(new SessionError("persistence_failed", "Cannot flush: cursor behind the barrier"));
       return;
     }
-    this.#ops.shift();
+    this.#next();
     op?.onAck?.(op.throughSeq);
     op?.resolve(true);
   }
 
+  /** Drops the head op. */
+  #next(): void {
+    this.#ops[this.#head++] = undefined;
+    if (this.#head === this.#ops.length) {
+      this.#ops.length = 0;
+      this.#head = 0;
+    }
+  }
+
   /** The head op failed: the cursor becomes unknown and its flush (if any) rejects. */
   #fail(error: unknown): void {
-    const op = this.#ops.shift();
+    const op = this.#ops[this.#head];
+    this.#next();
     this.#cursor = undefined;
     op?.reject(
       error instanceof SessionError ? error : new SessionError(
