@@ -14,7 +14,7 @@ type ErrorText = (e: { knownTimeZones?: readonly string[] | undefined }) => stri
 const ERRORS: Readonly<Record<Lang, Readonly<Record<string, ErrorText>>>> = {
   en: {
     invalid_arguments: () => "The reminder request was malformed",
-    unsupported_rule: () => "Repeating reminders are not supported — only one-shot reminders",
+    unsupported_rule: () => "That repeat rule is not supported — repeats use an RRULE in whole minutes or longer",
     not_in_future: () => "That time is not in the future",
     invalid_time_zone: () => "That time zone is not a valid IANA zone",
     nonexistent_local_time: () => "That local time does not exist (a daylight-saving gap)",
@@ -28,7 +28,7 @@ const ERRORS: Readonly<Record<Lang, Readonly<Record<string, ErrorText>>>> = {
   },
   zh: {
     invalid_arguments: () => "提醒请求的参数无效",
-    unsupported_rule: () => "不支持重复提醒 —— 只支持一次性提醒",
+    unsupported_rule: () => "不支持该重复规则 —— 重复提醒使用 RRULE，间隔至少为整分钟",
     not_in_future: () => "该时间不在未来",
     invalid_time_zone: () => "该时区不是有效的 IANA 时区",
     nonexistent_local_time: () => "该本地时间不存在（夏令时跳变）",
