@@ -14,7 +14,8 @@ type ErrorText = (e: { knownTimeZones?: readonly string[] | undefined }) => stri
 const ERRORS: Readonly<Record<Lang, Readonly<Record<string, ErrorText>>>> = {
   en: {
     invalid_arguments: () => "The reminder request was malformed",
-    unsupported_rule: () => "That repeat rule is not supported — repeats use an RRULE in whole minutes or longer",
+    unsupported_rule: () =>
+      "That repeat rule is not supported — repeats use an RRULE in whole minutes or longer",
     not_in_future: () => "That time is not in the future",
     invalid_time_zone: () => "That time zone is not a valid IANA zone",
     nonexistent_local_time: () => "That local time does not exist (a daylight-saving gap)",
