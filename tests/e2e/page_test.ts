@@ -180,15 +180,14 @@ e2e(
     await box.evaluate((c) => (c.scrollTop = 0));
     await firstUser.getByTestId("edit-message").click();
     await firstUser.getByTestId("edit-input").waitFor();
-    equal(
-      await page.evaluate(() => document.activeElement?.getAttribute("data-testid")),
-      "edit-input",
+    // Focus moves in an effect after render: wait on the state, not a moment.
+    await page.waitForFunction(() =>
+      document.activeElement?.getAttribute("data-testid") === "edit-input"
     );
     await page.keyboard.press("Escape");
     await firstUser.getByTestId("edit-form").waitFor({ state: "detached" });
-    equal(
-      await page.evaluate(() => document.activeElement?.getAttribute("data-testid")),
-      "edit-message",
+    await page.waitForFunction(() =>
+      document.activeElement?.getAttribute("data-testid") === "edit-message"
     );
     await firstUser.getByTestId("edit-message").click();
     await firstUser.getByTestId("edit-input").fill("hello, edited");
@@ -310,12 +309,11 @@ e2e(
       await page.reload();
       await page.getByTestId("reminder-card").first().waitFor();
       await page.keyboard.press("Tab");
-      equal(
-        await page.evaluate(() => document.activeElement?.getAttribute("data-testid")),
-        "skip-link",
+      await page.waitForFunction(() =>
+        document.activeElement?.getAttribute("data-testid") === "skip-link"
       );
       await page.keyboard.press("Enter");
-      equal(await page.evaluate(() => document.activeElement?.id), "composer-input");
+      await page.waitForFunction(() => document.activeElement?.id === "composer-input");
       equal(await page.getByLabel("Message", { exact: true }).count(), 1);
       // prefers-reduced-motion: no animation runs.
       const spin = await page.evaluate(() => {
