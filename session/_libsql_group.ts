@@ -62,15 +62,36 @@ export class GroupCommit {
     copy?: Pending["copy"],
     texts?: readonly (string | undefined)[],
   ): Promise<void> {
+    return new Promise<void>((resolve, reject) =>
+      this.enqueue(id, events, texts, resolve, reject, header, copy)
+    );
+  }
+
+  /**
+   * {@linkcode GroupCommit.submit} without a promise: `resolve` or `reject` is called once the
+   * group settled, never before this call returns. The callbacks must not throw (they run
+   * inside the commit's loop over its calls).
+   */
+  enqueue(
+    id: string,
+    events: readonly SessionEvent[],
+    texts: readonly (string | undefined)[] | undefined,
+    resolve: () => void,
+    reject: (error: unknown) => void,
+    header?: SessionHeader,
+    copy?: Pending["copy"],
+  ): void {
     if (this.#closed) {
-      return Promise.reject(new SessionError("persistence_failed", "Cannot write: backend closed"));
+      // Never before the caller's call returns (PersistenceBackend.appendCallback).
+      queueMicrotask(() =>
+        reject(new SessionError("persistence_failed", "Cannot write: backend closed"))
+      );
+      return;
     }
-    return new Promise<void>((resolve, reject) => {
-      this.#queue.push({ id, events, texts, header, copy, resolve, reject, rows: undefined });
-      // setImmediate runs after every microtask of this tick, so calls from many sessions made
-      // in the same tick join one group (setTimeout(0) would add ~1–4 ms of clamping).
-      this.#draining ??= new Promise<void>((go) => setImmediate(go)).then(() => this.#drain());
-    });
+    this.#queue.push({ id, events, texts, header, copy, resolve, reject, rows: undefined });
+    // setImmediate runs after every microtask of this tick, so calls from many sessions made
+    // in the same tick join one group (setTimeout(0) would add ~1–4 ms of clamping).
+    this.#draining ??= new Promise<void>((go) => setImmediate(go)).then(() => this.#drain());
   }
 
   /** Refuses later calls and waits for the queued ones. */

@@ -73,6 +73,21 @@ export interface PersistenceBackend extends AsyncDisposable {
     dataTexts?: readonly (string | undefined)[],
   ): Promise<void>;
   /**
+   * Optional: {@linkcode PersistenceBackend.append} without a promise, for a caller that writes
+   * on every append (the persistence coordinator). Exactly one of `done` / `failed` is called,
+   * never before the method returns; the contract is otherwise `append`'s.
+   *
+   * @param done called once the events are committed
+   * @param failed called with what `append` would reject with
+   */
+  appendCallback?(
+    id: string,
+    events: readonly SessionEvent[],
+    dataTexts: readonly (string | undefined)[] | undefined,
+    done: () => void,
+    failed: (error: unknown) => void,
+  ): void;
+  /**
    * Stores a fork atomically: its header, a copy of the parent's stored events `[0, throughSeq]`
    * (copied inside storage, never through memory where the backend allows it) and the child's
    * own seed events that follow (its `session/end-seed`).

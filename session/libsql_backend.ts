@@ -206,6 +206,22 @@ export class LibsqlBackend implements PersistenceBackend {
   }
 
   /**
+   * {@linkcode LibsqlBackend.append} without a promise: the call joins the same group commit,
+   * then exactly one of `done` / `failed` is called, never before this method returns.
+   *
+   * @param failed receives what `append` would reject with
+   */
+  appendCallback(
+    id: string,
+    events: readonly SessionEvent[],
+    dataTexts: readonly (string | undefined)[] | undefined,
+    done: () => void,
+    failed: (error: unknown) => void,
+  ): void {
+    this.#group.enqueue(id, events, dataTexts, done, failed);
+  }
+
+  /**
    * Reads the header and every stored event, in one read transaction.
    *
    * @param id the session id
