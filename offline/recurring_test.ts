@@ -163,7 +163,13 @@ const PHRASES: readonly [string, string, OfflineIntent][] = [
   [
     "every fortnight remind me to pay the cleaner",
     BER,
-    repeat("pay the cleaner", "FREQ=WEEKLY;INTERVAL=2;BYHOUR=9;BYMINUTE=0", "2026-11-30", "09:00"),
+    // No day named: today's weekday (Sunday), and 09:00 today has passed.
+    repeat(
+      "pay the cleaner",
+      "FREQ=WEEKLY;INTERVAL=2;BYDAY=SU;BYHOUR=9;BYMINUTE=0",
+      "2026-12-06",
+      "09:00",
+    ),
   ],
   [
     "remind me every other week on Thursday at 6pm to take out the bins",
@@ -188,7 +194,7 @@ const PHRASES: readonly [string, string, OfflineIntent][] = [
   [
     "每两周提醒我交周报",
     SHA,
-    repeat("交周报", "FREQ=WEEKLY;INTERVAL=2;BYHOUR=9;BYMINUTE=0", "2026-11-30", "09:00"),
+    repeat("交周报", "FREQ=WEEKLY;INTERVAL=2;BYDAY=SU;BYHOUR=9;BYMINUTE=0", "2026-12-06", "09:00"),
   ],
   [
     "每两周四提醒我浇花",
@@ -208,7 +214,7 @@ const PHRASES: readonly [string, string, OfflineIntent][] = [
   [
     "每两周一次提醒我打扫",
     SHA,
-    repeat("打扫", "FREQ=WEEKLY;INTERVAL=2;BYHOUR=9;BYMINUTE=0", "2026-11-30", "09:00"),
+    repeat("打扫", "FREQ=WEEKLY;INTERVAL=2;BYDAY=SU;BYHOUR=9;BYMINUTE=0", "2026-12-06", "09:00"),
   ],
 ]; // deno-fmt-ignore
 
