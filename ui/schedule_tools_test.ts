@@ -147,7 +147,7 @@ Deno.test("every schedule tool error code has a translated sentence", () => {
   match(confirm?.text ?? "", /Known zones: Asia\/Tokyo, UTC/);
 });
 
-Deno.test("the transcript names a result's tool, and re-presents it once its call arrives", () => {
+Deno.test("the transcript names a result after the latest call with its id, once it arrives", () => {
   const adapter = new TranscriptAdapter();
   const before = adapter.present(EVENTS.slice(1, 2), new Map());
   equal(before[0]?.toolName, undefined);
@@ -157,4 +157,11 @@ Deno.test("the transcript names a result's tool, and re-presents it once its cal
   equal(after[1]?.toolName, "schedule_list", "an older page brought the call");
   const fresh = adapter.present([e(1, "tool/result", { result: {} })], new Map());
   equal(fresh[0]?.toolName, undefined, "no callId: no name");
+  const reused = adapter.present([
+    e(0, "tool/call", { turnId: "t1", callId: "c1", name: "schedule_list" }),
+    e(1, "tool/result", { turnId: "t1", callId: "c1", result: {} }),
+    e(2, "tool/call", { turnId: "t2", callId: "c1", name: "schedule_create" }),
+    e(3, "tool/result", { turnId: "t2", callId: "c1", result: {} }),
+  ], new Map());
+  eq(reused.map((n) => n.toolName), [undefined, "schedule_list", undefined, "schedule_create"]);
 });

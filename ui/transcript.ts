@@ -55,10 +55,19 @@ export class TranscriptAdapter {
     views: ReadonlyMap<number, EventView>,
   ): readonly PresentedEventNode[] {
     const next = new Map<number, Presented>();
-    const names = toolNames(events);
+    // A result takes the name of the latest call before it with its `callId` (ids may repeat
+    // across turns).
+    const names = new Map<string, string>();
     const nodes = events.map((event) => {
       const view = views.get(event.seq);
-      const toolName = event.type === "tool/result" ? names.get(callIdOf(event)) : undefined;
+      const callId = (event.data as { callId?: unknown } | null)?.callId;
+      const name = (event.data as { name?: unknown } | null)?.name;
+      if (event.type === "tool/call" && typeof callId === "string" && typeof name === "string") {
+        names.set(callId, name);
+      }
+      const toolName = event.type === "tool/result" && typeof callId === "string"
+        ? names.get(callId)
+        : undefined;
       const cached = this.#cache.get(event.seq);
       const node = cached && cached.event === event && cached.view === view &&
           cached.node.toolName === toolName
@@ -76,22 +85,6 @@ interface Presented {
   readonly event: WireEvent;
   readonly view: EventView | undefined;
   readonly node: PresentedEventNode;
-}
-
-function callIdOf(event: WireEvent): unknown {
-  return (event.data as { callId?: unknown } | null)?.callId;
-}
-
-/** Tool names by `callId`, from the window's `tool/call` events. */
-function toolNames(events: readonly WireEvent[]): Map<unknown, string> {
-  const names = new Map<unknown, string>();
-  for (const event of events) {
-    if (event.type !== "tool/call") continue;
-    const name = (event.data as { name?: unknown } | null)?.name;
-    const callId = callIdOf(event);
-    if (typeof name === "string" && typeof callId === "string") names.set(callId, name);
-  }
-  return names;
 }
 
 /**
