@@ -5,9 +5,9 @@
  * reminder card, with "repeats … · next …" for a recurring reminder and the Snooze 10 min,
  * Snooze 1 h and Stop repeating buttons when the page lends {@linkcode ScheduleServices};
  * every other change is one human line with its record behind `<details>`; a dispatch without a
- * view is never shown as a receipt. It also gives the generic conversation its schedule words:
- * the schedule tools' result lines and the reminder follow-up label ({@linkcode
- * registerScheduleTools}).
+ * view is never shown as a receipt. It also gives the generic conversation its schedule words,
+ * the schedule tools' result lines and the reminder follow-up label
+ * ({@linkcode registerScheduleTools}).
  *
  * @example Register the renderer
  * ```ts
