@@ -81,7 +81,9 @@ function forBatch(batch: Batch, pc: PlanContext): Draft {
   const drafts = requestsOf(batch, pc.reply).map((r) =>
     firstDraft(r, { ...pc, reply: { ...pc.reply, zh: r.zh } })
   );
-  if (batch.frames.length === 0 && drafts.length === 0) return { text: helpText(false), calls: [] };
+  if (batch.frames.length === 0 && drafts.length === 0) {
+    return { text: helpText(false, pc), calls: [] };
+  }
   if (batch.frames.length === 0) return merge(drafts);
   // A frame answers on its own; a request sharing its batch still gets its tool calls.
   const acting = drafts.filter((d) => d.calls.length > 0);
@@ -115,7 +117,8 @@ function forToolResults(pc: PlanContext): Draft {
  * `schedule_delete`, `schedule_snooze` and `schedule_update` calls, judged on the current turn's
  * own results. Messages the transcript marks stopped or superseded are never acted on; an edit
  * reconciles what its original did. Tool results and `<schedule-reminder>` frames get short
- * texts; anything else gets a help text.
+ * texts; anything else gets a help text offering only what the registered tools serve (without
+ * the schedule tools: that reminders are not enabled in this configuration).
  *
  * @example Ask for a reminder
  * ```ts

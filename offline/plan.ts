@@ -188,7 +188,7 @@ function forIntent(intent: OfflineIntent, pc: PlanContext): Draft {
     case "time":
       return text(timeText(pc.reply));
     case "none":
-      return text(helpText(zh));
+      return text(helpText(zh, pc));
   }
 } // deno-fmt-ignore
 

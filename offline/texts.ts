@@ -4,19 +4,114 @@
  *
  * @module
  */
+import { TOOL } from "./contract.ts";
 import type { CannotReason } from "./recurring.ts";
 import { listLines, type ReplyContext, type ScheduleView } from "./reply.ts";
 
+/** What the help text may offer: the registered tools (as in `PlanContext`). */
+export interface HelpAbilities {
+  /** Registered tool names. */
+  readonly tools: ReadonlySet<string>;
+  /** `schedule_create` takes `repeat` (docs/recurring.md). */
+  readonly canRepeat: boolean;
+}
+
+const INTRO = {
+  en: "I'm chime's offline model (no API key needed).",
+  zh: "我是 chime 的离线模型（无需 API key）。",
+} as const;
+
+const REAL_MODEL = {
+  en: "For open-ended chat, set DEEPSEEK_API_KEY or CHIME_MODEL_* to use a real model.",
+  zh: "如需自由对话，请设置 DEEPSEEK_API_KEY 或 CHIME_MODEL_* 以使用真实模型。",
+} as const;
+
+const NO_REMINDERS = {
+  en:
+    'In this configuration I can tell you the time ("what time is it"), but reminders are not enabled (the schedule tools are not registered), so I can\'t set any.',
+  zh:
+    "当前配置下我可以告诉你现在的时间（“现在几点”），但未启用提醒功能（没有注册 schedule 工具），所以不能设置提醒。",
+} as const;
+
+/** Reminder examples; the repeating one only when `schedule_create` takes `repeat`. */
+const EXAMPLES = {
+  en: [
+    '"remind me in 20 minutes to stretch"',
+    '"remind me tomorrow at 9 to join the meeting"',
+    '"every weekday at 8:30 remind me to stand up"',
+    '"20分钟后提醒我喝水"',
+  ],
+  zh: [
+    "“20分钟后提醒我喝水”",
+    "“明天上午9点提醒我开会”",
+    "“每天早上8点提醒我吃药”",
+    "“remind me in 20 minutes to stretch”",
+  ],
+} as const;
+const REPEAT_EXAMPLE = 2;
+
+/** What the user can ask once reminders can be set, with the tools each needs (any one set). */
+const ACTIONS: readonly {
+  readonly needs: readonly (readonly string[])[];
+  readonly en: string;
+  readonly zh: string;
+}[] = [
+  {
+    needs: [[TOOL.list]],
+    en: 'list them ("what reminders do I have")',
+    zh: "列出提醒（“我有哪些提醒”）",
+  },
+  {
+    needs: [[TOOL.delete]],
+    en: 'cancel them ("stop the stretch reminder")',
+    zh: "取消提醒（“取消喝水提醒”）",
+  },
+  {
+    needs: [[TOOL.snooze]],
+    en: 'snooze them ("snooze it 10 minutes")',
+    zh: "推迟（“推迟10分钟”）",
+  },
+  {
+    needs: [[TOOL.update], [TOOL.delete, TOOL.create]],
+    en: 'move them ("move it to 4pm")',
+    zh: "改时间（“改到下午4点”）",
+  },
+];
+
+/** `a, b and c` (English) or `a、b和c` (Chinese). */
+function series(items: readonly string[], zh: boolean): string {
+  if (items.length < 2) return items.join("");
+  return `${items.slice(0, -1).join(zh ? "、" : ", ")}${zh ? "和" : " and "}${items.at(-1)}`;
+}
+
+function reminderText(zh: boolean, abilities: HelpAbilities): string {
+  const has = (names: readonly string[]) => names.every((n) => abilities.tools.has(n));
+  const actions = series(
+    ACTIONS.filter((a) => a.needs.some(has)).map((a) => (zh ? a.zh : a.en)),
+    zh,
+  );
+  const examples = EXAMPLES[zh ? "zh" : "en"]
+    .filter((_, i) => i !== REPEAT_EXAMPLE || abilities.canRepeat);
+  return zh
+    ? `我可以设置提醒，例如${examples.join("")}${actions ? `；也可以${actions}` : ""}。`
+    : `I can set reminders — e.g. ${examples.join(", ")}${actions ? ` — ${actions}` : ""}.`;
+}
+
 /**
- * What the offline model can do, for anything it does not understand.
+ * What the offline model can do, for anything it does not understand. It offers only what the
+ * registered tools allow: without `schedule_create` it says reminders are not enabled in this
+ * configuration (the default web configuration has no schedule plugin); with the schedule tools
+ * it lists the reminder requests they serve (the repeating example only when `schedule_create`
+ * takes `repeat`; list, cancel, snooze and move only with their tools).
  *
  * @param zh reply in Chinese
+ * @param abilities the registered tools
  * @returns the help text
  */
-export function helpText(zh: boolean): string {
-  return zh
-    ? "我是 chime 的离线模型（无需 API key）。我可以设置提醒，例如“20分钟后提醒我喝水”“明天上午9点提醒我开会”“每天早上8点提醒我吃药”“remind me in 20 minutes to stretch”；也可以列出提醒（“我有哪些提醒”）、取消提醒（“取消喝水提醒”）、推迟（“推迟10分钟”）和改时间（“改到下午4点”）。如需自由对话，请设置 DEEPSEEK_API_KEY 或 CHIME_MODEL_* 以使用真实模型。"
-    : 'I\'m chime\'s offline model (no API key needed). I can set reminders — e.g. "remind me in 20 minutes to stretch", "remind me tomorrow at 9 to join the meeting", "every weekday at 8:30 remind me to stand up", "20分钟后提醒我喝水" — list them ("what reminders do I have"), cancel them ("stop the stretch reminder"), snooze them ("snooze it 10 minutes") and move them ("move it to 4pm"). For open-ended chat, set DEEPSEEK_API_KEY or CHIME_MODEL_* to use a real model.';
+export function helpText(zh: boolean, abilities: HelpAbilities): string {
+  const lang = zh ? "zh" : "en";
+  const body = abilities.tools.has(TOOL.create) ? reminderText(zh, abilities) : NO_REMINDERS[lang];
+  return [INTRO[lang], body, REAL_MODEL[lang]].join(zh ? "" : " ");
 }
 
 /**

@@ -92,3 +92,21 @@ Deno.test("the page knows no renderer module by name beyond its static registry"
     }
   }
 });
+
+Deno.test("the generic page has no schedule words: they arrive with the schedule slice", async () => {
+  // docs/architecture.md "Plugins": the conversation renderers, the registry and the page shell
+  // are generic; schedule tool lines and the reminder follow-up label are contributed to the
+  // registry by `ui/schedule*.ts` / `ui/_schedule_*.ts`. Only the static renderer map, the wire
+  // mirror and the module re-exporting its types name the schedule.
+  const NAMING = new Set(["renderers.ts", "renderer_names.ts", "wire.ts", "mod.ts"]);
+  for await (const file of sources(new URL("ui/", ROOT))) {
+    const name = file.pathname.split("/").at(-1)!;
+    if (/^_?schedule/.test(name) || name === "assets_generated.ts") continue;
+    if (file.pathname.includes("/ui/dist/")) continue;
+    const code = codeOf(await Deno.readTextFile(file));
+    if (file.pathname.endsWith("/ui/renderers.ts")) continue;
+    assert.ok(!/from\s*"\.\.?\/_?schedule/.test(code), `${file.pathname} imports the slice`);
+    if (NAMING.has(name) && file.pathname.endsWith(`/ui/${name}`)) continue;
+    assert.ok(!/schedul|remind|提醒/i.test(code), `${file.pathname} names the schedule in code`);
+  }
+});

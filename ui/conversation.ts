@@ -1,7 +1,9 @@
 /**
  * The conversation renderers of `conversation.chat.eventview`: messages (assistant Markdown),
- * one human line per tool action,
- * turn errors, follow-ups and fork dividers. Bookkeeping events render nothing.
+ * one human line per tool action, turn errors, follow-ups and fork dividers. Bookkeeping events
+ * render nothing. Generic: a tool result reads as its tool's summarizer has it, and a follow-up
+ * as its module labels it (both contributed to the registry by renderer modules, `registry.ts`);
+ * otherwise as a neutral line (`tool_summary.ts`, "Follow-up delivered to the agent").
  *
  * @module
  */
@@ -11,13 +13,13 @@ import { type Lang, localeOf } from "./i18n.ts";
 import { icon } from "./icons.ts";
 import { renderMarkdown } from "./markdown.ts";
 import type { EventRenderer, EventViewRegistry, RenderContext } from "./registry.ts";
-import { summarizeToolResult } from "./tool_summary.ts";
+import { neutralToolSummary } from "./tool_summary.ts";
 
 const TEXT: Readonly<Record<Lang, Readonly<Record<string, string>>>> = {
   en: {
     failed: "The model failed to answer this turn",
     cancelled: "Turn cancelled",
-    followup: "Reminder delivered to the agent",
+    followup: "Follow-up delivered to the agent",
     seed: "Forked here — messages above are inherited",
     edited: "edited",
     yourTime: "Your time",
@@ -27,7 +29,7 @@ const TEXT: Readonly<Record<Lang, Readonly<Record<string, string>>>> = {
   zh: {
     failed: "模型未能完成本轮回复",
     cancelled: "本轮已取消",
-    followup: "提醒已交给 Agent",
+    followup: "后续消息已交给 Agent",
     seed: "从此处分叉 —— 上方消息为继承内容",
     edited: "已编辑",
     yourTime: "你的时间",
@@ -113,25 +115,19 @@ const assistant: EventRenderer = (node, ctx) => {
   );
 };
 
-/**
- * A successful tool result whose effect a durable row already shows (a reminder created,
- * changed, snoozed or cancelled has its `schedule/change` row): one human line per action.
- */
-function shownElsewhere(result: unknown): boolean {
-  const r = (result ?? {}) as Record<string, unknown>;
-  return r.ok === true && (typeof r.id === "string" || r.deleted !== undefined);
-}
-
-const toolResult: EventRenderer = (node, ctx) => {
-  const d = node.data as { result?: unknown; name?: unknown };
-  if (shownElsewhere(d.result)) return null;
-  const summary = summarizeToolResult(d.result, ctx);
+const toolResult: EventRenderer = (node, ctx, registry) => {
+  const d = node.data as { result?: unknown };
+  const tool = node.toolName;
+  const contributed = registry.summarizeTool(tool, d.result, ctx);
+  if (contributed === null) return null;
+  const summary = contributed ?? neutralToolSummary(tool, d.result, ctx.lang);
   return el(
     "details",
     {
       class: `compact ${summary.failed ? "tool failed" : "tool"}`,
       "data-testid": "tool-result",
       "data-code": summary.code,
+      "data-tool": tool,
     },
     el(
       "summary",
@@ -165,13 +161,11 @@ const turnEnd: EventRenderer = (node, ctx) => {
   return null;
 };
 
-const followup: EventRenderer = (node, ctx) =>
-  details(
-    el("span", null, icon("steer"), ` ${TEXT[ctx.lang].followup}`),
-    (node.data as { frame?: unknown }).frame,
-    "followup",
-    "system",
-  );
+const followup: EventRenderer = (node, ctx, registry) => {
+  const frame = (node.data as { frame?: unknown }).frame;
+  const label = registry.followupLabel(frame, ctx.lang) ?? TEXT[ctx.lang].followup;
+  return details(el("span", null, icon("steer"), ` ${label}`), frame, "followup", "system");
+};
 
 const endSeed: EventRenderer = (_node, ctx) =>
   el("div", { class: "divider", role: "separator" }, TEXT[ctx.lang].seed ?? "");

@@ -2,7 +2,7 @@ import { equal, match, ok } from "node:assert/strict";
 import { registerConversationViews } from "./conversation.ts";
 import { EventViewRegistry, type RenderContext } from "./registry.ts";
 import { byTestId, vnodeText } from "./testing/vnode_text.ts";
-import { summarizeToolResult } from "./tool_summary.ts";
+import { neutralToolSummary } from "./tool_summary.ts";
 import { presentEvent } from "./transcript.ts";
 import type { WireEvent } from "./wire.ts";
 
@@ -38,70 +38,86 @@ Deno.test("a user message without a bound zone shows the viewer's time", () => {
   equal(vnodeText(byTestId(node, "message-time")?.children), "04:05 PM");
 });
 
-Deno.test("tool results read as bilingual sentences, with the raw JSON in details", () => {
-  const created = {
-    ok: true,
-    id: "sch_1",
-    kind: "at",
-    prompt: "p",
-    scheduledAt: "2030-01-01T09:00:00.000Z",
-    status: "scheduled",
-    deliveryMode: "session-local",
-  };
-  equal(
-    render(e(1, "tool/result", { callId: "c", result: created }), en),
-    null,
-    "a created reminder's line is its schedule/change row",
+Deno.test("a tool result reads as a neutral line when no renderer module summarizes its tool", () => {
+  const r = new EventViewRegistry();
+  registerConversationViews(r);
+  const echoed = r.render(
+    presentEvent(e(1, "tool/result", { result: { ok: true } }), undefined, "echo"),
+    en,
   );
-  const listed = { ok: true, schedules: [created], deliveryMode: "session-local" };
-  const node = render(e(1, "tool/result", { callId: "c", result: listed }), en);
-  const text = vnodeText(node);
-  match(text, /^ 1 active reminder/);
-  ok(text.includes('"ok": true'), "raw JSON behind the details");
-  match(vnodeText(render(e(1, "tool/result", { result: listed }), zh)), /1 个活动提醒/);
+  equal(vnodeText(byTestId(echoed, "tool-result")?.children).split("{")[0], " Tool echo: done");
+  equal(byTestId(echoed, "tool-result")?.["data-tool"], "echo");
+  ok(vnodeText(echoed).includes('"ok": true'), "raw JSON behind the details");
+  const zhEchoed = r.render(
+    presentEvent(e(1, "tool/result", { result: { ok: true } }), undefined, "echo"),
+    zh,
+  );
+  match(vnodeText(zhEchoed), /^ 工具 echo：完成/);
   match(
-    summarizeToolResult(created, en).text,
-    /^Reminder set for Jan 1, 2030, 5:00 PM \(Asia\/Shanghai\) · session-local/,
+    vnodeText(r.render(presentEvent(e(1, "tool/result", { result: {} })), en)),
+    /^ Tool call: done/,
   );
-  equal(
-    summarizeToolResult({ ok: true, schedules: [created, created] }, en).text,
-    "2 active reminders",
+  const failed = r.render(
+    presentEvent(
+      e(2, "tool/result", { result: { ok: false, error: { code: "x" } } }),
+      undefined,
+      "echo",
+    ),
+    en,
   );
-  equal(summarizeToolResult({ ok: true, schedules: [] }, zh).text, "暂无活动提醒");
-  equal(summarizeToolResult({ ok: true, deleted: created }, en).text, "Reminder cancelled");
-  equal(summarizeToolResult({ ok: true, deleted: created }, zh).text, "已取消提醒");
-  equal(summarizeToolResult({ ok: true, echoed: 1 }, en).text, "Done");
+  equal(byTestId(failed, "tool-result")?.class, "compact tool failed");
+  equal(byTestId(failed, "tool-result")?.["data-code"], "x");
+  match(vnodeText(failed), /^ Tool echo: failed \(x\)/);
+}); // deno-fmt-ignore
+
+Deno.test("the generic tool error codes read as generic sentences in both languages", () => {
+  const cases: [string, string, string][] = [
+    ["invalid_arguments", "Tool echo: failed — its arguments were invalid", "工具 echo：失败 —— 参数无效"],
+    ["unknown_tool", "Tool echo: failed — no such tool", "工具 echo：失败 —— 没有该工具"],
+    ["tool_failed", "Tool echo: failed", "工具 echo：失败"],
+  ];
+  for (const [code, english, chinese] of cases) {
+    const result = { ok: false, error: { code, message: "Cannot x: y" } };
+    equal(neutralToolSummary("echo", result, "en").text, english);
+    equal(neutralToolSummary("echo", result, "zh").text, chinese);
+    equal(neutralToolSummary("echo", result, "en").code, code);
+  }
+  equal(neutralToolSummary("echo", { ok: false }, "en").code, "tool_failed", "no code: tool_failed");
+}); // deno-fmt-ignore
+
+Deno.test("a follow-up reads neutrally unless a renderer module labels its frame", () => {
+  const r = new EventViewRegistry();
+  registerConversationViews(r);
+  const followup = (frame: string, ctx: RenderContext) =>
+    vnodeText(byTestId(r.render(presentEvent(e(3, "followup", { frame })), ctx), "followup")?.children);
+  match(followup("ping", en), /^ Follow-up delivered to the agent/);
+  match(followup("ping", zh), /^ 后续消息已交给 Agent/);
+  const off = r.registerFollowupLabel((frame, lang) =>
+    frame === "ping" ? (lang === "en" ? "Ping delivered" : "已送达") : undefined
+  );
+  match(followup("ping", en), /^ Ping delivered/);
+  match(followup("ping", zh), /^ 已送达/);
+  match(followup("pong", en), /^ Follow-up delivered to the agent/, "a frame it does not own");
+  off();
+  match(followup("ping", en), /^ Follow-up delivered to the agent/, "unregistered");
 });
 
-Deno.test("every tool error code has a translated sentence", () => {
-  const codes = [
-    "invalid_arguments",
-    "unsupported_rule",
-    "not_in_future",
-    "invalid_time_zone",
-    "nonexistent_local_time",
-    "timezone_confirmation_required",
-    "persistence_uncertain",
-    "schedule_not_found",
-    "schedule_not_active",
-    "tool_failed",
-  ];
-  for (const code of codes) {
-    for (const ctx of [en, zh]) {
-      const s = summarizeToolResult({ ok: false, error: { code, message: "Cannot x: y" } }, ctx);
-      equal(s.failed, true);
-      equal(s.code, code);
-      ok(!s.text.includes(code), `${code} is translated in ${ctx.lang}`);
-    }
-  }
-  const confirm = summarizeToolResult({
-    ok: false,
-    error: { code: "timezone_confirmation_required", knownTimeZones: ["Asia/Tokyo", "UTC"] },
-  }, en);
-  match(confirm.text, /Known zones: Asia\/Tokyo, UTC/);
-  const failed = render(e(2, "tool/result", { result: { ok: false, error: { code: "x" } } }), en);
-  equal(byTestId(failed, "tool-result")?.class, "compact tool failed");
-  match(vnodeText(failed), /Failed: x/);
+Deno.test("a contributed tool summarizer words, hides or declines its tool's results", () => {
+  const r = new EventViewRegistry();
+  registerConversationViews(r);
+  const row = (result: unknown, tool = "echo") =>
+    r.render(presentEvent(e(4, "tool/result", { result }), undefined, tool), en);
+  const off = r.registerToolSummary("echo", (result) => {
+    const v = result as { ok?: boolean; hide?: boolean };
+    if (v.hide) return null;
+    return v.ok ? { text: "Echoed", failed: false } : undefined;
+  });
+  match(vnodeText(row({ ok: true })), /^ Echoed/);
+  equal(row({ ok: true, hide: true }), null, "null hides the row");
+  match(vnodeText(row({ ok: false })), /^ Tool echo: failed/, "undefined declines");
+  match(vnodeText(row({ ok: true }, "other")), /^ Tool other: done/, "by tool name only");
+  off();
+  match(vnodeText(row({ ok: true })), /^ Tool echo: done/, "unregistered");
 });
 
 Deno.test("assistant text renders as safe Markdown with a speaker label", () => {

@@ -39,10 +39,13 @@ export {
   type EventRenderer,
   EventViewRegistry,
   eventViews,
+  type FollowupLabeler,
   jsonFallback,
   registerEventView,
   type RenderContext,
   type Rendered,
+  type ToolSummarizer,
+  type ToolSummary,
 } from "./registry.ts";
 export { CONVERSATION_RENDERERS, registerConversationViews } from "./conversation.ts";
 export {

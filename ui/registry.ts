@@ -1,6 +1,10 @@
 /**
  * The `conversation.chat.eventview` registry: renderers keyed by durable event type, with an
  * expandable JSON fallback for types nobody registered (docs/design.md#browser-session-window).
+ * A renderer module (a plugin's slice of the page, docs/architecture.md "Plugins") also
+ * contributes here what the generic conversation renderers say about its work: one-line
+ * summaries of its tools' results, by tool name, and the label of the follow-ups it sends the
+ * agent. Without them the conversation shows neutral lines (`ui/conversation.ts`).
  *
  * @module
  */
@@ -24,8 +28,42 @@ export interface RenderContext {
 /** What a renderer returns: a Preact child (a vnode is an `object`); `null` renders nothing. */
 export type Rendered = object | string | number | bigint | boolean | null | undefined;
 
-/** Renders one node; `null` hides it. */
-export type EventRenderer = (node: PresentedEventNode, ctx: RenderContext) => Rendered;
+/**
+ * Renders one node; `null` hides it. The third argument is the registry rendering it, so a
+ * generic renderer can ask it for what renderer modules contributed
+ * ({@linkcode EventViewRegistry.summarizeTool}, {@linkcode EventViewRegistry.followupLabel}).
+ */
+export type EventRenderer = (
+  node: PresentedEventNode,
+  ctx: RenderContext,
+  registry: EventViewRegistry,
+) => Rendered;
+
+/** A tool result as one human line (the raw value stays behind the row's details). */
+export interface ToolSummary {
+  /** The sentence shown on the row. */
+  readonly text: string;
+  /** Whether the tool failed. */
+  readonly failed: boolean;
+  /** The error code of a failure, if any (docs/errors.md#tool-codes). */
+  readonly code?: string;
+}
+
+/**
+ * Summarizes one tool's result (`tool/result.result`) in the viewer's language and zone.
+ * `null` hides the row (another durable row already shows the effect); `undefined` declines,
+ * and the conversation shows its neutral line.
+ */
+export type ToolSummarizer = (
+  result: unknown,
+  ctx: RenderContext,
+) => ToolSummary | null | undefined;
+
+/**
+ * Labels a `followup` event's `frame` (docs/events.md#followup) that its module sent, in the UI
+ * language; `undefined` for frames it does not own.
+ */
+export type FollowupLabeler = (frame: unknown, lang: Lang) => string | undefined;
 
 /** The slot name of the conversation event-view registry. */
 export const EVENT_VIEW_SLOT = "conversation.chat.eventview";
@@ -41,9 +79,22 @@ export const EVENT_VIEW_SLOT = "conversation.chat.eventview";
  * const node = presentEvent({ seq: 0, type: "note", at: "2030-01-01T00:00:00.000Z", data: {} });
  * console.assert(registry.render(node, { lang: "en", timeZone: "UTC" }) === "a note");
  * ```
+ *
+ * @example Contribute a tool's result line and a follow-up label
+ * ```ts
+ * import { EventViewRegistry } from "@chime/ui";
+ * const registry = new EventViewRegistry();
+ * registry.registerToolSummary("echo", () => ({ text: "Echoed", failed: false }));
+ * registry.registerFollowupLabel((frame) => frame === "ping" ? "Ping delivered" : undefined);
+ * const ctx = { lang: "en", timeZone: "UTC" } as const;
+ * console.assert(registry.summarizeTool("echo", { ok: true }, ctx)?.text === "Echoed");
+ * console.assert(registry.followupLabel("ping", "en") === "Ping delivered");
+ * ```
  */
 export class EventViewRegistry {
   readonly #renderers = new Map<string, EventRenderer>();
+  readonly #summarizers = new Map<string, ToolSummarizer>();
+  readonly #labelers = new Set<FollowupLabeler>();
   /** The slot this registry serves. */
   readonly slot: string = EVENT_VIEW_SLOT;
 
@@ -83,10 +134,66 @@ export class EventViewRegistry {
     const renderer = this.#renderers.get(node.type);
     if (!renderer) return jsonFallback(node);
     try {
-      return renderer(node, ctx);
+      return renderer(node, ctx, this);
     } catch {
       return jsonFallback(node);
     }
+  }
+
+  /**
+   * Registers (or replaces) the summarizer of one tool's results.
+   *
+   * @param tool the tool name, e.g. `schedule_list`
+   * @param summarizer the summarizer
+   * @returns a function that unregisters it again
+   */
+  registerToolSummary(tool: string, summarizer: ToolSummarizer): () => void {
+    this.#summarizers.set(tool, summarizer);
+    return () => {
+      if (this.#summarizers.get(tool) === summarizer) this.#summarizers.delete(tool);
+    };
+  }
+
+  /**
+   * Summarizes a tool result with its tool's registered summarizer.
+   *
+   * @param tool the tool name; `undefined` when unknown (its `tool/call` is outside the window)
+   * @param result the `tool/result` event's `result`
+   * @param ctx language and viewer zone
+   * @returns the summary, `null` to hide the row, or `undefined` when no summarizer answers
+   */
+  summarizeTool(
+    tool: string | undefined,
+    result: unknown,
+    ctx: RenderContext,
+  ): ToolSummary | null | undefined {
+    return tool === undefined ? undefined : this.#summarizers.get(tool)?.(result, ctx);
+  }
+
+  /**
+   * Registers a follow-up labeler.
+   *
+   * @param labeler labels the frames its module sends
+   * @returns a function that unregisters it again
+   */
+  registerFollowupLabel(labeler: FollowupLabeler): () => void {
+    this.#labelers.add(labeler);
+    return () => void this.#labelers.delete(labeler);
+  }
+
+  /**
+   * The first registered label for a follow-up frame.
+   *
+   * @param frame the `followup` event's `frame`
+   * @param lang the UI language
+   * @returns the label, or `undefined` when no labeler owns the frame
+   */
+  followupLabel(frame: unknown, lang: Lang): string | undefined {
+    for (const labeler of this.#labelers) {
+      const label = labeler(frame, lang);
+      if (label !== undefined) return label;
+    }
+    return undefined;
   }
 }
 

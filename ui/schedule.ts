@@ -5,7 +5,9 @@
  * reminder card, with "repeats … · next …" for a recurring reminder and the Snooze 10 min,
  * Snooze 1 h and Stop repeating buttons when the page lends {@linkcode ScheduleServices};
  * every other change is one human line with its record behind `<details>`; a dispatch without a
- * view is never shown as a receipt.
+ * view is never shown as a receipt. It also gives the generic conversation its schedule words,
+ * the schedule tools' result lines and the reminder follow-up label
+ * ({@linkcode registerScheduleTools}).
  *
  * @example Register the renderer
  * ```ts
@@ -22,6 +24,7 @@ import { el } from "./_el.ts";
 import { reminderCard, reminderPresentation, servicesOf } from "./_schedule_card.ts";
 import { quoted, recordLine, row } from "./_schedule_rows.ts";
 import { TEXT } from "./_schedule_strings.ts";
+import { registerScheduleTools } from "./_schedule_tools.ts";
 import { icon } from "./icons.ts";
 import {
   type EventViewRegistry,
@@ -40,6 +43,11 @@ export {
   SCHEDULE_SERVICES,
   type ScheduleServices,
 } from "./_schedule_card.ts";
+export {
+  registerScheduleTools,
+  reminderFollowupLabel,
+  SCHEDULE_TOOL_SUMMARIES,
+} from "./_schedule_tools.ts";
 export {
   describeRule,
   formatOccurrence,
@@ -119,13 +127,21 @@ export function renderScheduleChange(node: PresentedEventNode, ctx: RenderContex
 }
 
 /**
- * Registers {@linkcode renderScheduleChange} for `schedule/change`.
+ * Registers the schedule slice of the conversation: {@linkcode renderScheduleChange} for
+ * `schedule/change`, and what the generic renderers say about the schedule's work
+ * ({@linkcode registerScheduleTools}: the schedule tools' result lines, the reminder follow-up
+ * label).
  *
  * @param registry the `conversation.chat.eventview` registry
- * @returns a function that unregisters it
+ * @returns a function that unregisters them all
  */
 export function registerScheduleView(registry: EventViewRegistry): () => void {
-  return registry.register("schedule/change", renderScheduleChange);
+  const offChange = registry.register("schedule/change", renderScheduleChange);
+  const offTools = registerScheduleTools(registry);
+  return () => {
+    offChange();
+    offTools();
+  };
 }
 
 /**

@@ -1,109 +1,73 @@
 /**
- * Human, bilingual one-line summaries of tool results (`schedule_create`, `schedule_list`,
- * `schedule_delete` values and the tool error codes of docs/errors.md#tool-codes). The raw JSON
- * stays behind the row's expandable details.
+ * The neutral, bilingual one-line summary of a tool result, for tools no renderer module
+ * summarizes (`EventViewRegistry.summarizeTool`): "Tool <name>: done" or "Tool <name>: failed",
+ * with the agent's own error codes in words (`invalid_arguments`, `unknown_tool`,
+ * `tool_failed`: docs/errors.md#tool-codes) and any other code as given. The raw JSON stays
+ * behind the row's expandable details.
  *
  * @module
  */
 import type { Lang } from "./i18n.ts";
-import type { RenderContext } from "./registry.ts";
-import { formatOccurrence } from "./schedule.ts";
-
-type ErrorText = (e: { knownTimeZones?: readonly string[] | undefined }) => string;
-
-const ERRORS: Readonly<Record<Lang, Readonly<Record<string, ErrorText>>>> = {
-  en: {
-    invalid_arguments: () => "The reminder request was malformed",
-    unsupported_rule: () =>
-      "That repeat rule is not supported — repeats use an RRULE in whole minutes or longer",
-    not_in_future: () => "That time is not in the future",
-    invalid_time_zone: () => "That time zone is not a valid IANA zone",
-    nonexistent_local_time: () => "That local time does not exist (a daylight-saving gap)",
-    timezone_confirmation_required: (e) =>
-      "Which time zone did you mean?" +
-      (e.knownTimeZones?.length ? ` Known zones: ${e.knownTimeZones.join(", ")}` : ""),
-    persistence_uncertain: () => "The reminder could not be confirmed saved — check the list",
-    schedule_not_found: () => "No such reminder",
-    schedule_not_active: () => "That reminder is no longer active",
-    tool_failed: () => "The tool failed",
-  },
-  zh: {
-    invalid_arguments: () => "提醒请求的参数无效",
-    unsupported_rule: () => "不支持该重复规则 —— 重复提醒使用 RRULE，间隔至少为整分钟",
-    not_in_future: () => "该时间不在未来",
-    invalid_time_zone: () => "该时区不是有效的 IANA 时区",
-    nonexistent_local_time: () => "该本地时间不存在（夏令时跳变）",
-    timezone_confirmation_required: (e) =>
-      "请确认使用哪个时区。" +
-      (e.knownTimeZones?.length ? `已知时区：${e.knownTimeZones.join("、")}` : ""),
-    persistence_uncertain: () => "无法确认提醒已保存 —— 请查看提醒列表",
-    schedule_not_found: () => "找不到该提醒",
-    schedule_not_active: () => "该提醒已不再有效",
-    tool_failed: () => "工具执行失败",
-  },
-};
+import type { ToolSummary } from "./registry.ts";
 
 const TEXT = {
   en: {
-    set: (when: string, zone: string) => `Reminder set for ${when} (${zone}) · session-local`,
-    list: (n: number) =>
-      n === 0 ? "No active reminders" : n === 1 ? "1 active reminder" : `${n} active reminders`,
-    deleted: "Reminder cancelled",
-    done: "Done",
-    failed: "Failed",
+    tool: (name: string | undefined) => (name === undefined ? "Tool call: " : `Tool ${name}: `),
+    done: "done",
+    failed: "failed",
+    invalid_arguments: " — its arguments were invalid",
+    unknown_tool: " — no such tool",
+    tool_failed: "",
+    code: (code: string) => ` (${code})`,
   },
   zh: {
-    set: (when: string, zone: string) => `已设置提醒：${when}（${zone}）· 仅限本会话`,
-    list: (n: number) => n === 0 ? "暂无活动提醒" : `${n} 个活动提醒`,
-    deleted: "已取消提醒",
+    tool: (name: string | undefined) => (name === undefined ? "工具调用：" : `工具 ${name}：`),
     done: "完成",
     failed: "失败",
+    invalid_arguments: " —— 参数无效",
+    unknown_tool: " —— 没有该工具",
+    tool_failed: "",
+    code: (code: string) => `（${code}）`,
   },
 } as const;
 
-/** A summarized tool result. */
-export interface ToolSummary {
-  /** The sentence shown on the row. */
-  readonly text: string;
-  /** Whether the tool failed. */
-  readonly failed: boolean;
-  /** The error code of a failure, if any. */
-  readonly code?: string;
+const GENERIC_CODES = ["invalid_arguments", "unknown_tool", "tool_failed"] as const;
+
+/**
+ * The error code of a failed tool result (`{ ok: false, error: { code } }`), `tool_failed` when
+ * it names none, or `undefined` for a success.
+ *
+ * @param result the `tool/result` event's `result`
+ * @returns the code, or `undefined`
+ */
+export function failureCode(result: unknown): string | undefined {
+  const r = (result ?? {}) as { ok?: unknown; error?: { code?: unknown } };
+  if (r.ok !== false) return undefined;
+  return typeof r.error?.code === "string" ? r.error.code : "tool_failed";
 }
 
 /**
- * Summarizes a tool result value for people, in the viewer's language and zone.
+ * Summarizes any tool result neutrally.
  *
+ * @param tool the tool name, or `undefined` when unknown
  * @param result the `tool/result` event's `result`
- * @param ctx language and viewer zone
+ * @param lang the UI language
  * @returns the summary
- * @example A created reminder
+ * @example A tool nobody summarizes
  * ```ts
- * import { summarizeToolResult } from "./tool_summary.ts";
- * const s = summarizeToolResult(
- *   { ok: true, id: "sch_1", scheduledAt: "2030-01-01T08:00:00.000Z", deliveryMode: "session-local" },
- *   { lang: "en", timeZone: "UTC" },
- * );
- * console.assert(s.text.startsWith("Reminder set for"));
+ * import { neutralToolSummary } from "./tool_summary.ts";
+ * console.assert(neutralToolSummary("echo", { ok: true }, "en").text === "Tool echo: done");
  * ```
  */
-export function summarizeToolResult(result: unknown, ctx: RenderContext): ToolSummary {
-  const t = TEXT[ctx.lang];
-  const r = (result ?? {}) as Record<string, unknown>;
-  if (r.ok === false) {
-    const e = (r.error ?? {}) as { code?: unknown; knownTimeZones?: unknown };
-    const code = typeof e.code === "string" ? e.code : "tool_failed";
-    const known = Array.isArray(e.knownTimeZones)
-      ? e.knownTimeZones.filter((z): z is string => typeof z === "string")
-      : undefined;
-    const text = ERRORS[ctx.lang][code]?.({ knownTimeZones: known }) ?? `${t.failed}: ${code}`;
-    return { text, failed: true, code };
-  }
-  if (Array.isArray(r.schedules)) return { text: t.list(r.schedules.length), failed: false };
-  if (r.deleted !== undefined) return { text: t.deleted, failed: false };
-  if (typeof r.scheduledAt === "string") {
-    const f = formatOccurrence(r.scheduledAt, ctx);
-    return { text: t.set(f.local, f.zone), failed: false };
-  }
-  return { text: t.done, failed: false };
+export function neutralToolSummary(
+  tool: string | undefined,
+  result: unknown,
+  lang: Lang,
+): ToolSummary {
+  const t = TEXT[lang];
+  const code = failureCode(result);
+  if (code === undefined) return { text: `${t.tool(tool)}${t.done}`, failed: false };
+  const generic = GENERIC_CODES.find((c) => c === code);
+  const detail = generic === undefined ? t.code(code) : t[generic];
+  return { text: `${t.tool(tool)}${t.failed}${detail}`, failed: true, code };
 }

@@ -20,6 +20,11 @@ export interface PresentedEventNode {
   readonly data: unknown;
   /** The commit-aware sidecar view, once attached. */
   readonly view?: EventView;
+  /**
+   * For a `tool/result`: the tool's name, from the `tool/call` with the same `callId` in the
+   * window (docs/events.md#tool-call-tool-result); absent when that call is outside it.
+   */
+  readonly toolName?: string;
 }
 
 /**
@@ -36,10 +41,7 @@ export interface PresentedEventNode {
  * ```
  */
 export class TranscriptAdapter {
-  #cache = new Map<
-    number,
-    { event: WireEvent; view: EventView | undefined; node: PresentedEventNode }
-  >();
+  #cache = new Map<number, Presented>();
 
   /**
    * Presents the window.
@@ -52,16 +54,25 @@ export class TranscriptAdapter {
     events: readonly WireEvent[],
     views: ReadonlyMap<number, EventView>,
   ): readonly PresentedEventNode[] {
-    const next = new Map<
-      number,
-      { event: WireEvent; view: EventView | undefined; node: PresentedEventNode }
-    >();
+    const next = new Map<number, Presented>();
+    // A result takes the name of the latest call before it with its `callId` (ids may repeat
+    // across turns).
+    const names = new Map<string, string>();
     const nodes = events.map((event) => {
       const view = views.get(event.seq);
+      const callId = (event.data as { callId?: unknown } | null)?.callId;
+      const name = (event.data as { name?: unknown } | null)?.name;
+      if (event.type === "tool/call" && typeof callId === "string" && typeof name === "string") {
+        names.set(callId, name);
+      }
+      const toolName = event.type === "tool/result" && typeof callId === "string"
+        ? names.get(callId)
+        : undefined;
       const cached = this.#cache.get(event.seq);
-      const node = cached && cached.event === event && cached.view === view
+      const node = cached && cached.event === event && cached.view === view &&
+          cached.node.toolName === toolName
         ? cached.node
-        : presentEvent(event, view);
+        : presentEvent(event, view, toolName);
       next.set(event.seq, { event, view, node });
       return node;
     });
@@ -70,14 +81,25 @@ export class TranscriptAdapter {
   }
 }
 
+interface Presented {
+  readonly event: WireEvent;
+  readonly view: EventView | undefined;
+  readonly node: PresentedEventNode;
+}
+
 /**
  * Presents one event.
  *
  * @param event the durable event
  * @param view its sidecar view, if attached
+ * @param toolName for a `tool/result`, its tool's name, if known
  * @returns the node
  */
-export function presentEvent(event: WireEvent, view?: EventView): PresentedEventNode {
+export function presentEvent(
+  event: WireEvent,
+  view?: EventView,
+  toolName?: string,
+): PresentedEventNode {
   return {
     key: `${event.type}#${event.seq}`,
     seq: event.seq,
@@ -85,5 +107,6 @@ export function presentEvent(event: WireEvent, view?: EventView): PresentedEvent
     at: event.at,
     data: event.data,
     ...(view ? { view } : {}),
+    ...(toolName === undefined ? {} : { toolName }),
   };
 }

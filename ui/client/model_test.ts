@@ -17,6 +17,8 @@ const DEFAULT: ClientConfigWire = { renderers: [], panels: [] };
 const at = "2030-01-01T08:00:00.000Z";
 const header = (id: string): WireHeader => ({ id, createdAt: at, origin: "web", lineage: null });
 const ev = (seq: number, type: string, data: unknown = {}): WireEvent => ({ seq, type, at, data });
+const LISTED = { ok: true, schedules: [] };
+const FRAME = "<schedule-reminder>\n{}\n</schedule-reminder>";
 const card = (prompt: string): EventView => ({
   type: "schedule/change",
   presentation: { scheduleId: "sch_1", prompt, occurrenceAt: at },
@@ -290,6 +292,8 @@ Deno.test("config/default.jsonc: no renderer, no panel, no reminders request, no
   deepEqual(model.enabled.value, []);
   deepEqual(model.panels.value, []);
   equal(registry.has("schedule/change"), false, "no schedule renderer registered");
+  equal(registry.summarizeTool("schedule_list", LISTED, model.ctx.value), undefined, "no words");
+  equal(registry.followupLabel(FRAME, "en"), undefined, "no reminder follow-up label");
   equal(model.hasAlerts.value, false, "no notification settings");
   host.logs.set("a", { events: [ev(0, "user-rpc", { text: "hi" })], views: {} });
   await model.openSession("a");
@@ -306,11 +310,14 @@ Deno.test("config/default.jsonc: no renderer, no panel, no reminders request, no
 Deno.test("web-schedule: the schedule renderer, its panel, its alerts and its hints", async () => {
   const { model, registry } = await page();
   equal(registry.has("schedule/change"), true);
+  ok(registry.summarizeTool("schedule_list", LISTED, model.ctx.value), "the schedule's words");
+  equal(registry.followupLabel(FRAME, "en"), "Reminder delivered to the agent");
   equal(model.hasAlerts.value, true);
   deepEqual(model.panels.value.map((p) => p.definition.name), ["reminders"]);
   ok(/remind me/.test(model.placeholder.value));
   model.close();
   equal(registry.has("schedule/change"), false, "closing the page unregisters it");
+  equal(registry.followupLabel(FRAME, "en"), undefined, "and its follow-up label");
   deepEqual(model.panels.value, []);
   model[Symbol.dispose]();
 });
