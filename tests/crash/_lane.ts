@@ -198,10 +198,16 @@ export async function runCrashLane(options: CrashLaneOptions): Promise<CrashLane
       for (const id of acked.sessions) {
         (await call(server.url, `/api/sessions/${id}/resume`, {})).body?.cancel();
       }
+      // Wait on state, with a generous bound for a busy machine: every session's list empties.
+      const deadline = due + 60_000;
       for (const id of acked.sessions) {
-        for (let tries = 0; tries < 400; tries++) {
+        for (;;) {
           const list = await (await call(server.url, `/api/sessions/${id}/reminders`)).json();
           if (list.reminders.length === 0 && Date.now() > due) break;
+          if (Date.now() > deadline) {
+            const left = list.reminders.map((r: { prompt: string }) => r.prompt).join(", ");
+            assert.fail(`seed ${seed}: ${id} still lists [${left}] 60 s after they came due`);
+          }
           await new Promise((resolve) => setTimeout(resolve, 25));
         }
       }
@@ -214,7 +220,9 @@ export async function runCrashLane(options: CrashLaneOptions): Promise<CrashLane
       const events = log.get(id) ?? [];
       const ids = creates(events);
       for (const prompt of prompts) {
-        const count = dispatches(events, ids.get(prompt)!);
+        const scheduleId = ids.get(prompt);
+        assert.ok(scheduleId !== undefined, `seed ${seed}: ${id} lost the confirmed ${prompt}`);
+        const count = dispatches(events, scheduleId);
         assert.equal(count, 1, `seed ${seed}: ${id} ${prompt} dispatched ${count} times`);
         deliveredOnce++;
       }
