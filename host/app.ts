@@ -66,11 +66,13 @@ export interface AppOptions extends StreamOptions, OriginOptions {
 
 /** HTTP status of every error code the host answers with. */
 export const STATUS_BY_CODE: Readonly<
-  Record<string, 400 | 401 | 403 | 404 | 408 | 409 | 413 | 415 | 500 | 503>
+  Record<string, 400 | 401 | 403 | 404 | 408 | 409 | 413 | 415 | 429 | 500 | 503>
 > = {
   invalid_json: 400,
   body_incomplete: 400,
   unauthorized: 401,
+  // Wrong tokens are throttled (host/auth.ts); `details.retryAfterSeconds`, and `Retry-After`.
+  too_many_attempts: 429,
   forbidden_origin: 403,
   forbidden_host: 403,
   body_timeout: 408,
@@ -179,6 +181,9 @@ export function createApp(runtime: HostRuntime, options: AppOptions = {}): HostA
       // A body that was not read to its end leaves the connection's framing unknown: close it
       // rather than read the rest of that body as the next request.
       if (UNREAD_BODY.has(code)) c.header("Connection", "close");
+      if (typeof details.retryAfterSeconds === "number") {
+        c.header("Retry-After", String(details.retryAfterSeconds));
+      }
       return c.json({ error: { ...details, code, message: error.message } }, STATUS_BY_CODE[code]);
     }
     if (error instanceof HTTPException && error.status < 500) {

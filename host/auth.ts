@@ -19,6 +19,17 @@ export interface TokenAuthOptions {
   readonly cookieName?: string;
   /** Time allowed for the login form's body, ms. @default 30000 */
   readonly bodyTimeoutMs?: number;
+  /**
+   * Wrong tokens allowed in any trailing {@linkcode TokenAuthOptions.failureWindowMs}; beyond
+   * them every token guess (bearer header, `?token=`, the login form) is refused unchecked with
+   * `429 too_many_attempts` until the oldest failure leaves the window. A signed-in cookie is
+   * never throttled (it holds a 256-bit value, not a guessable token). @default 10
+   */
+  readonly maxFailures?: number;
+  /** The trailing window of {@linkcode TokenAuthOptions.maxFailures}, ms. @default 60000 */
+  readonly failureWindowMs?: number;
+  /** Wall clock, epoch ms (tests inject one). @default Date.now */
+  readonly now?: () => number;
 }
 
 /** Paths answered without the token. */
@@ -41,8 +52,19 @@ function hex(bytes: Uint8Array): string {
   return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** The login page: plain HTML, no script, no inline style (it passes the page's CSP). */
-export function loginPage(failed: boolean): string {
+/**
+ * The login page: plain HTML, no script, no inline style (it passes the page's CSP).
+ *
+ * @param failed the last token sent was wrong
+ * @param retryAfterSeconds set while wrong tokens are throttled: the page says when to retry
+ * @returns the HTML document
+ */
+export function loginPage(failed: boolean, retryAfterSeconds?: number): string {
+  const alert = retryAfterSeconds !== undefined
+    ? `<p role="alert"><strong>Too many wrong tokens. Try again in ${retryAfterSeconds} s.</strong></p>`
+    : failed
+    ? '<p role="alert"><strong>That token is not right.</strong></p>'
+    : "";
   return `<!doctype html>
 <html lang="en">
   <head>
@@ -54,7 +76,7 @@ export function loginPage(failed: boolean): string {
     <main>
       <h1>chime</h1>
       <p>This host asks for its access token (printed at startup, or <code>CHIME_TOKEN</code>).</p>
-      ${failed ? '<p role="alert"><strong>That token is not right.</strong></p>' : ""}
+      ${alert}
       <form method="post" action="/login">
         <label>Token <input name="token" type="password" autocomplete="current-password" required autofocus></label>
         <button type="submit">Sign in</button>
@@ -88,8 +110,19 @@ export function tokenAuth(options: TokenAuthOptions): MiddlewareHandler {
   const expected = digest(options.token);
   // The cookie holds a value derived from the token, never the token itself.
   const cookieValue = expected.then((d) => digest(`chime-cookie:${hex(d)}`)).then(hex);
-  const matches = async (candidate: string | undefined) =>
-    candidate !== undefined && sameDigest(await digest(candidate), await expected);
+  const throttle = new FailureWindow(
+    options.maxFailures ?? 10,
+    options.failureWindowMs ?? 60_000,
+    options.now ?? Date.now,
+  );
+  /** One token guess: refused unchecked while throttled, counted when wrong. */
+  const matches = async (candidate: string | undefined) => {
+    if (candidate === undefined) return false;
+    throttle.check();
+    const right = sameDigest(await digest(candidate), await expected);
+    if (!right) throttle.fail();
+    return right;
+  };
   const signIn = async (c: Context, location: string) => {
     setCookie(c, name, await cookieValue, { path: "/", httpOnly: true, sameSite: "Strict" });
     c.header("Cache-Control", "no-store");
@@ -126,10 +159,57 @@ export function tokenAuth(options: TokenAuthOptions): MiddlewareHandler {
     if (c.req.method === "POST") {
       const bytes = await readBody(c.req.raw, { maxBytes: 4096, timeoutMs });
       const token = new URLSearchParams(new TextDecoder().decode(bytes)).get("token") ?? undefined;
-      if (await matches(token)) return await signIn(c, "/");
+      try {
+        if (await matches(token)) return await signIn(c, "/");
+      } catch (error) {
+        if (!(error instanceof HostError) || error.code !== "too_many_attempts") throw error;
+        const retryAfter = error.details.retryAfterSeconds as number;
+        c.header("Retry-After", String(retryAfter));
+        return c.html(loginPage(true, retryAfter), 429);
+      }
       return c.html(loginPage(true), 401);
     }
     if (await authorized(c)) return c.redirect("/", 303);
     return c.html(loginPage(false));
+  }
+}
+
+/**
+ * The trailing window of wrong tokens. Global, not per client: behind the idle-timeout front
+ * (`host/_front.ts`) or a reverse proxy every client connects from loopback.
+ */
+class FailureWindow {
+  readonly #max: number;
+  readonly #windowMs: number;
+  readonly #now: () => number;
+  /** Epoch ms of the failures in the window, oldest first. */
+  readonly #failures: number[] = [];
+
+  constructor(max: number, windowMs: number, now: () => number) {
+    this.#max = max;
+    this.#windowMs = windowMs;
+    this.#now = now;
+  }
+
+  /** @throws {HostError} `too_many_attempts` with `{ retryAfterSeconds }` while full */
+  check(): void {
+    const now = this.#now();
+    while (this.#failures.length > 0 && this.#failures[0]! <= now - this.#windowMs) {
+      this.#failures.shift();
+    }
+    if (this.#failures.length < this.#max) return;
+    const retryAfterSeconds = Math.max(
+      1,
+      Math.ceil((this.#failures[0]! + this.#windowMs - now) / 1000),
+    );
+    throw new HostError(
+      "too_many_attempts",
+      `Cannot check the token: too many wrong tokens, try again in ${retryAfterSeconds} s`,
+      { retryAfterSeconds },
+    );
+  }
+
+  fail(): void {
+    this.#failures.push(this.#now());
   }
 }

@@ -26,6 +26,7 @@ export type HostErrorCode =
   | "forbidden_origin"
   | "forbidden_host"
   | "unauthorized"
+  | "too_many_attempts"
   | "body_incomplete"
   | "body_timeout";
 

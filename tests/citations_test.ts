@@ -157,3 +157,10 @@ Deno.test("the checks catch what they are for", () => {
   );
   assert.deepEqual([...anchors], ["x", "7-live-ab-lifecycle", "tools-same", "tools-same-1"]);
 });
+
+Deno.test("docs/errors.md names every HTTP error code the host answers with", async () => {
+  const { STATUS_BY_CODE } = await import("@chime/host");
+  const doc = await Deno.readTextFile(new URL("../docs/errors.md", import.meta.url));
+  const missing = Object.keys(STATUS_BY_CODE).filter((code) => !doc.includes(`| \`${code}\``));
+  assert.deepEqual(missing, []);
+});

@@ -6,7 +6,9 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { createApp, loginPage } from "@chime/host";
+import { Hono } from "hono";
+import { createApp, HostError, loginPage } from "@chime/host";
+import { tokenAuth } from "../../host/auth.ts";
 import { postJson, testRuntime } from "./_helpers.ts";
 
 const TOKEN = "a-token-of-24-characters";
@@ -104,4 +106,61 @@ Deno.test("the login form: plain HTML without inline script, a cookie for the ri
   const again = await app.request("/login", { headers: { cookie } });
   assert.equal(again.status, 303, "signed in: /login goes to the page");
   assert.equal((await app.request("/", { headers: { cookie } })).status, 200);
+});
+
+Deno.test("wrong tokens are throttled: 429 too_many_attempts unchecked, a signed-in cookie still works", async () => {
+  await using runtime = await testRuntime();
+  const app = createApp(runtime, { token: TOKEN, cookieName: "chime_auth_1", assets: ASSETS });
+  const signedIn = await app.request(`/?token=${TOKEN}`);
+  const cookie = cookieOf(signedIn);
+  const bearer = (token: string) =>
+    app.request("/api/sessions", { headers: { authorization: `Bearer ${token}` } });
+  for (let i = 0; i < 10; i++) assert.equal((await bearer(`wrong-token-number-${i}`)).status, 401);
+  const throttled = await bearer("wrong-token-number-10");
+  assert.equal(throttled.status, 429);
+  const body = await throttled.json();
+  assert.equal(body.error.code, "too_many_attempts");
+  assert.ok(body.error.retryAfterSeconds >= 1 && body.error.retryAfterSeconds <= 60);
+  assert.equal(throttled.headers.get("retry-after"), String(body.error.retryAfterSeconds));
+  assert.equal(
+    (await bearer(TOKEN)).status,
+    429,
+    "while throttled even the right token is unchecked",
+  );
+  const form = await app.request("/login", {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ token: TOKEN }).toString(),
+  });
+  assert.equal(form.status, 429);
+  assert.match(await form.text(), /Too many wrong tokens\. Try again in \d+ s\./);
+  assert.equal(form.headers.get("set-cookie"), null);
+  const page = await app.request("/", { headers: { cookie } });
+  assert.equal(page.status, 200, "the cookie of a signed-in page is never throttled");
+});
+
+Deno.test("the throttle window trails: failures older than the window no longer count", async () => {
+  let now = 1_000_000;
+  const app = new Hono()
+    .use(tokenAuth({ token: TOKEN, maxFailures: 3, failureWindowMs: 60_000, now: () => now }))
+    .get("/api/x", (c) => c.text("ok"));
+  app.onError((error, c) => {
+    const code = error instanceof HostError ? error.code : "internal_error";
+    return c.json(
+      { code },
+      code === "too_many_attempts" ? 429 : code === "unauthorized" ? 401 : 500,
+    );
+  });
+  const call = (token: string) =>
+    app.request("/api/x", { headers: { authorization: `Bearer ${token}` } });
+  for (let i = 0; i < 3; i++) {
+    assert.equal((await call("wrong-token-aaaaaaaa")).status, 401);
+    now += 10_000;
+  }
+  // Failures at 0 s, 10 s and 20 s; now 30 s: full until the first leaves the window at 60 s.
+  const full = await call(TOKEN);
+  assert.equal(full.status, 429);
+  assert.equal((await full.json()).code, "too_many_attempts");
+  now += 30_000; // 60 s: the first failure is out
+  assert.equal((await call(TOKEN)).status, 200);
 });
