@@ -18,6 +18,7 @@ const TOP_KEYS = [
   "storage",
   "model",
   "plugins",
+  "pluginOptions",
   "renderers",
   "cwd",
   "allowedHosts",
@@ -227,6 +228,29 @@ export function checkAdvertisedUrl(value: unknown, where: string): string {
   return url.href.endsWith("/") ? url.href : `${url.href}/`;
 }
 
+/**
+ * `pluginOptions`: an object per configured plugin name; what each may hold is checked by the
+ * registry (`host/registry.ts`), which knows the plugins.
+ */
+function pluginOptions(
+  file: string,
+  raw: unknown,
+  plugins: readonly string[],
+): Readonly<Record<string, Readonly<Record<string, unknown>>>> {
+  if (raw === undefined) return {};
+  if (!isObject(raw)) fail(file, `pluginOptions must be an object`);
+  const out: Record<string, Readonly<Record<string, unknown>>> = {};
+  for (const [name, options] of Object.entries(raw)) {
+    if (name.startsWith("#")) continue;
+    if (!plugins.includes(name)) {
+      fail(file, `pluginOptions names "${name}", which is not in plugins`);
+    }
+    if (!isObject(options)) fail(file, `pluginOptions["${name}"] must be an object`);
+    out[name] = options;
+  }
+  return out;
+}
+
 function lease(file: string, raw: unknown): { readonly ttlSeconds: number } {
   if (raw === undefined) return { ttlSeconds: 15 };
   if (!isObject(raw)) fail(file, `lease must be an object`);
@@ -254,13 +278,15 @@ export function validateConfig(
   const dataDir = raw.dataDir === undefined ? undefined : text(file, "dataDir", raw.dataDir);
   const hostname = raw.hostname === undefined ? "127.0.0.1" : text(file, "hostname", raw.hostname);
   if (raw.storage === undefined) fail(file, `storage is required`);
+  const plugins = names(file, "plugins", raw.plugins);
   return {
     hostname,
     port: raw.port === undefined ? 8787 : checkPort(raw.port, `${file}: port`),
     ...(dataDir === undefined ? {} : { dataDir }),
     storage: storage(file, raw.storage, dataDir),
     model: raw.model === undefined ? { kind: "offline" } : model(file, raw.model),
-    plugins: names(file, "plugins", raw.plugins),
+    plugins,
+    pluginOptions: pluginOptions(file, raw.pluginOptions, plugins),
     renderers: names(file, "renderers", raw.renderers),
     cwd: raw.cwd === undefined ? "/" : text(file, "cwd", raw.cwd),
     allowedHosts: raw.allowedHosts === undefined

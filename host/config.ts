@@ -55,6 +55,11 @@ export interface HostConfig {
   readonly model: ModelSettings;
   /** Plugin names, loaded in order from the static registry. */
   readonly plugins: readonly string[];
+  /**
+   * Options per configured plugin name, checked by the registry (`host/registry.ts`): today
+   * `"@chime/schedule": { "maxRemindersPerHour": N }` (1..10000). @default {}
+   */
+  readonly pluginOptions?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   /** Client renderer names enabled in the page. */
   readonly renderers: readonly string[];
   /** `cwd` recorded in headers of sessions created over HTTP. @default "/" */

@@ -104,7 +104,13 @@ export {
   provenPrefix,
   seedVerifiedPrefix,
 } from "./history.ts";
-export { type PluginFactory, PLUGINS, RENDERERS, resolveRegistry } from "./registry.ts";
+export {
+  type PluginFactory,
+  PLUGINS,
+  type RegistryEntry,
+  RENDERERS,
+  resolveRegistry,
+} from "./registry.ts";
 export { type ClientConfig, clientConfig, webHost } from "./plugin_routes.ts";
 export { createModel, type HostAgent, openBackend } from "./adapters.ts";
 export {

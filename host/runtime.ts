@@ -33,7 +33,7 @@ export interface RuntimeOptions {
   /** Storage, model, plugins and renderers; ignored parts are replaced by the overrides below. */
   readonly config:
     & Pick<HostConfig, "storage" | "model" | "plugins" | "renderers" | "cwd">
-    & Partial<Pick<HostConfig, "lease" | "advertisedUrl">>;
+    & Partial<Pick<HostConfig, "lease" | "advertisedUrl" | "pluginOptions">>;
   /** A backend to use instead of `config.storage` (tests). */
   readonly backend?: PersistenceBackend;
   /** A lease table to use instead of one opened from shared `config.storage` (tests). */
@@ -174,7 +174,11 @@ export class HostRuntime implements AsyncDisposable {
    * @throws {SessionError} `schema_rejected` for a foreign database
    */
   static async open(options: RuntimeOptions): Promise<HostRuntime> {
-    const factories = resolveRegistry(options.config.plugins, options.config.renderers);
+    const factories = resolveRegistry(
+      options.config.plugins,
+      options.config.renderers,
+      options.config.pluginOptions,
+    );
     const plugins = options.plugins ?? factories.map((create) => create());
     // The fence reads the leases the runtime opens once the backend is open (schema first).
     const late: { runtime?: HostRuntime } = {};

@@ -175,12 +175,22 @@ export async function runCrashLane(options: CrashLaneOptions): Promise<CrashLane
   const random = prng(seed);
   const dataDir = await Deno.makeTempDir({ prefix: "chime-crash-" });
   const url = `file:${dataDir}/chime.db`;
+  // The web-schedule example with a budget no lane reaches: the lane checks durability and
+  // exactly-once delivery, not the hourly budget (which holds a long soak's reminders for hours).
+  const config = `${dataDir}/chime.jsonc`;
+  await Deno.writeTextFile(
+    config,
+    JSON.stringify({
+      extends: new URL("../../examples/web-schedule/chime.jsonc", import.meta.url).pathname,
+      pluginOptions: { "@chime/schedule": { maxRemindersPerHour: 10_000 } },
+    }),
+  );
   const acked: Acked = { sessions: new Set(), messages: new Map(), reminders: new Map() };
   const n = { next: 0 };
   let lost = 0;
   try {
     for (let i = 0; i < options.iterations; i++) {
-      const server = await spawnServer(dataDir);
+      const server = await spawnServer(dataDir, config);
       const runMs = Math.floor(random() * (options.maxRunMs ?? 900));
       const timer = setTimeout(() => server.stop("SIGKILL"), runMs);
       try {
@@ -194,7 +204,7 @@ export async function runCrashLane(options: CrashLaneOptions): Promise<CrashLane
     // A last lifetime, not killed: every confirmed reminder comes due and is dispatched.
     const due = Date.now() + REMINDER_SECONDS * 1_000;
     {
-      await using server = await spawnServer(dataDir);
+      await using server = await spawnServer(dataDir, config);
       for (const id of acked.sessions) {
         (await call(server.url, `/api/sessions/${id}/resume`, {})).body?.cancel();
       }

@@ -86,3 +86,20 @@ Deno.test("invalid configurations fail with clear messages", async () => {
   assert.throws(() => resolveRegistry(["@chime/nope"], []), /unknown plugin "@chime\/nope"/);
   assert.throws(() => resolveRegistry([], ["@chime/ui/nope"]), /unknown renderer/);
 });
+
+Deno.test("the README's chime.jsonc block is a valid configuration with every key it names", async () => {
+  const readme = await Deno.readTextFile(new URL("../../README.md", import.meta.url));
+  const block = readme.match(/```jsonc\n(\{\n  "hostname"[\s\S]*?\n\})\n```/)?.[1];
+  assert.ok(block !== undefined, "README Configuration has its chime.jsonc block");
+  const file = "/srv/chime/chime.jsonc";
+  const config = await loadConfig(file, {
+    env: {},
+    cwd: "/",
+    readTextFile: (path) =>
+      path === file ? Promise.resolve(block) : Promise.reject(new Error(path)),
+  });
+  assert.deepEqual(config.plugins, ["@chime/timecontext", "@chime/schedule"]);
+  assert.deepEqual(config.pluginOptions, { "@chime/schedule": { maxRemindersPerHour: 60 } });
+  assert.deepEqual(config.lease, { ttlSeconds: 15 });
+  resolveRegistry(config.plugins, config.renderers, config.pluginOptions);
+});
