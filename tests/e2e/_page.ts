@@ -6,7 +6,8 @@
  * @module
  */
 import axe from "axe-core";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import { until } from "./_api.ts";
 
 /** Options of {@linkcode openPage}. */
 export interface PageOptions {
@@ -71,6 +72,49 @@ export async function waitAtBottom(page: Page): Promise<void> {
       );
     })
   );
+}
+
+/** Resolves after two animation frames of the page: layout effects and `useEffect`s have run. */
+export async function frames(page: Page): Promise<void> {
+  await page.evaluate(() =>
+    new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r())))
+  );
+}
+
+/**
+ * Scrolls the transcript to its top and waits until the page has taken the scroll: it no longer
+ * follows (`data-following="false"`, "Jump to latest" shown) and is still at the top two frames
+ * later. A render that lands before the page saw the scroll snaps back to the bottom, so the
+ * scroll is repeated until it holds.
+ */
+export async function scrollToTop(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    new Promise<boolean>((resolve) => {
+      const c = document.querySelector("[data-testid=transcript]")!;
+      c.scrollTop = 0;
+      requestAnimationFrame(() =>
+        requestAnimationFrame(() =>
+          resolve(c.scrollTop === 0 && c.getAttribute("data-following") === "false")
+        )
+      );
+    })
+  );
+}
+
+/**
+ * Waits until the rendered text of `locator` matches `pattern` (renders are asynchronous).
+ *
+ * @param locator one element
+ * @param pattern what the text must match
+ * @returns the matching text
+ * @throws {Error} after 20 s, naming the last text seen
+ */
+export function waitText(locator: Locator, pattern: RegExp): Promise<string> {
+  return until(`text ${pattern}`, async () => {
+    const text = await locator.innerText();
+    if (pattern.test(text)) return text;
+    throw new Error(`the text is ${JSON.stringify(text)}`);
+  });
 }
 
 /** Elements wider than the viewport, and whether the document scrolls sideways. */
