@@ -112,6 +112,18 @@ export async function frames(page: Page): Promise<void> {
 }
 
 /**
+ * Reloads the page and resolves once its reminders panel's own request
+ * (`GET /api/sessions/:id/reminders`) has answered and two frames have rendered it, so a check
+ * that no row is listed is judged on the host's list, not on the empty panel before it.
+ */
+export async function reloadListed(page: Page): Promise<void> {
+  const listed = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith("/reminders"));
+  await page.reload();
+  await (await listed).finished();
+  await frames(page);
+}
+
+/**
  * Scrolls the transcript to its top and waits until the page has taken the scroll: it no longer
  * follows (`data-following="false"`, "Jump to latest" shown) and stays at the top.
  */

@@ -16,7 +16,7 @@ import {
   skipNote,
   waitLive,
 } from "./_browser.ts";
-import { frames } from "./_page.ts";
+import { reloadListed } from "./_page.ts";
 import { freePort, type HostProcess, startHost, writeNoModelConfig } from "./_host.ts";
 
 skipNote("tests/e2e/reminders_test.ts");
@@ -82,12 +82,9 @@ Deno.test({
         },
       });
       // The panel's list comes from its own request: judge "no active row" once it answered.
-      const listed = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith("/reminders"));
-      await page.reload();
+      await reloadListed(page);
       await waitLive(page);
       await card.waitFor();
-      await (await listed).finished();
-      await frames(page);
       equal(await card.count(), 1);
       equal(await page.getByTestId("active-reminder").count(), 0);
 
