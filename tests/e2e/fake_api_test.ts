@@ -111,9 +111,12 @@ Deno.test({
     await page.getByTestId("new-session").click();
     await page.getByTestId("connection-status").and(page.locator("[data-state=live]")).waitFor();
     const id = [...api.sessions.keys()][0]!;
+    // Seeded while no page listens, then opened afresh: the page loads the history as a window.
+    // Seeded live, the open page renders 260 stream events one by one, and a reload waits for
+    // that backlog (7–12 s on a busy machine, past the 30 s navigation timeout when throttled).
+    await page.goto("about:blank");
     api.seed(id, 260);
     await page.goto(`${api.url}/#/s/${id}`);
-    await page.reload();
     await page.locator(".node[data-seq='259']").waitFor();
     const box = page.getByTestId("transcript");
     const gap = () => box.evaluate((c) => c.scrollHeight - c.scrollTop - c.clientHeight);
