@@ -6,7 +6,8 @@
  * @module
  */
 import axe from "axe-core";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import { until } from "./_api.ts";
 
 /** Options of {@linkcode openPage}. */
 export interface PageOptions {
@@ -61,16 +62,89 @@ export function gapToBottom(page: Page): Promise<number> {
   );
 }
 
-/** Waits until the transcript rests at its bottom (two animation frames without a change). */
-export async function waitAtBottom(page: Page): Promise<void> {
-  await page.waitForFunction(() =>
-    new Promise<boolean>((resolve) => {
-      const c = document.querySelector("[data-testid=transcript]")!;
-      requestAnimationFrame(() =>
-        requestAnimationFrame(() => resolve(c.scrollHeight - c.scrollTop - c.clientHeight <= 2))
-      );
-    })
+/**
+ * In the page, once per animation frame: reads the transcript (for `top`, scrolls it back to the
+ * top first) until the state held on three reads in a row. An evaluated promise, not
+ * `waitForFunction`: Playwright does not await a promise a `waitForFunction` predicate returns
+ * (microsoft/playwright#29132), so an async predicate passes at once.
+ *
+ * @throws {Error} after 20 s, with what was last seen
+ */
+async function holdTranscript(page: Page, at: "bottom" | "top"): Promise<void> {
+  const seen = await page.evaluate((at) =>
+    new Promise<string>((resolve) => {
+      const deadline = performance.now() + 20_000;
+      let held = 0;
+      const step = () => {
+        const c = document.querySelector<HTMLElement>("[data-testid=transcript]");
+        let ok = false;
+        let state = "no transcript";
+        if (c && at === "bottom") {
+          const gap = c.scrollHeight - c.scrollTop - c.clientHeight;
+          ok = gap <= 2;
+          state = `gap ${gap} px`;
+        } else if (c) {
+          ok = c.scrollTop === 0 && c.dataset.following === "false";
+          state = `scrollTop ${c.scrollTop} px, following ${c.dataset.following}`;
+          // A render that landed before the page saw the scroll snapped it back: scroll again.
+          if (c.scrollTop !== 0) c.scrollTop = 0;
+        }
+        held = ok ? held + 1 : 0;
+        if (held >= 3) resolve("");
+        else if (performance.now() > deadline) resolve(state);
+        else requestAnimationFrame(step);
+      };
+      step();
+    }), at);
+  if (seen !== "") throw new Error(`the transcript did not rest at its ${at} (${seen})`);
+}
+
+/** Waits until the transcript rests at its bottom (within 2 px on three reads, one a frame). */
+export function waitAtBottom(page: Page): Promise<void> {
+  return holdTranscript(page, "bottom");
+}
+
+/** Resolves after two animation frames of the page: layout effects and `useEffect`s have run. */
+export async function frames(page: Page): Promise<void> {
+  await page.evaluate(() =>
+    new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r())))
   );
+}
+
+/**
+ * Reloads the page and resolves once its reminders panel's own request
+ * (`GET /api/sessions/:id/reminders`) has answered and two frames have rendered it, so a check
+ * that no row is listed is judged on the host's list, not on the empty panel before it.
+ */
+export async function reloadListed(page: Page): Promise<void> {
+  const listed = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith("/reminders"));
+  await page.reload();
+  await (await listed).finished();
+  await frames(page);
+}
+
+/**
+ * Scrolls the transcript to its top and waits until the page has taken the scroll: it no longer
+ * follows (`data-following="false"`, "Jump to latest" shown) and stays at the top.
+ */
+export function scrollToTop(page: Page): Promise<void> {
+  return holdTranscript(page, "top");
+}
+
+/**
+ * Waits until the rendered text of `locator` matches `pattern` (renders are asynchronous).
+ *
+ * @param locator one element
+ * @param pattern what the text must match
+ * @returns the matching text
+ * @throws {Error} after 20 s, naming the last text seen
+ */
+export function waitText(locator: Locator, pattern: RegExp): Promise<string> {
+  return until(`text ${pattern}`, async () => {
+    const text = await locator.innerText();
+    if (pattern.test(text)) return text;
+    throw new Error(`the text is ${JSON.stringify(text)}`);
+  });
 }
 
 /** Elements wider than the viewport, and whether the document scrolls sideways. */

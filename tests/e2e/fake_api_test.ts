@@ -6,13 +6,7 @@ import { equal, match, ok } from "node:assert/strict";
 import { chromium } from "playwright-core";
 import { startFakeApi } from "../../ui/testing/fake_api.ts";
 import { CHROMIUM, HAS_CHROMIUM as hasChromium, SHOTS, skipNote } from "./_browser.ts";
-import { waitAtBottom } from "./_page.ts";
-
-/** Resolves after two animation frames: layout effects and scroll restoration have run. */
-const frames = (page: import("playwright-core").Page) =>
-  page.evaluate(() =>
-    new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r())))
-  );
+import { frames, scrollToTop, waitAtBottom, waitText } from "./_page.ts";
 
 skipNote("tests/e2e/fake_api_test.ts");
 
@@ -61,14 +55,15 @@ Deno.test({
       equal(await page.getByTestId("reminder-prompt").textContent(), "<b>stretch</b>");
       match(await card.textContent() ?? "", /Session-local reminder — fires only while/);
       match(await card.textContent() ?? "", /UTC/);
-      equal(await page.getByTestId("active-reminder").count(), 0);
+      // The panel refetches its list once the dispatch is durable: wait for the row to go.
+      await page.getByTestId("active-reminder").waitFor({ state: "detached" });
       await page.getByTestId("composer-input").fill("this one will fail");
       await page.getByTestId("composer-send").press("Enter");
       await page.getByTestId("turn-error").waitFor();
       await Deno.mkdir(SHOTS, { recursive: true });
       await page.screenshot({ path: new URL("ui-chat-en.png", SHOTS).pathname });
       await page.getByRole("button", { name: "中文" }).click();
-      match(await card.textContent() ?? "", /仅限本会话的提醒/);
+      await waitText(card, /仅限本会话的提醒/);
       await page.reload();
       await page.getByTestId("reminder-card").waitFor();
       await page.setViewportSize({ width: 420, height: 860 });
@@ -116,15 +111,19 @@ Deno.test({
     await page.getByTestId("new-session").click();
     await page.getByTestId("connection-status").and(page.locator("[data-state=live]")).waitFor();
     const id = [...api.sessions.keys()][0]!;
+    // Seeded while no page listens, then opened afresh: the page loads the history as a window.
+    // Seeded live, the open page renders 260 stream events one by one, and a reload waits for
+    // that backlog (7–12 s on a busy machine, past the 30 s navigation timeout when throttled).
+    await page.goto("about:blank");
     api.seed(id, 260);
     await page.goto(`${api.url}/#/s/${id}`);
-    await page.reload();
     await page.locator(".node[data-seq='259']").waitFor();
     const box = page.getByTestId("transcript");
     const gap = () => box.evaluate((c) => c.scrollHeight - c.scrollTop - c.clientHeight);
     await waitAtBottom(page); // opens at the bottom
-    // Older page: the first visible message stays where it was.
-    await box.evaluate((c) => (c.scrollTop = 0));
+    // Older page: the first visible message stays where it was. The page must have taken the
+    // scroll first: a render before its scroll event would snap it back to the bottom.
+    await scrollToTop(page);
     const firstSeq = await page.locator(".node").first().getAttribute("data-seq");
     const topOf = (seq: string) =>
       page.locator(`.node[data-seq='${seq}']`).evaluate((n) =>
@@ -155,7 +154,8 @@ Deno.test({
     await page.getByRole("button", { name: "中文" }).click();
     await page.reload();
     await page.getByRole("button", { name: "中文", pressed: true }).waitFor();
-    equal(await page.evaluate(() => document.documentElement.lang), "zh-CN");
+    // `<html lang>` is set by an effect after the render.
+    await page.waitForFunction(() => document.documentElement.lang === "zh-CN");
     equal(missing.length, 0, missing.join("\n"));
     ok(errors.length === 0, errors.join("\n"));
   },

@@ -14,8 +14,10 @@ import {
   newSession,
   openPage,
   overflow,
+  scrollToTop,
   send,
   waitAtBottom,
+  waitText,
 } from "./_page.ts";
 
 skipNote("tests/e2e/page_test.ts");
@@ -78,12 +80,13 @@ e2e(
     await context.addInitScript(recordAlerts);
     await page.goto(api.url);
     await newSession(page);
+    // Judged once the control that would ask has rendered: the page is up and has not asked.
+    await page.getByTestId("notify-enable").waitFor();
     equal(
       await page.evaluate(() => (globalThis as unknown as { __asked(): number }).__asked()),
       0,
       "never asked on load",
     );
-    await page.getByTestId("notify-enable").waitFor();
     await context.grantPermissions(["notifications"], { origin: api.url });
     await page.getByTestId("notify-enable").click();
     await page.getByTestId("notify-on").waitFor();
@@ -156,28 +159,27 @@ e2e(
     api.seed(first, 80);
     await page.locator(`.node[data-seq='${api.sessions.get(first)!.events.length - 1}']`).waitFor();
     await waitAtBottom(page);
-    const box = page.getByTestId("transcript");
     // Scrolled up: "jump to latest" appears; new content does not pull the reader down.
-    await box.evaluate((c) => (c.scrollTop = 0));
+    await scrollToTop(page);
     await page.getByTestId("jump-latest").waitFor();
     await page.getByTestId("jump-latest").click();
     await waitAtBottom(page);
     await page.getByTestId("jump-latest").waitFor({ state: "detached" });
     // Sending from far up brings the new turn into view.
-    await box.evaluate((c) => (c.scrollTop = 0));
+    await scrollToTop(page);
     await page.getByTestId("jump-latest").waitFor();
     const count = await page.getByTestId("message-assistant").count();
     await send(page, "hello again");
     await page.getByTestId("message-assistant").nth(count).waitFor();
     await waitAtBottom(page);
-    // Retry from far up.
-    await box.evaluate((c) => (c.scrollTop = 0));
+    // Retry from far up (the page has taken the scroll before the click).
+    await scrollToTop(page);
     await page.getByTestId("retry-message").first().click();
     await page.getByTestId("message-assistant").nth(count + 1).waitFor();
     await waitAtBottom(page);
     // Edit: Escape closes the form and gives focus back; saving follows the new turn.
     const firstUser = page.locator(".node:has([data-testid=message-user])").first();
-    await box.evaluate((c) => (c.scrollTop = 0));
+    await scrollToTop(page);
     await firstUser.getByTestId("edit-message").click();
     await firstUser.getByTestId("edit-input").waitFor();
     // Focus moves in an effect after render: wait on the state, not a moment.
@@ -195,14 +197,14 @@ e2e(
     await page.locator("[data-edits]").waitFor();
     await waitAtBottom(page);
     // Fork opens the child at its latest message.
-    await box.evaluate((c) => (c.scrollTop = 0));
+    await scrollToTop(page);
     await page.getByTestId("fork-session").click();
     await page.waitForURL((u) => !u.hash.endsWith(`/${first}`));
     await page.locator("[data-testid=connection-status][data-state=live]").waitFor();
     await page.locator(".divider").waitFor();
     await waitAtBottom(page);
     // Switching back opens the parent at its latest, and so does a reload.
-    await box.evaluate((c) => (c.scrollTop = 0));
+    await scrollToTop(page);
     await page.locator(`[data-testid=session-item][data-session-id="${first}"]`).click();
     await page.waitForURL((u) => u.hash.endsWith(`/${first}`));
     await page.locator("[data-edits]").waitFor();
@@ -223,6 +225,8 @@ for (const width of [360, 390]) {
       await using b = await launch();
       const { page, errors } = await openPage(b.browser, { width, height: 780 });
       await page.goto(api.url);
+      // Judged once the phone layout has rendered (its menu button shows), not before.
+      await page.getByTestId("open-drawer").waitFor();
       equal(
         await page.getByTestId("sidebar").isVisible(),
         false,
@@ -402,17 +406,14 @@ e2e(
     match(api.requests[1] ?? "", /^POST stop sch_\d+ \{\}$/);
     await row.waitFor({ state: "detached" });
     await page.getByTestId("schedule-stop").waitFor();
-    equal(
-      await cards.nth(0).getByTestId("stop-repeating").count(),
-      0,
-      "no stop once the series ended",
-    );
+    // No stop once the series ended: the button goes with the panel's refetched list.
+    await cards.nth(0).getByTestId("stop-repeating").waitFor({ state: "detached" });
     // The other card snoozes its own occurrence; the Chinese card words the rule.
     await cards.nth(0).getByTestId("snooze-3600").click();
     await cards.nth(0).locator("[data-testid=reminder-outcome][data-state=snoozed]").waitFor();
     await page.getByRole("button", { name: "中文" }).click();
-    match(
-      await cards.nth(0).getByTestId("reminder-repeat").innerText(),
+    await waitText(
+      cards.nth(0).getByTestId("reminder-repeat"),
       /重复：每分钟（Europe\/Berlin）· 下次/,
     );
     equal(errors.length, 0, errors.join("\n"));

@@ -16,6 +16,7 @@ import {
   skipNote,
   waitLive,
 } from "./_browser.ts";
+import { reloadListed } from "./_page.ts";
 import { freePort, type HostProcess, startHost, writeNoModelConfig } from "./_host.ts";
 
 skipNote("tests/e2e/reminders_test.ts");
@@ -80,7 +81,8 @@ Deno.test({
           occurrenceAt: changes(events, "create")[0]!.data.record.scheduledAt,
         },
       });
-      await page.reload();
+      // The panel's list comes from its own request: judge "no active row" once it answered.
+      await reloadListed(page);
       await waitLive(page);
       await card.waitFor();
       equal(await card.count(), 1);
@@ -96,6 +98,8 @@ Deno.test({
       events = await answered(host.url, id, "what time is it");
       equal(dispatchesOf(events, stretch).length, 1, "not delivered again after the restart");
       equal(followupsOf(events, stretch).length, 1);
+      // Counted once the page shows everything the host logged through the answer.
+      await page.locator(`.node[data-seq='${events.at(-1)!.seq}']`).waitFor({ state: "attached" });
       equal(await card.count(), 1);
 
       // 4. A reminder due while the host is down; it restarts with no model adapter at all.
@@ -190,6 +194,8 @@ Deno.test({
       events = await answered(host.url, id, "list my reminders");
       equal(dispatchesOf(events, water).length, 1, "delivered exactly once");
       equal(followupsOf(events, water).length, 1);
+      // Counted once the page shows everything the host logged through the answer.
+      await page.locator(`.node[data-seq='${events.at(-1)!.seq}']`).waitFor({ state: "attached" });
       equal(await card.count(), 1);
       await shot(page, "at-card-after-restart");
       equal(b.errors.length, 0, b.errors.join("\n"));

@@ -26,6 +26,7 @@ import {
   waitLive,
 } from "./_browser.ts";
 import { GatedModelServer } from "./_gated_model.ts";
+import { reloadListed } from "./_page.ts";
 import { freePort, type HostProcess, startHost } from "./_host.ts";
 
 skipNote("tests/e2e/trust_test.ts");
@@ -274,8 +275,9 @@ Deno.test({
       equal(calls(events, "schedule_list", laterTurns[0]).length, 1, "the later turn only lists");
       deepEqual(calls(events, "schedule_create"), [], "no turn created a stopped reminder");
       deepEqual(await reminders(base, id), []);
-      // The badges come from the durable log: a reload shows them again.
-      await page.reload();
+      // The badges come from the durable log: a reload shows them again; no row once the
+      // panel's own list answered.
+      await reloadListed(page);
       await waitLive(page);
       await message(page, firstId).getByTestId("message-stopped").waitFor();
       await message(page, secondId).getByTestId("message-stopped").waitFor();

@@ -38,7 +38,9 @@ export function MessageExtras(
   const wasEditing = useRef(false);
   useEffect(() => {
     if (editing !== null && !wasEditing.current) input.current?.focus();
-    if (editing === null && wasEditing.current) editButton.current?.focus();
+    // Focus goes back to Edit without scrolling to it: after a save the view follows the new
+    // turn at the bottom ("Scrolling that follows the user"); after Escape it is in view anyway.
+    if (editing === null && wasEditing.current) editButton.current?.focus({ preventScroll: true });
     wasEditing.current = editing !== null;
   }, [editing]);
   const act = async (run: () => Promise<boolean>) => {
