@@ -89,7 +89,7 @@ Deno.test("invalid configurations fail with clear messages", async () => {
 
 Deno.test("the README's chime.jsonc block is a valid configuration with every key it names", async () => {
   const readme = await Deno.readTextFile(new URL("../../README.md", import.meta.url));
-  const block = readme.match(/```jsonc\n(\{\n  "hostname"[\s\S]*?\n\})\n```/)?.[1];
+  const block = readme.match(/```jsonc\n(\{\n {2}"hostname"[\s\S]*?\n\})\n```/)?.[1];
   assert.ok(block !== undefined, "README Configuration has its chime.jsonc block");
   const file = "/srv/chime/chime.jsonc";
   const config = await loadConfig(file, {
