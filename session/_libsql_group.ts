@@ -15,6 +15,12 @@ import type { SessionHeader } from "./header.ts";
 import { leaseHeld } from "./_libsql_read.ts";
 import { encodeRows, leaseLost, type Pending, planCommit, validate } from "./_libsql_commit.ts";
 
+/** Microtask hops the drain waits at most for the callers of the last commit to come back. */
+const GATHER_HOPS = 16;
+
+/** The drain lets a whole event-loop turn pass at least this often while busy (ms). */
+const FAIR_TURN_MS = 100;
+
 /** The token held per session, `undefined` when unfenced. */
 export type Fence = (sessionId: string) => number | undefined;
 
@@ -29,6 +35,8 @@ export class GroupCommit {
   #queue: Pending[] = [];
   #draining: Promise<void> | undefined;
   #closed = false;
+  /** When the drain last let a whole event-loop turn pass (`performance.now()`, ms). */
+  #turnAt = 0;
   /** Number of write transactions committed so far. */
   commits = 0;
 
@@ -101,18 +109,35 @@ export class GroupCommit {
   }
 
   async #drain(): Promise<void> {
+    this.#turnAt = performance.now(); // the drain starts on a turn of its own (enqueue)
     try {
       while (this.#queue.length > 0) {
         const group = this.#queue;
         this.#queue = [];
         await this.#commit(group, true);
-        // Let every caller woken by this commit run to its next write (many promise hops deep)
-        // before the next group closes: one commit per round instead of a straggler commit.
-        await new Promise<void>((go) => setImmediate(go));
+        await this.#gather(group.length);
       }
     } finally {
       this.#draining = undefined;
     }
+  }
+
+  /**
+   * Waits before the next group closes, so every caller woken by the last commit can write
+   * again (it needs a few promise hops) and join one group instead of straggling into a second.
+   * In the steady state they are all back within a few microtasks: waiting for the end of the
+   * event-loop turn as well would cost more than the JavaScript of a whole round (issue 11,
+   * `docs/long-sessions.md` §"Group commit"). When they are not all back by then, or when the
+   * queue has kept the drain busy for {@linkcode FAIR_TURN_MS}, it waits for the end of the
+   * turn, so a writer that never waits on I/O delays timers and I/O by at most that long.
+   *
+   * @param size how many calls the last group had
+   */
+  async #gather(size: number): Promise<void> {
+    for (let hop = 0; hop < GATHER_HOPS && this.#queue.length < size; hop++) await null;
+    if (this.#queue.length >= size && performance.now() - this.#turnAt < FAIR_TURN_MS) return;
+    await new Promise<void>((go) => setImmediate(go));
+    this.#turnAt = performance.now();
   }
 
   /** The stored lengths of the group's sessions not cached yet (one read each, first use). */

@@ -75,3 +75,48 @@ Deno.test("the store's flushes of many sessions in one tick share one transactio
     assert.deepEqual(stored.at(-1)?.data, { n: 1 });
   }
 });
+
+Deno.test("writers that come straight back after each ack form one group per round", async () => {
+  await using dir = await tempDir();
+  const backend = await LibsqlBackend.open({ url: `file:${dir.path}/r.db` });
+  await using store = new SessionStore({ backend });
+  const sessions = await Promise.all(
+    Array.from({ length: 20 }, (_, i) => store.create({ cwd: "/", id: `r${i}`, timeZone: "UTC" })),
+  );
+  await Promise.all(sessions.map((s) => store.flush(s)));
+  const before = backend.commits;
+  const rounds = 30;
+  await Promise.all(sessions.map(async (s) => {
+    for (let i = 0; i < rounds; i++) {
+      store.append(s, "note", { i });
+      assert.equal(await store.flush(s), true);
+    }
+  }));
+  // Each commit wakes all 20 writers; the next group waits until they are back (a few
+  // microtasks), so no writer straggles into a commit of its own. A full event-loop turn may
+  // split at most a few rounds (`FAIR_TURN_MS`); never one commit per writer.
+  const commits = backend.commits - before;
+  assert.ok(commits >= rounds && commits <= rounds + 5, `${commits} commits for ${rounds} rounds`);
+  for (const s of sessions) assert.equal((await backend.readEvents(s.id)).length, rounds);
+});
+
+Deno.test("a writer that never waits on I/O does not starve timers", async () => {
+  await using dir = await tempDir();
+  const backend = await LibsqlBackend.open({ url: `file:${dir.path}/t.db` });
+  await using store = new SessionStore({ backend });
+  const s = await store.create({ cwd: "/", id: "busy", timeZone: "UTC" });
+  await store.flush(s);
+  let fired = false;
+  const timer = setTimeout(() => fired = true, 0);
+  // Every flush's ack wakes this loop within microtasks, so the drain could commit forever
+  // without a macrotask; it lets a whole event-loop turn pass at least every FAIR_TURN_MS.
+  let writes = 0;
+  while (!fired && writes < 20_000) {
+    store.append(s, "note", { writes });
+    await store.flush(s);
+    writes++;
+  }
+  clearTimeout(timer);
+  assert.ok(fired, `the timer did not run during ${writes} back-to-back commits`);
+  assert.ok(writes > 0);
+});
