@@ -194,7 +194,11 @@ export class GroupCommit {
     const plan = planCommit(accepted, this.#fence);
     let results;
     try {
-      results = await this.#client.batch(plan.stmts, "write");
+      // One statement is a transaction of its own (SQLite autocommit, same durability): no
+      // BEGIN and COMMIT statements to prepare and run. That is the common group commit.
+      results = plan.stmts.length === 1
+        ? [await this.#client.execute(plan.stmts[0]!)]
+        : await this.#client.batch(plan.stmts, "write");
     } catch (error) {
       for (const p of accepted) this.#lengths.delete(p.id);
       if (!shared || accepted.length === 1) {

@@ -3,6 +3,11 @@
  * store's file settings (one connection, WAL, `synchronous=FULL`), one multi-row INSERT per write
  * transaction covering one event of each of `sessions` sessions, awaited before the next.
  *
+ * Two forms: `"execute"` runs the INSERT alone, as its own (autocommit) transaction, the cheapest
+ * form and the one the store uses for a one-statement group; `"batch"` wraps it in
+ * `client.batch([insert], "write")` (`BEGIN IMMEDIATE`, INSERT, `COMMIT`), the issue's original
+ * baseline.
+ *
  * @module
  */
 import { createClient } from "@libsql/client";
@@ -14,12 +19,14 @@ import { CREATE_V15 } from "@chime/migrations";
  * @param path a fresh database file
  * @param sessions sessions per transaction (one event each)
  * @param rounds transactions
+ * @param form `"execute"` (autocommit) or `"batch"` (explicit write transaction)
  * @returns events per second
  */
 export async function rawGroupCommit(
   path: string,
   sessions: number,
   rounds: number,
+  form: "execute" | "batch" = "execute",
 ): Promise<number> {
   const client = createClient({ url: `file:${path}`, concurrency: 1, timeout: 5_000 });
   try {
@@ -36,7 +43,8 @@ export async function rawGroupCommit(
         const data = JSON.stringify({ i: seq, text: "an ordinary event of modest size" });
         args.push(`s${s}`, seq, "note", at, data);
       }
-      await client.batch([{ sql, args }], "write");
+      if (form === "execute") await client.execute({ sql, args });
+      else await client.batch([{ sql, args }], "write");
     }
     return (sessions * rounds) / ((performance.now() - start) / 1_000);
   } finally {
