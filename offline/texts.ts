@@ -191,33 +191,57 @@ export function askWhichText(
   return `${head}\n${listLines(schedules, ctx)}`;
 }
 
-const CANNOT: Record<CannotReason, readonly [string, string]> = {
-  seconds: [
-    "repeats go in whole minutes, hours or days, not seconds (say every 1 or every 2 minutes instead)",
-    "重复的间隔只能是整分钟、整小时或整天，不能按秒计（可以改成每1分钟或每2分钟）",
-  ],
-  yearly: [
-    "yearly repeats (and leap-year rules) aren't supported",
-    "不支持按年（或闰年）重复",
-  ],
-  unreadable: [
-    "I couldn't tell how often it should repeat",
-    "我没看懂要多久重复一次",
-  ],
+/** Why, and (when the request can be said another way) how to say it instead. */
+const CANNOT: Record<
+  CannotReason,
+  { readonly en: string; readonly zh: string; readonly hint?: readonly [string, string] }
+> = {
+  seconds: {
+    en:
+      "repeats go in whole minutes, hours or days, not seconds (say every 1 or every 2 minutes instead)",
+    zh: "重复的间隔只能是整分钟、整小时或整天，不能按秒计（可以改成每1分钟或每2分钟）",
+  },
+  yearly: {
+    en: "yearly repeats (and leap-year rules) aren't supported",
+    zh: "不支持按年（或闰年）重复",
+  },
+  "which-days": {
+    en: "it doesn't say which days of the week",
+    zh: "没有说是星期几",
+    hint: [
+      'Name the days, e.g. "every Monday and Thursday at 9".',
+      "请说出具体是星期几，例如“每周一和周四早上9点提醒我游泳”。",
+    ],
+  },
+  "which-times": {
+    en: "it doesn't say at what times of day",
+    zh: "没有说是几点",
+    hint: [
+      'Set one reminder for each time, e.g. "every day at 8" and "every day at 20:00".',
+      "请每个时间各设一个，例如“每天早上8点提醒我吃药”和“每天晚上8点提醒我吃药”。",
+    ],
+  },
+  unreadable: { en: "I couldn't tell how often it should repeat", zh: "我没看懂要多久重复一次" },
 }; // deno-fmt-ignore
 
 /**
  * Says a repeating request cannot be set, and why; nothing was set (never a one-off instead).
+ * A request that only lacks its days or times ("twice a week") says what to name instead.
  *
  * @param reason why
  * @param zh reply in Chinese
  * @returns the text
  */
 export function cannotRepeatText(reason: CannotReason, zh: boolean): string {
-  const [en, cn] = CANNOT[reason];
-  return zh
-    ? `抱歉，我不能设置这个重复提醒：${cn}，所以没有设置任何提醒。可以这样说：“每天早上8点提醒我吃药”“每隔2小时提醒我喝水”“工作日早上9点提醒我打卡”“每周一提醒我交周报”。`
-    : `Sorry, I can't set that repeating reminder: ${en}, so I haven't set anything. I can repeat every N minutes (at least one), hours, days, weeks on chosen weekdays, or months on a day of the month — e.g. "every day at 9", "every 2 hours", "every weekday at 8:30", "every Monday".`;
+  const { en, zh: cn, hint } = CANNOT[reason];
+  if (zh) {
+    const how = hint?.[1] ??
+      "可以这样说：“每天早上8点提醒我吃药”“每隔2小时提醒我喝水”“工作日早上9点提醒我打卡”“每周一提醒我交周报”。";
+    return `抱歉，我不能设置这个重复提醒：${cn}，所以没有设置任何提醒。${how}`;
+  }
+  const how = hint?.[0] ??
+    'I can repeat every N minutes (at least one), hours, days, weeks on chosen weekdays, or months on a day of the month — e.g. "every day at 9", "every 2 hours", "every weekday at 8:30", "every Monday".';
+  return `Sorry, I can't set that repeating reminder: ${en}, so I haven't set anything. ${how}`;
 }
 
 /**
