@@ -6,6 +6,7 @@
  * @module
  */
 import { enNumber, zhNumber } from "./duration.ts";
+import { EN_ORDINAL, EN_ORDINAL_WORD, isAdjective, ordinalDay } from "./_recurring_words.ts";
 
 /** A phrase's place in the text. */
 export interface Span {
@@ -53,33 +54,6 @@ const EN_DAY = "(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?
 const EN_DAYS = `${EN_DAY}(?:\\s*(?:,|and|&|or)\\s*${EN_DAY})*`;
 const EN_MONTHS =
   "january|february|march|april|may|june|july|august|september|october|november|december";
-const EN_ORDINALS = [
-  "first",
-  "second",
-  "third",
-  "fourth",
-  "fifth",
-  "sixth",
-  "seventh",
-  "eighth",
-  "ninth",
-  "tenth",
-  "eleventh",
-  "twelfth",
-  "thirteenth",
-  "fourteenth",
-  "fifteenth",
-  "sixteenth",
-  "seventeenth",
-  "eighteenth",
-  "nineteenth",
-  "twentieth",
-]; // deno-fmt-ignore
-// "first".."thirty-first" in words ("twenty-first", "twenty first", "thirtieth").
-const EN_ORDINAL_WORD = `(?:twenty|thirty)[\\s-]?(?:${EN_ORDINALS.slice(0, 9).join("|")})|` +
-  `${EN_ORDINALS.join("|")}|thirtieth`;
-// A day of the month: "1st", "15th", "15", or in words.
-const EN_ORDINAL = `\\d{1,2}(?:st|nd|rd|th)?|${EN_ORDINAL_WORD}`;
 const OF_MONTH = "of\\s+(?:the|each|every)\\s+month\\b";
 const EN_UNITS = "seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?";
 const ZN = "[0-9０-９]+|[零一二两三四五六七八九十百]+";
@@ -289,24 +263,6 @@ function enTimes(word: string, count: string | undefined): number {
   return n > 0 ? n : Number.NaN;
 }
 
-// Before an adjective: "the daily report", "my weekly review", "for daily standup".
-const DETERMINER_RE =
-  /\b(?:the|a|an|my|our|your|his|her|their|its|this|that|these|those|for|of|each)\s+$/i;
-// Words an adverb is followed by ("daily at 9", "weekly on Friday", "monthly to pay rent").
-const AFTER_ADVERB =
-  /^\s+(?:at|on|in|to|from|starting|until|till|for|and|or|please|pls|remind|reminders?|except|around|by|between|with|then|so|if|when|but|before|after|during|me|us|about|that|this|beginning)\b/i;
-
-/**
- * Whether "daily" (any frequency adverb) is an adjective of the task text ("read the daily
- * report"), not a schedule word ("remind me daily at 9", "water the plants daily").
- */
-function isAdjective(m: RegExpExecArray): boolean {
-  const before = m.input.slice(0, m.index);
-  const after = m.input.slice(m.index + m[0].length);
-  if (DETERMINER_RE.test(before)) return true;
-  return /^\s+[a-z]/i.test(after) && !AFTER_ADVERB.test(after);
-}
-
 function adverb(d: Draft, word: string): void {
   if (word === "hourly") set(d, "HOURLY", 1);
   else if (word === "daily" || word === "nightly") set(d, "DAILY", 1);
@@ -334,19 +290,6 @@ function monthDay(d: Draft, day: number, monthly: boolean): void {
   }
   if (monthly) set(d, "MONTHLY", 1);
   d.bymonthday ??= day;
-}
-
-/** "1st", "15", "first", "twenty-first", "thirtieth", "last" (-1); `NaN` for anything else. */
-function ordinalDay(word: string): number {
-  const w = word.toLowerCase().replace(/[\s-]+/g, " ").trim();
-  if (w === "last") return -1;
-  if (/^\d/.test(w)) return Number.parseInt(w, 10);
-  if (w === "twentieth") return 20;
-  if (w === "thirtieth") return 30;
-  const [tens, ones] = w.includes(" ") ? w.split(" ") : ["", w];
-  const unit = EN_ORDINALS.indexOf(ones ?? "") + 1;
-  if (unit === 0) return Number.NaN;
-  return tens === "" ? unit : unit <= 9 ? (tens === "twenty" ? 20 : 30) + unit : Number.NaN;
 }
 
 function enDayCodes(text: string): string[] {

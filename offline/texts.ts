@@ -4,9 +4,10 @@
  *
  * @module
  */
-import { TOOL } from "./contract.ts";
+import { type RepeatView, TOOL } from "./contract.ts";
 import type { CannotReason } from "./recurring.ts";
-import { listLines, type ReplyContext, type ScheduleView } from "./reply.ts";
+import { listLines, type ReplyContext, ruleWords, type ScheduleView } from "./reply.ts";
+import type { SeriesMoveRefusal } from "./series_move.ts";
 
 /** What the help text may offer: the registered tools (as in `PlanContext`). */
 export interface HelpAbilities {
@@ -259,4 +260,35 @@ export function unavailableText(what: "repeat" | "snooze" | "update", zh: boolea
   return zh
     ? `当前配置的提醒工具不支持${cn}，所以我没有做任何更改。`
     : `${en} isn't available with the reminder tools in this configuration, so I haven't changed anything.`;
+}
+
+const MOVE_REFUSED: Record<SeriesMoveRefusal, readonly [string, string]> = {
+  days: [
+    'I can\'t tell which of its days to move. To change its time, say e.g. "move it to 8am"; to change its days, say the whole repeat, e.g. "change it to every Friday at 10".',
+    "不确定要把哪一天改到这个日期。改时间可以说“改到早上8点”；改重复的日子请说完整的重复方式，例如“改成每周五上午10点”。",
+  ],
+  times: [
+    'it repeats at several times of day and I can\'t tell which one to move. Say the whole repeat instead, e.g. "change it to every day at 8".',
+    "它在一天中的几个时间重复，不确定要改哪一个。请说完整的重复方式，例如“改成每天早上8点”。",
+  ],
+  rule: [
+    'I can\'t work out its rule. Say the whole repeat instead, e.g. "change it to every day at 8".',
+    "我读不懂它的重复规则。请说完整的重复方式，例如“改成每天早上8点”。",
+  ],
+}; // deno-fmt-ignore
+
+/**
+ * Says a move of a repeating reminder was not made, and how to ask for it; the reminder still
+ * repeats as before (a series is never turned into a one-off by a move).
+ *
+ * @param reason why the move cannot be said for this series
+ * @param repeat the series' rule (its words when the tool gave them)
+ * @param zh reply in Chinese
+ * @returns the text
+ */
+export function seriesMoveText(reason: SeriesMoveRefusal, repeat: RepeatView, zh: boolean): string {
+  const [en, cn] = MOVE_REFUSED[reason];
+  return zh
+    ? `这个提醒按“${ruleWords(repeat, true)}”重复，我没有修改：${cn}`
+    : `That reminder repeats ${ruleWords(repeat, false)}, so I haven't changed it: ${en}`;
 }
