@@ -14,8 +14,7 @@
  * that start (so the reminder the tools store fires when the table says).
  */
 import assert from "node:assert/strict";
-import { canonicalRule, nextOccurrence } from "@chime/schedule";
-import { calls, complete, TOOLS_V2, user } from "./_fixtures_test.ts";
+import { assertStartIsFirst, calls, complete, TOOLS_V2, user } from "./_fixtures_test.ts";
 import { parseIntent } from "./parse.ts";
 import type { CannotReason } from "./recurring.ts";
 
@@ -267,11 +266,7 @@ for (const row of ROWS) {
   for (const [zone, [rrule, first]] of [[NY, ny], [SH, sh]] as const) {
     Deno.test(`"${text}" in ${zone} is ${rrule} from ${first}`, () => {
       assert.equal(reading(text, zone), `${prompt} | ${rrule} | ${first}`);
-      assert.equal(canonicalRule(rrule), rrule);
-      const dtstart = `${first}:00`;
-      const next = nextOccurrence({ rrule, dtstart, timeZone: zone }, NOW);
-      const want = Temporal.PlainDateTime.from(dtstart).toZonedDateTime(zone);
-      assert.equal(next, want.epochMilliseconds, "the engine's first occurrence is the start");
+      assertStartIsFirst(rrule, first, zone, NOW);
     });
   }
 }
