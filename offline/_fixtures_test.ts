@@ -1,4 +1,6 @@
 /** Shared fixtures of the offline model tests (a `_test.ts` file so it is never published). */
+import assert from "node:assert/strict";
+import { canonicalRule, nextOccurrence } from "@chime/schedule";
 import { OfflineModel } from "./model.ts";
 import type { ModelMessage, ModelReply, ModelToolSpec } from "@chime/agent";
 
@@ -55,3 +57,16 @@ export const frame = (data: Record<string, unknown>) =>
   `<schedule-reminder>\n${
     JSON.stringify(data)
   }\n</schedule-reminder>\nTell the user about this reminder now.`;
+
+/**
+ * Asserts a rule the model wrote is canonical and that the schedule engine's first occurrence
+ * after `now`, from DTSTART = the model's start (`first`, local `YYYY-MM-DDTHH:MM` in `zone`),
+ * is that start: the reminder the tools store fires when the test says.
+ */
+export function assertStartIsFirst(rrule: string, first: string, zone: string, now: number): void {
+  assert.equal(canonicalRule(rrule), rrule);
+  const dtstart = `${first}:00`;
+  const next = nextOccurrence({ rrule, dtstart, timeZone: zone }, now);
+  const want = Temporal.PlainDateTime.from(dtstart).toZonedDateTime(zone);
+  assert.equal(next, want.epochMilliseconds, "the engine's first occurrence is the start");
+}

@@ -6,6 +6,7 @@
  * @module
  */
 import { enNumber, zhNumber } from "./duration.ts";
+import { EN_ORDINAL, EN_ORDINAL_WORD, isAdjective, ordinalDay } from "./_recurring_words.ts";
 
 /** A phrase's place in the text. */
 export interface Span {
@@ -17,9 +18,11 @@ export interface Span {
 
 /**
  * Why a repeat cannot be set: `seconds` (a count of seconds that is no whole number of minutes,
- * "every 90 seconds": the RRULE subset counts in whole minutes), `yearly`, `unreadable`.
+ * "every 90 seconds": the RRULE subset counts in whole minutes), `yearly`, `which-days` (several
+ * times a week without naming the days: "twice a week"), `which-times` (several times a day
+ * without naming the times: "twice a day"), `unreadable`.
  */
-export type CannotReason = "seconds" | "yearly" | "unreadable";
+export type CannotReason = "seconds" | "yearly" | "which-days" | "which-times" | "unreadable";
 
 /** The frequencies of the RRULE subset (docs/recurring.md). */
 export type Freq = "MINUTELY" | "HOURLY" | "DAILY" | "WEEKLY" | "MONTHLY";
@@ -51,6 +54,8 @@ const EN_DAY = "(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?
 const EN_DAYS = `${EN_DAY}(?:\\s*(?:,|and|&|or)\\s*${EN_DAY})*`;
 const EN_MONTHS =
   "january|february|march|april|may|june|july|august|september|october|november|december";
+const OF_MONTH = "of\\s+(?:the|each|every)\\s+month\\b";
+const EN_UNITS = "seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?";
 const ZN = "[0-9０-９]+|[零一二两三四五六七八九十百]+";
 const ZH_DAY = "[一二三四五六日天]";
 const ZH_WEEK = "(?:周|星期|礼拜)";
@@ -97,7 +102,7 @@ const RULES_EN: readonly Rule[] = [
   ],
   [
     /\b(hourly|daily|nightly|weekly|fortnightly|monthly)\b/i,
-    (m, d) => adverb(d, m[1]!.toLowerCase()),
+    (m, d) => (isAdjective(m) ? false : adverb(d, m[1]!.toLowerCase())),
   ],
   [/\b(?:every|each)\s+(?:morning|afternoon|evening|night)\b/i, (_m, d) => set(d, "DAILY", 1)],
   [
@@ -125,13 +130,24 @@ const RULES_EN: readonly Rule[] = [
         ? (d.cannot ??= "unreadable")
         : false,
   ],
+  // "on the first of every month", "the 15th of each month", "every 1st": a day of the month.
   [
-    /\b(?:on\s+)?the\s+last\s+day(?:\s+of\s+(?:the|each|every)\s+month)?\b/i,
-    (_m, d) => monthDay(d, -1),
+    new RegExp(
+      `\\b(?:on\\s+)?the\\s+(${EN_ORDINAL}|last)(?:\\s+day)?\\s+${OF_MONTH}` +
+        `|\\b(?:every|each)\\s+(${EN_ORDINAL_WORD}|last)(?:\\s+day)?\\s+${OF_MONTH}` +
+        `|\\b(?:every|each)\\s+(\\d{1,2}(?:st|nd|rd|th))(?:\\s+${OF_MONTH})?(?!\\s*(?:${EN_UNITS}))`,
+      "i",
+    ),
+    (m, d) => monthDay(d, ordinalDay(m[1] ?? m[2] ?? m[3] ?? ""), true),
   ],
+  // "every month on the 1st", "monthly on the last day", "on the 15th" (a day of the month on its
+  // own repeats monthly, as it always did: the one-off reader knows no bare day of the month).
   [
-    /\bon\s+the\s+(\d{1,2})(?:st|nd|rd|th)?\b|\b(?:every|each)\s+(\d{1,2})(?:st|nd|rd|th)(?:\s+of\s+(?:the|each|every)\s+month)?\b/i,
-    (m, d) => monthDay(d, Number(m[1] ?? m[2])),
+    new RegExp(`\\bon\\s+the\\s+(${EN_ORDINAL}|last)(?:\\s+day)?\\b`, "i"),
+    (m, d) =>
+      d.freq === undefined || d.freq === "MONTHLY"
+        ? monthDay(d, ordinalDay(m[1] ?? ""), true)
+        : false,
   ],
   [
     /\b(?:for\s+)?(\d+)\s+times\b(?!\s+(?:a|an|per|each|every|hourly|daily|weekly|fortnightly|monthly|yearly|annually)\b)/i,
@@ -172,11 +188,12 @@ const RULES_ZH: readonly Rule[] = [
     (m, d) => d.freq === "WEEKLY" && d.byday === undefined ? days(d, zhDayCodes(m[1])) : false,
   ],
   [
-    new RegExp(`每(?:隔)?\\s*(${ZN})?\\s*个?月(?:的)?(?:\\s*(${ZN})\\s*[号日]|(月底|最后一天))?`),
+    new RegExp(`每(?:隔)?\\s*(${ZN})?\\s*个?月(?:的)?(?:\\s*(?:(${ZN})\\s*[号日]|第\\s*(${ZN})\\s*天)|(月底|最后一天))?`),
     (m, d) => {
       unit(d, num(m[1]), "month");
-      if (m[2]) d.bymonthday = zhNumber(m[2]);
-      else if (m[3]) d.bymonthday = -1;
+      const day = m[2] ?? m[3];
+      if (day !== undefined) monthDay(d, zhNumber(day), false);
+      else if (m[4]) monthDay(d, -1, false);
     },
   ],
   [new RegExp(`(?:共|一共|总共)\\s*(${ZN})\\s*次`), (m, d) => (d.count = zhNumber(m[1] ?? ""))],
@@ -262,9 +279,16 @@ function days(d: Draft, codes: readonly string[]): void {
   d.byday = DAY_CODES.filter((c) => all.has(c));
 }
 
-function monthDay(d: Draft, day: number): void {
-  if (day === 0 || day > 31) return;
-  set(d, "MONTHLY", 1);
+/**
+ * Sets the day of the month (1..31, -1 the last day); `monthly`: the phrase itself says the
+ * rule is monthly ("the 1st of every month"). A day that no month has ("the 32nd") is refused.
+ */
+function monthDay(d: Draft, day: number, monthly: boolean): void {
+  if (!Number.isInteger(day) || day === 0 || day < -1 || day > 31) {
+    d.cannot ??= "unreadable";
+    return;
+  }
+  if (monthly) set(d, "MONTHLY", 1);
   d.bymonthday ??= day;
 }
 
@@ -302,7 +326,12 @@ export function read(text: string): Draft | undefined {
   // "twice a day" no hours: never guessed.
   const p = d.per;
   if (p && p.times !== 1 && !(p.unit === "week" && d.byday?.length === p.times)) {
-    d.cannot ??= "unreadable";
+    const unnamed = p.times > 1 && d.byday === undefined;
+    d.cannot ??= unnamed && p.unit === "week"
+      ? "which-days"
+      : unnamed && p.unit === "day"
+      ? "which-times"
+      : "unreadable";
   }
   // Weekdays the rule cannot carry ("every month on Monday", "every hour on weekdays").
   if (d.byday !== undefined && d.freq !== "WEEKLY") d.cannot ??= "unreadable";

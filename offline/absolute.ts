@@ -14,6 +14,8 @@ export interface AbsoluteMatch {
   readonly time: string;
   /** RFC 3339 UTC instant, set only when the phrase itself carried a numeric offset. */
   readonly instant?: string;
+  /** The phrase names a day ("tomorrow at 9", "Friday at 10", "明天"), not just a clock time. */
+  readonly dated: boolean;
   /** Index of the phrase in the text (UTF-16 units). */
   readonly index: number;
   /** Length of the phrase (UTF-16 units). */
@@ -91,7 +93,8 @@ export function findAbsolute(
     date = wall.toPlainDate();
     if (hour * 60 + minute <= wall.hour * 60 + wall.minute) date = date.add({ days: 1 });
   }
-  const base = { date: date.toString(), time: `${pad(hour)}:${pad(minute)}` };
+  const dated = start.isCertain("day") || start.isCertain("weekday");
+  const base = { date: date.toString(), time: `${pad(hour)}:${pad(minute)}`, dated };
   const span = { index: found.index, length: found.text.length };
   const offset = start.get("timezoneOffset");
   if (start.isCertain("timezoneOffset") && offset !== null) {

@@ -14,7 +14,8 @@ import { isReminderFrame, parseReminderFrames, type ReminderFrame } from "./fram
 import { frameText } from "./frame_text.ts";
 import { isChinese, parseIntent } from "./parse.ts";
 import { type Draft, firstDraft, followUp, merge, type PlanContext, type Request } from "./plan.ts";
-import { callNames } from "./refer.ts";
+import { callArgs, callNames, knownReminders } from "./refer.ts";
+import { obj, str } from "./contract.ts";
 import { describeResult, type ReplyContext } from "./reply.ts";
 import { helpText } from "./texts.ts";
 import type {
@@ -95,11 +96,15 @@ function forToolResults(pc: PlanContext): Draft {
   const names = callNames(messages);
   let start = messages.length;
   while (start > 0 && messages[start - 1]?.role === "tool") start--;
-  const outcomes = messages.slice(start).flatMap((m) =>
-    m.role === "tool"
-      ? [{ name: names.get(m.toolCallId) ?? "", content: m.content, callId: m.toolCallId }]
-      : []
-  );
+  // The reminders as known before these results: an update that changes the kind says so.
+  const known = knownReminders(messages.slice(0, start));
+  const outcomes = messages.slice(start).flatMap((m) => {
+    if (m.role !== "tool") return [];
+    const id = str(obj(callArgs(messages, m.toolCallId))?.id);
+    const before = id ? known.find((k) => k.view.id === id)?.view : undefined;
+    const name = names.get(m.toolCallId) ?? "";
+    return [{ name, content: m.content, callId: m.toolCallId, before }];
+  });
   const batch = batchBefore(messages, start - 1);
   const reply = { ...pc.reply, zh: isChinese(batch.texts.map((t) => t.text).join(" ")) };
   const next = followUp(requestsOf(batch, reply), outcomes, { ...pc, reply });
@@ -115,7 +120,8 @@ function forToolResults(pc: PlanContext): Draft {
  * gets an answer saying so, never a one-off. List, cancel ("stop the X reminder"), snooze
  * ("snooze it 10 minutes") and move ("move it to 4pm") requests become `schedule_list`,
  * `schedule_delete`, `schedule_snooze` and `schedule_update` calls, judged on the current turn's
- * own results. Messages the transcript marks stopped or superseded are never acted on; an edit
+ * own results; a repeating reminder moved to a clock time keeps repeating at that time (a new
+ * `repeat`), and an update that changes whether a reminder repeats says so. Messages the transcript marks stopped or superseded are never acted on; an edit
  * reconciles what its original did. Tool results and `<schedule-reminder>` frames get short
  * texts; anything else gets a help text offering only what the registered tools serve (without
  * the schedule tools: that reminders are not enabled in this configuration).

@@ -26,7 +26,13 @@ export type OfflineIntent =
   | { readonly kind: "delete"; readonly ids: readonly string[] }
   | { readonly kind: "cancel-match"; readonly words: readonly string[] }
   | { readonly kind: "snooze"; readonly target: Target; readonly seconds: number }
-  | { readonly kind: "update"; readonly target: Target; readonly selector: Selector }
+  | {
+    readonly kind: "update";
+    readonly target: Target;
+    readonly selector: Selector;
+    /** The new time names a day ("move it to Friday at 10"), not only a time of day. */
+    readonly dated?: true;
+  }
   | { readonly kind: "missing-time" }
   | { readonly kind: "time" }
   | { readonly kind: "none" };
@@ -47,6 +53,11 @@ const CANCEL_RE =
   /\b(?:cancel|delete|remove|clear|drop|stop)\b|取消|删除|删掉|去掉|撤销|停止|停掉|关掉|别再|不要再|不用再/i;
 const REMINDER_WORD_RE = /\breminders?\b|\breminding\b|提醒|sch_/i;
 const SNOOZE_RE = /\bsnooze\b|推迟|延后|延迟|晚点再|稍后再|贪睡/i;
+const AGAIN_RE =
+  /\bremind\s+(?:me|us)\s+(?:about\s+(?:it|that|this)\s+)?again\b|再(?:提醒|叫|喊)(?:我|一下)?(?:一次|一遍|一下)?/i;
+// What may stand around "remind me again" in a snooze: politeness, "later", "it", punctuation.
+const AGAIN_FILLER_RE =
+  /\b(?:please|pls|later|from now|about|it|that|this|thanks|thank you|ok|okay)\b|[之以]?后|请|麻烦|帮我|吧|哦|啊|好吗|一下|[\s,，。.！!？?~～]/gi;
 const UPDATE_EN_RE =
   /\b(?:move|change|reschedule|push|shift|switch|set)\s+(.*?)\s*\b(?:to|until|till)\s+(.+)$|\bmake\s+(it|that|this)\s+(.+)$/i;
 const UPDATE_ZH_RE = /^(.*?)(?:改到|改成|改为|改在|挪到|调到|换到|推迟到|延后到|推到|移到)(.+)$/;
@@ -79,7 +90,10 @@ function blank(text: string, index: number, length: number): string {
 function cleanEnglish(text: string): string {
   return text
     .replace(/\s+/g, " ")
-    .replace(/^(?:[\s,:;.-]|\b(?:to|that|about|of|for|please|pls|hey|ok|okay|and|then)\b)+/i, "")
+    .replace(
+      /^(?:[\s,:;.-]|\b(?:to|that|about|of|for|please|pls|hey|ok|okay|and|then|again)\b)+/i,
+      "",
+    )
     .replace(/(?:[\s,:;.!?-]|\b(?:please|pls|thanks|thank you|ok|and|then)\b)+$/i, "")
     .trim();
 }
@@ -87,7 +101,7 @@ function cleanEnglish(text: string): string {
 function cleanChinese(text: string): string {
   return text
     .replace(/\s+/g, " ")
-    .replace(/^[\s，,。：:、]*(?:一下|一声)?[\s，,。：:、]*(?:要|该)?/, "")
+    .replace(/^[\s，,。：:、]*(?:一下|一声|一次|一遍)?[\s，,。：:、]*(?:要|该)?/, "")
     .replace(/^(?:请|麻烦|帮我|你|能不能|可以|能|记得|在)+/, "")
     .replace(/[\s，,。.！!？?~～]*(?:吧|哦|啊|呀|哈|好吗|好不好|谢谢)?[\s，,。.！!？?~～]*$/, "")
     .trim();
@@ -107,7 +121,12 @@ function extractPrompt(masked: string, zh: boolean): string {
 
 /** A selector read from a time phrase, with the text left once its phrases are blanked. */
 type SelectorRead =
-  | { readonly kind: "selector"; readonly selector: Selector; readonly masked: string }
+  | {
+    readonly kind: "selector";
+    readonly selector: Selector;
+    readonly masked: string;
+    readonly dated?: true;
+  }
   | { readonly kind: "cannot-repeat"; readonly reason: CannotReason }
   | { readonly kind: "missing-time" };
 
@@ -139,12 +158,17 @@ function readSelector(text: string, options: ParseOptions): SelectorRead {
   const m = found.match;
   const rest = blank(masked, m.index, m.length);
   if (m.instant !== undefined && !zone) {
-    return { kind: "selector", selector: { at: m.instant }, masked: rest };
+    return {
+      kind: "selector",
+      selector: { at: m.instant },
+      masked: rest,
+      ...(m.dated ? { dated: true } : {}),
+    };
   }
   const at: LocalAt = zone
     ? { date: m.date, time: m.time, time_zone: zone.zone }
     : { date: m.date, time: m.time };
-  return { kind: "selector", selector: { at }, masked: rest };
+  return { kind: "selector", selector: { at }, masked: rest, ...(m.dated ? { dated: true } : {}) };
 }
 
 function readCreate(text: string, options: ParseOptions): OfflineIntent {
@@ -170,11 +194,28 @@ function readTarget(phrase: string, ids: readonly string[], zh: boolean): Target
   return list.length > 0 ? { kind: "words", words: list } : { kind: "latest" };
 }
 
-function readSnooze(text: string, ids: readonly string[]): OfflineIntent {
+/**
+ * "remind me again in 10 minutes", "再提醒我一次 10分钟后": a snooze of the reminder just
+ * delivered when nothing but the delay is said (with a task text it is a new reminder).
+ */
+function readAgain(text: string, ids: readonly string[]): OfflineIntent | undefined {
+  const again = AGAIN_RE.exec(text);
+  if (!again) return undefined;
+  const length = findLength(text);
+  let rest = blank(text, again.index, again[0].length);
+  if (length) rest = blank(rest, length.index, length.length);
+  if (rest.replace(ID_RE, " ").replace(AGAIN_FILLER_RE, " ").trim() !== "") return undefined;
+  return readSnooze(text, ids, { kind: "latest" });
+}
+
+function readSnooze(text: string, ids: readonly string[], target?: Target): OfflineIntent {
   const length = findLength(text);
   const rest = length ? blank(text, length.index, length.length) : text;
   const seconds = length && length.seconds > 0 ? length.seconds : 600;
-  return { kind: "snooze", target: readTarget(rest, ids, isChinese(text)), seconds };
+  const which = ids[0] !== undefined || target === undefined
+    ? readTarget(rest, ids, isChinese(text))
+    : target;
+  return { kind: "snooze", target: which, seconds };
 }
 
 function readUpdate(
@@ -191,7 +232,13 @@ function readUpdate(
   const read = readSelector(when, options);
   if (read.kind === "cannot-repeat") return read;
   if (read.kind === "missing-time") return { kind: "missing-time" };
-  return { kind: "update", target: readTarget(object, ids, zh), selector: read.selector };
+  const target = readTarget(object, ids, zh);
+  return {
+    kind: "update",
+    target,
+    selector: read.selector,
+    ...(read.dated ? { dated: true } : {}),
+  };
 }
 
 function cancelWords(text: string): string[] {
@@ -213,8 +260,9 @@ function cancelWords(text: string): string[] {
  * a repeat the RRULE subset cannot say is `cannot-repeat`, never a one-off); delays become
  * `after_seconds`; clock times become a local `{ date, time }` computed in the session zone (or
  * the named zone, then with `time_zone`). "stop/cancel the X reminder" is a cancel by words,
- * "snooze it 10 minutes" / "推迟10分钟" a snooze (10 minutes by default) and "move it to 4pm" /
- * "改到下午4点" an update, each of the reminder named by id, by words, or else the latest one.
+ * "snooze it 10 minutes" / "推迟10分钟" / "remind me again in 10 minutes" / "再提醒我一次 10分钟后"
+ * a snooze (10 minutes by default) and "move it to 4pm" / "改到下午4点" an update (`dated` when
+ * the new time names a day), each of the reminder named by id, by words, or else the latest one.
  *
  * @param text the user's message (time-context lines excluded)
  * @param options the clock reading (epoch ms) and the session zone
@@ -229,6 +277,8 @@ export function parseIntent(text: string, options: ParseOptions): OfflineIntent 
       ? { kind: "delete", ids }
       : { kind: "cancel-match", words: cancelWords(text) };
   }
+  const again = cancel ? undefined : readAgain(text, ids);
+  if (again) return again;
   if (SNOOZE_RE.test(text) && !create) {
     return readUpdate(text, ids, options) ?? readSnooze(text, ids);
   }

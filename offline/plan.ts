@@ -30,6 +30,7 @@ import {
 import type { OfflineIntent, Target } from "./parse.ts";
 import { callArgs, knownReminders, latestReminder } from "./refer.ts";
 import type { ReplyContext, ToolOutcome } from "./reply.ts";
+import { moveSeries } from "./series_move.ts";
 import {
   type AskAction,
   askWhichText,
@@ -37,6 +38,7 @@ import {
   helpText,
   missingTimeText,
   notEnabledText,
+  seriesMoveText,
   timeText,
   unavailableText,
 } from "./texts.ts";
@@ -107,9 +109,30 @@ function selectorOf(args: Record<string, unknown>): Selector | undefined {
   return undefined;
 }
 
-/** Changes reminder `view` to `selector` (and `prompt`): an update, else delete + create. */
-function act(view: ScheduleView, selector: Selector, pc: PlanContext, prompt?: string): Draft {
+/** How {@linkcode act} changes a reminder: a new prompt; the new time names a day. */
+interface ActOptions {
+  readonly prompt?: string | undefined;
+  readonly dated?: boolean | undefined;
+}
+
+/**
+ * Changes reminder `view` to `selector` (and `prompt`): an update, else delete + create. A
+ * series moved to a clock time stays a series at that time (`series_move.ts`), never a one-off.
+ */
+function act(view: ScheduleView, to: Selector, pc: PlanContext, options: ActOptions = {}): Draft {
   const zh = pc.reply.zh;
+  const { prompt } = options;
+  let selector = to;
+  if (view.repeat && !("repeat" in selector)) {
+    const { now, timeZone } = pc.reply;
+    const moved = moveSeries({ ...view, repeat: view.repeat }, selector, {
+      now,
+      timeZone,
+      dated: options.dated,
+    });
+    if (moved.kind === "refuse") return text(seriesMoveText(moved.reason, view.repeat, zh));
+    selector = { repeat: moved.repeat };
+  }
   if ("repeat" in selector && !pc.canRepeat) return text(unavailableText("repeat", zh));
   if (has(pc, TOOL.update)) {
     return {
@@ -179,8 +202,13 @@ function forIntent(intent: OfflineIntent, pc: PlanContext): Draft {
         return text(unavailableText("update", zh));
       }
       const view = direct(intent.target, pc, "any");
+      // An id the conversation never showed may be a series: the list tells, before a clock time
+      // could turn it into a one-off.
+      const unseen = view !== undefined && !view.prompt && !view.repeat &&
+        !("repeat" in intent.selector);
+      if (unseen && has(pc, TOOL.list)) return listFirst(pc);
       return view && (view.prompt || has(pc, TOOL.update))
-        ? act(view, intent.selector, pc)
+        ? act(view, intent.selector, pc, { dated: intent.dated })
         : listFirst(pc);
     }
     case "missing-time":
@@ -228,7 +256,7 @@ function reconcile(edit: EditInfo, intent: OfflineIntent, pc: PlanContext): Draf
   switch (intent.kind) {
     case "create": {
       const { prompt, ...selector } = intent.args;
-      return act({ ...view, prompt }, selector as Selector, pc, prompt);
+      return act({ ...view, prompt }, selector as Selector, pc, { prompt });
     }
     case "list":
     case "time":
@@ -286,10 +314,10 @@ function afterList(
     action = intent.kind;
     if (t.kind === "id") {
       const named = schedules.find((s) => s.id === t.id);
-      if (!named) return undefined;
-      return intent.kind === "snooze"
-        ? snooze(named, intent.seconds)
-        : act(named, intent.selector, pc);
+      if (intent.kind === "snooze") return named ? snooze(named, intent.seconds) : undefined;
+      // Not listed: the tool says whether it ended or never was (then it is set anew).
+      const view = named ?? { id: t.id, prompt: "", scheduledAt: "", status: "", kind: "" };
+      return act(view, intent.selector, pc, { dated: intent.dated });
     }
   } else return undefined;
   const found = matching(schedules, words);
@@ -304,7 +332,9 @@ function afterList(
     const target = only ?? main;
     if (target) return snooze(target, intent.seconds);
   }
-  if (intent.kind === "update" && only) return act(only, intent.selector, pc);
+  if (intent.kind === "update" && only) {
+    return act(only, intent.selector, pc, { dated: intent.dated });
+  }
   return text(askWhichText(found.length > 1 ? found : schedules, words, pc.reply, action));
 } // deno-fmt-ignore
 

@@ -4,8 +4,9 @@
  * Frequency-only phrases ("once a week", "每周一次", "monthly", "每两周") anchor on today in the
  * session zone: weekly ones repeat on today's weekday (`BYDAY`), monthly ones on today's day of
  * the month (`BYMONTHDAY`), at the named time or 09:00, like "daily" (README "Configuration").
- * A named weekday ("every Friday", "每周五") keeps its day. "Twice a week" names no days and
- * "biweekly" means two things: both are refused as unreadable, never guessed. Yearly repeats
+ * A named weekday ("every Friday", "每周五") keeps its day. "Twice a week" names no days (refused
+ * with a hint to name them), "twice a day" no times, and "biweekly" means two things: each is
+ * refused, never guessed. Yearly repeats
  * are outside the RRULE subset (docs/recurring.md "Records") and are refused as such.
  *
  * Every expected rule is checked against the schedule engine too: it is canonical, and the
@@ -13,8 +14,7 @@
  * that start (so the reminder the tools store fires when the table says).
  */
 import assert from "node:assert/strict";
-import { canonicalRule, nextOccurrence } from "@chime/schedule";
-import { calls, complete, TOOLS_V2, user } from "./_fixtures_test.ts";
+import { assertStartIsFirst, calls, complete, TOOLS_V2, user } from "./_fixtures_test.ts";
 import { parseIntent } from "./parse.ts";
 import type { CannotReason } from "./recurring.ts";
 
@@ -155,13 +155,13 @@ const ROWS: readonly Row[] = [
     [`FREQ=WEEKLY;BYDAY=MO,TH;${D9}`, "2026-12-03T09:00"],
     [`FREQ=WEEKLY;BYDAY=MO,TH;${D9}`, "2026-12-03T09:00"],
   ],
-  ["remind me twice a week to exercise", "unreadable"],
-  ["remind me 3 times a week to run", "unreadable"],
+  ["remind me twice a week to exercise", "which-days"],
+  ["remind me 3 times a week to run", "which-days"],
   ["remind me biweekly to pay the bills", "unreadable"],
-  ["每周两次提醒我锻炼", "unreadable"],
-  ["每周三次提醒我跑步", "unreadable"],
-  ["一周两次提醒我健身", "unreadable"],
-  ["每周一两次提醒我复盘", "unreadable"],
+  ["每周两次提醒我锻炼", "which-days"],
+  ["每周三次提醒我跑步", "which-days"],
+  ["一周两次提醒我健身", "which-days"],
+  ["每周一两次提醒我复盘", "which-days"],
   // Monthly, no day named: today's day of the month (New York the 2nd, Shanghai the 3rd).
   ["remind me once a month to pay rent", "pay rent", [
     `FREQ=MONTHLY;BYMONTHDAY=2;${D9}`,
@@ -236,9 +236,9 @@ const ROWS: readonly Row[] = [
     "FREQ=HOURLY",
     "2026-12-03T08:30",
   ]],
-  ["remind me twice a day to take the pills", "unreadable"],
-  ["每天两次提醒我吃药", "unreadable"],
-  ["一天两次提醒我滴眼药水", "unreadable"],
+  ["remind me twice a day to take the pills", "which-times"],
+  ["每天两次提醒我吃药", "which-times"],
+  ["一天两次提醒我滴眼药水", "which-times"],
 ]; // deno-fmt-ignore
 
 /** A compact form of what `parseIntent()` read, so a failure shows the whole reading. */
@@ -266,11 +266,7 @@ for (const row of ROWS) {
   for (const [zone, [rrule, first]] of [[NY, ny], [SH, sh]] as const) {
     Deno.test(`"${text}" in ${zone} is ${rrule} from ${first}`, () => {
       assert.equal(reading(text, zone), `${prompt} | ${rrule} | ${first}`);
-      assert.equal(canonicalRule(rrule), rrule);
-      const dtstart = `${first}:00`;
-      const next = nextOccurrence({ rrule, dtstart, timeZone: zone }, NOW);
-      const want = Temporal.PlainDateTime.from(dtstart).toZonedDateTime(zone);
-      assert.equal(next, want.epochMilliseconds, "the engine's first occurrence is the start");
+      assertStartIsFirst(rrule, first, zone, NOW);
     });
   }
 }
@@ -317,7 +313,17 @@ Deno.test("the offline model sets 每周一次 on today's weekday and asks about
   for (const text of ["remind me twice a week to exercise", "每周两次提醒我锻炼"]) {
     const reply = await complete([user(text)], { tools: TOOLS_V2 });
     assert.deepEqual(reply.toolCalls, [], text);
-    assert.match(reply.text, /couldn't tell how often|没看懂要多久重复一次/, text);
+    assert.match(reply.text, /doesn't say which days of the week|没有说是星期几/, text);
     assert.match(reply.text, /haven't set anything|没有设置任何提醒/, text);
+    // The hint names the days, in a phrase the model reads as that repeat.
+    const hint = /e\.g\. "(every Monday and Thursday at 9)"|例如“(每周一和周四早上9点)提醒我游泳”/
+      .exec(reply.text);
+    assert.ok(hint, reply.text);
+    const said = hint[1] ? `remind me ${hint[1]} to swim` : `${hint[2]}提醒我游泳`;
+    const repeat = parseIntent(said, { now: NOW, timeZone: SH });
+    assert.equal(
+      repeat.kind === "create" && "repeat" in repeat.args && repeat.args.repeat.rrule,
+      `FREQ=WEEKLY;BYDAY=MO,TH;${D9}`,
+    );
   }
 }); // deno-fmt-ignore

@@ -299,7 +299,15 @@ const MANAGE: readonly [string, string, OfflineIntent][] = [
   ["move the Bob reminder to 4pm", BER, { kind: "update", target: { kind: "words", words: ["bob"] }, selector: { at: { date: "2026-11-29", time: "16:00" } } }],
   ["change it to every day at 9", BER, { kind: "update", target: { kind: "latest" }, selector: { repeat: { rrule: "FREQ=DAILY;BYHOUR=9;BYMINUTE=0", start: { date: "2026-11-30", time: "09:00" } } } }],
   ["改到下午4点", SHA, { kind: "update", target: { kind: "latest" }, selector: { at: { date: "2026-11-30", time: "16:00" } } }],
-  ["把喝水提醒改到明天早上9点", SHA, { kind: "update", target: { kind: "words", words: ["喝水"] }, selector: { at: { date: "2026-11-30", time: "09:00" } } }],
+  ["把喝水提醒改到明天早上9点", SHA, { kind: "update", target: { kind: "words", words: ["喝水"] }, selector: { at: { date: "2026-11-30", time: "09:00" } }, dated: true }],
+  ["move it to Friday at 10", BER, { kind: "update", target: { kind: "latest" }, selector: { at: { date: "2026-12-04", time: "10:00" } }, dated: true }],
+  ["remind me again in 10 minutes", BER, { kind: "snooze", target: { kind: "latest" }, seconds: 600 }],
+  ["remind me about it again later please", BER, { kind: "snooze", target: { kind: "latest" }, seconds: 600 }],
+  ["remind me again in 20 minutes to drink water", BER, { kind: "create", args: { prompt: "drink water", after_seconds: 1200 } }],
+  ["再提醒我一次 10分钟后", SHA, { kind: "snooze", target: { kind: "latest" }, seconds: 600 }],
+  ["半小时后再提醒我一下吧", SHA, { kind: "snooze", target: { kind: "latest" }, seconds: 1800 }],
+  ["10分钟后再提醒我一次喝水", SHA, { kind: "create", args: { prompt: "喝水", after_seconds: 600 } }],
+  ["不要再提醒我喝水了", SHA, { kind: "cancel-match", words: ["喝水"] }],
   ["remind me every day at 9 to stop smoking", BER, repeat("stop smoking", "FREQ=DAILY;BYHOUR=9;BYMINUTE=0", "2026-11-30", "09:00")],
 ]; // deno-fmt-ignore
 

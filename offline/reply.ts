@@ -34,6 +34,11 @@ export interface ToolOutcome {
   readonly name: string;
   /** JSON text of the result. */
   readonly content: string;
+  /**
+   * The reminder the call names as the conversation knew it before the call, when it did: an
+   * update that changes whether it repeats says so.
+   */
+  readonly before?: ScheduleView | undefined;
 }
 
 function pad(n: number): string {
@@ -140,6 +145,21 @@ const ERRORS: Record<string, readonly [string, string]> = {
   ],
 }; // deno-fmt-ignore
 
+// `schedule_not_active` covers more than an ended reminder; its message says which
+// (schedule/_decide.ts): a series that has not fired has no occurrence to snooze.
+const NOT_ACTIVE: readonly (readonly [RegExp, string, string])[] = [
+  [
+    /has not fired yet/i,
+    'That repeating reminder hasn\'t fired yet, so there\'s nothing to snooze; it still repeats as before. To change when it fires, say e.g. "move it to 8am".',
+    "这个重复提醒还没有触发过，没有可以推迟的那一次；它仍按原来的时间重复。要改时间，可以说“改到早上8点”。",
+  ],
+  [
+    /does not repeat/i,
+    'That reminder doesn\'t repeat, so there\'s no repeat to stop; say "cancel it" to remove it.',
+    "这个提醒不是重复提醒，没有可停止的重复；要删除它可以说“取消这个提醒”。",
+  ],
+]; // deno-fmt-ignore
+
 function errorText(name: string, error: Obj | undefined, ctx: ReplyContext): string {
   const code = str(error?.code);
   const message = str(error?.message);
@@ -150,6 +170,10 @@ function errorText(name: string, error: Obj | undefined, ctx: ReplyContext): str
       ? `设置按钟点的提醒前，我需要确认你的时区${list ? `（已知：${list}）` : ""}。请告诉我是哪个时区，例如“明天上午9点 Asia/Shanghai 提醒我开会”。`
       : `Before I set a reminder at a clock time I need to confirm your time zone${list ? ` (known: ${list})` : ""}. Which zone do you mean? For example: "remind me tomorrow at 9:00 Europe/Berlin to join the meeting".`;
   }
+  const why = code === "schedule_not_active"
+    ? NOT_ACTIVE.find(([re]) => re.test(message))
+    : undefined;
+  if (why) return ctx.zh ? why[2] : why[1];
   const fixed = ERRORS[code];
   if (fixed) return ctx.zh ? fixed[1] : fixed[0];
   const detail = message || code || "unknown error";
@@ -184,21 +208,45 @@ export function listLines(schedules: readonly ScheduleView[], ctx: ReplyContext)
   }).join("\n");
 } // deno-fmt-ignore
 
+const ORDINAL_SUFFIX = (n: number) => (n === 31 ? "st" : "th");
+
+/**
+ * A monthly rule on the 29th–31st skips the months without that day (RFC 5545, docs/recurring.md
+ * "Records"): said, with the phrase that reaches every month.
+ */
+function skippedMonthsText(repeat: RepeatView, zh: boolean): string {
+  const rule = repeat.rrule.toUpperCase();
+  if (!/(?:^|;)FREQ=MONTHLY(?:;|$)/.test(rule)) return "";
+  const days = /(?:^|;)BYMONTHDAY=([^;]+)/.exec(rule)?.[1]?.split(",").map(Number) ?? [];
+  const day = Math.min(...days.filter((d) => d >= 29 && d <= 31));
+  if (!Number.isFinite(day)) return "";
+  return zh
+    ? `没有${day}号的月份会跳过；想每个月都提醒，可以说“每月最后一天”。`
+    : ` Months without a ${day}${
+      ORDINAL_SUFFIX(day)
+    } are skipped; say "on the last day of every month" to be reminded every month.`;
+}
+
 /** `OK — I'll remind you to X at …` / `…, repeating …` with the session-local note and id. */
 function remindText(s: ScheduleView, head: readonly [string, string], ctx: ReplyContext): string {
   const late = s.status === "overdue" && !s.repeat;
+  const skips = s.repeat ? skippedMonthsText(s.repeat, ctx.zh) : "";
   const local = ctx.zh
     ? `这个提醒仅在本会话内有效（session-local）：只有会话打开时才会触发。（id：${s.id}）`
     : `This reminder is session-local: it only fires while this session is open. (id: ${s.id})`;
-  const due = late ? (ctx.zh ? "它已到期，会尽快送达。" : " It is already due and will fire shortly.") : "";
+  const due = late
+    ? (ctx.zh ? "它已到期，会尽快送达。" : " It is already due and will fire shortly.")
+    : "";
   if (ctx.zh) {
     const body = s.repeat
       ? `我会提醒你：${s.prompt}（${repeatText({ ...s, repeat: s.repeat }, ctx)}）。`
       : `我会在 ${formatWhen(s.scheduledAt, ctx)} 提醒你：${s.prompt}。`;
-    return `${head[1]}${body}${due}${local}`;
+    return `${head[1]}${body}${due}${skips}${local}`;
   }
-  const when = s.repeat ? `, ${repeatText({ ...s, repeat: s.repeat }, ctx)}` : ` at ${formatWhen(s.scheduledAt, ctx)}`;
-  return `${head[0]}I'll remind you to ${s.prompt}${when}.${due} ${local}`;
+  const when = s.repeat
+    ? `, ${repeatText({ ...s, repeat: s.repeat }, ctx)}`
+    : ` at ${formatWhen(s.scheduledAt, ctx)}`;
+  return `${head[0]}I'll remind you to ${s.prompt}${when}.${due}${skips} ${local}`;
 } // deno-fmt-ignore
 
 function createdText(created: ScheduleView | undefined, ctx: ReplyContext): string {
@@ -208,11 +256,27 @@ function createdText(created: ScheduleView | undefined, ctx: ReplyContext): stri
   return remindText(created, ["OK — ", "好的——"], ctx);
 }
 
-function changedText(name: string, view: ScheduleView | undefined, ctx: ReplyContext): string {
+/** The head of an update's answer: whether the reminder repeats, when that is known to change. */
+function updatedHead(
+  before: ScheduleView | undefined,
+  after: ScheduleView,
+): readonly [string, string] {
+  if (before?.repeat && after.repeat) return ["Updated — it still repeats: ", "已更新——仍会重复："];
+  if (before?.repeat) return ["Updated — it no longer repeats: ", "已更新——不再重复："];
+  if (before && after.repeat) return ["Updated — it now repeats: ", "已更新——改为重复："];
+  return ["Updated — ", "已更新——"];
+}
+
+function changedText(
+  name: string,
+  view: ScheduleView | undefined,
+  before: ScheduleView | undefined,
+  ctx: ReplyContext,
+): string {
   if (!view) return ctx.zh ? "好的，提醒已更新。" : "OK — the reminder is updated.";
   return name === TOOL.snooze
     ? remindText(view, ["Snoozed — ", "已推迟——"], ctx)
-    : remindText(view, ["Updated — ", "已更新——"], ctx);
+    : remindText(view, updatedHead(before, view), ctx);
 }
 
 function deletedText(value: Obj, ctx: ReplyContext): string {
@@ -226,7 +290,8 @@ function deletedText(value: Obj, ctx: ReplyContext): string {
     : `Done — reminder ${what}(${id}) is cancelled${series}.`;
 }
 
-function successText(name: string, value: Obj, ctx: ReplyContext): string {
+function successText(outcome: ToolOutcome, value: Obj, ctx: ReplyContext): string {
+  const { name } = outcome;
   const known = (Object.values(TOOL) as string[]).includes(name);
   if (name === TOOL.list || (!known && Array.isArray(value.schedules))) {
     const schedules = readSchedules(value);
@@ -242,7 +307,7 @@ function successText(name: string, value: Obj, ctx: ReplyContext): string {
     return deletedText(value, ctx);
   }
   if (name === TOOL.update || name === TOOL.snooze) {
-    return changedText(name, readResultSchedule(value), ctx);
+    return changedText(name, readResultSchedule(value), outcome.before, ctx);
   }
   const created = readResultSchedule(value);
   if (name === TOOL.create || created?.scheduledAt) return createdText(created, ctx);
@@ -262,5 +327,5 @@ export function describeResult(outcome: ToolOutcome, ctx: ReplyContext): string 
   if (value.ok === false || value.error !== undefined) {
     return errorText(outcome.name, obj(value.error), ctx);
   }
-  return successText(outcome.name, value, ctx);
+  return successText(outcome, value, ctx);
 }

@@ -4,9 +4,10 @@
  *
  * @module
  */
-import { TOOL } from "./contract.ts";
+import { type RepeatView, TOOL } from "./contract.ts";
 import type { CannotReason } from "./recurring.ts";
-import { listLines, type ReplyContext, type ScheduleView } from "./reply.ts";
+import { listLines, type ReplyContext, ruleWords, type ScheduleView } from "./reply.ts";
+import type { SeriesMoveRefusal } from "./series_move.ts";
 
 /** What the help text may offer: the registered tools (as in `PlanContext`). */
 export interface HelpAbilities {
@@ -191,33 +192,57 @@ export function askWhichText(
   return `${head}\n${listLines(schedules, ctx)}`;
 }
 
-const CANNOT: Record<CannotReason, readonly [string, string]> = {
-  seconds: [
-    "repeats go in whole minutes, hours or days, not seconds (say every 1 or every 2 minutes instead)",
-    "重复的间隔只能是整分钟、整小时或整天，不能按秒计（可以改成每1分钟或每2分钟）",
-  ],
-  yearly: [
-    "yearly repeats (and leap-year rules) aren't supported",
-    "不支持按年（或闰年）重复",
-  ],
-  unreadable: [
-    "I couldn't tell how often it should repeat",
-    "我没看懂要多久重复一次",
-  ],
+/** Why, and (when the request can be said another way) how to say it instead. */
+const CANNOT: Record<
+  CannotReason,
+  { readonly en: string; readonly zh: string; readonly hint?: readonly [string, string] }
+> = {
+  seconds: {
+    en:
+      "repeats go in whole minutes, hours or days, not seconds (say every 1 or every 2 minutes instead)",
+    zh: "重复的间隔只能是整分钟、整小时或整天，不能按秒计（可以改成每1分钟或每2分钟）",
+  },
+  yearly: {
+    en: "yearly repeats (and leap-year rules) aren't supported",
+    zh: "不支持按年（或闰年）重复",
+  },
+  "which-days": {
+    en: "it doesn't say which days of the week",
+    zh: "没有说是星期几",
+    hint: [
+      'Name the days, e.g. "every Monday and Thursday at 9".',
+      "请说出具体是星期几，例如“每周一和周四早上9点提醒我游泳”。",
+    ],
+  },
+  "which-times": {
+    en: "it doesn't say at what times of day",
+    zh: "没有说是几点",
+    hint: [
+      'Set one reminder for each time, e.g. "every day at 8" and "every day at 20:00".',
+      "请每个时间各设一个，例如“每天早上8点提醒我吃药”和“每天晚上8点提醒我吃药”。",
+    ],
+  },
+  unreadable: { en: "I couldn't tell how often it should repeat", zh: "我没看懂要多久重复一次" },
 }; // deno-fmt-ignore
 
 /**
  * Says a repeating request cannot be set, and why; nothing was set (never a one-off instead).
+ * A request that only lacks its days or times ("twice a week") says what to name instead.
  *
  * @param reason why
  * @param zh reply in Chinese
  * @returns the text
  */
 export function cannotRepeatText(reason: CannotReason, zh: boolean): string {
-  const [en, cn] = CANNOT[reason];
-  return zh
-    ? `抱歉，我不能设置这个重复提醒：${cn}，所以没有设置任何提醒。可以这样说：“每天早上8点提醒我吃药”“每隔2小时提醒我喝水”“工作日早上9点提醒我打卡”“每周一提醒我交周报”。`
-    : `Sorry, I can't set that repeating reminder: ${en}, so I haven't set anything. I can repeat every N minutes (at least one), hours, days, weeks on chosen weekdays, or months on a day of the month — e.g. "every day at 9", "every 2 hours", "every weekday at 8:30", "every Monday".`;
+  const { en, zh: cn, hint } = CANNOT[reason];
+  if (zh) {
+    const how = hint?.[1] ??
+      "可以这样说：“每天早上8点提醒我吃药”“每隔2小时提醒我喝水”“工作日早上9点提醒我打卡”“每周一提醒我交周报”。";
+    return `抱歉，我不能设置这个重复提醒：${cn}，所以没有设置任何提醒。${how}`;
+  }
+  const how = hint?.[0] ??
+    'I can repeat every N minutes (at least one), hours, days, weeks on chosen weekdays, or months on a day of the month — e.g. "every day at 9", "every 2 hours", "every weekday at 8:30", "every Monday".';
+  return `Sorry, I can't set that repeating reminder: ${en}, so I haven't set anything. ${how}`;
 }
 
 /**
@@ -235,4 +260,35 @@ export function unavailableText(what: "repeat" | "snooze" | "update", zh: boolea
   return zh
     ? `当前配置的提醒工具不支持${cn}，所以我没有做任何更改。`
     : `${en} isn't available with the reminder tools in this configuration, so I haven't changed anything.`;
+}
+
+const MOVE_REFUSED: Record<SeriesMoveRefusal, readonly [string, string]> = {
+  days: [
+    'I can\'t tell which of its days to move. To change its time, say e.g. "move it to 8am"; to change its days, say the whole repeat, e.g. "change it to every Friday at 10".',
+    "不确定要把哪一天改到这个日期。改时间可以说“改到早上8点”；改重复的日子请说完整的重复方式，例如“改成每周五上午10点”。",
+  ],
+  times: [
+    'it repeats at several times of day and I can\'t tell which one to move. Say the whole repeat instead, e.g. "change it to every day at 8".',
+    "它在一天中的几个时间重复，不确定要改哪一个。请说完整的重复方式，例如“改成每天早上8点”。",
+  ],
+  rule: [
+    'I can\'t work out its rule. Say the whole repeat instead, e.g. "change it to every day at 8".',
+    "我读不懂它的重复规则。请说完整的重复方式，例如“改成每天早上8点”。",
+  ],
+}; // deno-fmt-ignore
+
+/**
+ * Says a move of a repeating reminder was not made, and how to ask for it; the reminder still
+ * repeats as before (a series is never turned into a one-off by a move).
+ *
+ * @param reason why the move cannot be said for this series
+ * @param repeat the series' rule (its words when the tool gave them)
+ * @param zh reply in Chinese
+ * @returns the text
+ */
+export function seriesMoveText(reason: SeriesMoveRefusal, repeat: RepeatView, zh: boolean): string {
+  const [en, cn] = MOVE_REFUSED[reason];
+  return zh
+    ? `这个提醒按“${ruleWords(repeat, true)}”重复，我没有修改：${cn}`
+    : `That reminder repeats ${ruleWords(repeat, false)}, so I haven't changed it: ${en}`;
 }

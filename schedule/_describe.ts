@@ -29,6 +29,23 @@ function enList(items: readonly string[]): string {
     : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
 }
 
+// Days of the month as a limit of a daily or shorter rule: "day 1 and 15 of the month", "the last
+// day of the month" (-1, RFC 5545), never "day -1".
+function enMonthDays(days: readonly number[]): string {
+  if (days.every((d) => d > 0)) return `day ${enList(days.map(String))} of the month`;
+  const words = days.map((
+    d,
+  ) => (d === -1 ? "the last day" : d < 0 ? `day ${-d} from the end` : `day ${d}`));
+  return `${enList(words)} of the month`;
+}
+
+function zhMonthDays(days: readonly number[]): string {
+  if (days.every((d) => d > 0)) return `每月${days.join("、")}日`;
+  return `每月${
+    days.map((d) => (d === -1 ? "最后一天" : d < 0 ? `倒数第${-d}天` : `${d}日`)).join("、")
+  }`;
+}
+
 function enDay(day: ByDay): string {
   const name = EN_DAYS[day.weekday - 1]!;
   if (day.ordinal === undefined) return name;
@@ -69,9 +86,7 @@ function english(rule: Rule, start: Temporal.PlainDateTime): string {
       if (days.length > 0) {
         limits.push(isWeekdays(days) ? "on weekdays" : `on ${enList(days.map(enDay))}`);
       }
-      if (rule.byMonthDay !== undefined) {
-        limits.push(`on day ${enList(rule.byMonthDay.map(String))} of the month`);
-      }
+      if (rule.byMonthDay !== undefined) limits.push(`on ${enMonthDays(rule.byMonthDay)}`);
       return [text, ...limits].join(" ");
     }
     case "DAILY":
@@ -84,9 +99,7 @@ function english(rule: Rule, start: Temporal.PlainDateTime): string {
       else if (n === 1 || rule.freq === "DAILY") text = `every ${enList(list.map(enDay))}`;
       else text = `every ${n} weeks on ${enList(list.map(enDay))}`;
       if (rule.freq === "DAILY" && days.length > 0 && n > 1) text += ` (every ${n} days)`;
-      if (rule.byMonthDay !== undefined) {
-        text += ` on day ${enList(rule.byMonthDay.map(String))} of the month`;
-      }
+      if (rule.byMonthDay !== undefined) text += ` on ${enMonthDays(rule.byMonthDay)}`;
       return text + at;
     }
     case "MONTHLY": {
@@ -118,7 +131,7 @@ function chinese(rule: Rule, start: Temporal.PlainDateTime): string {
       if (days.length > 0) {
         limits.push(isWeekdays(days) ? "工作日" : days.map((d) => zhDay(d, "周")).join("、"));
       }
-      if (rule.byMonthDay !== undefined) limits.push(`每月${rule.byMonthDay.join("、")}日`);
+      if (rule.byMonthDay !== undefined) limits.push(zhMonthDays(rule.byMonthDay));
       return limits.length === 0 ? text : `${text}（限${limits.join("，")}）`;
     }
     case "DAILY":
@@ -132,7 +145,7 @@ function chinese(rule: Rule, start: Temporal.PlainDateTime): string {
       else if (rule.freq === "DAILY") {
         text = `每隔${n}天（${list.map((d) => zhDay(d, "周")).join("、")}）`;
       } else text = `每隔${n}周的${list.map((d) => zhDay(d, "周")).join("、")}`;
-      if (rule.byMonthDay !== undefined) text += `（每月${rule.byMonthDay.join("、")}日）`;
+      if (rule.byMonthDay !== undefined) text += `（${zhMonthDays(rule.byMonthDay)}）`;
       return text + at;
     }
     case "MONTHLY": {

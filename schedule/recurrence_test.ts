@@ -424,6 +424,21 @@ Deno.test("`describeRule()` speaks English and Chinese", () => {
       "daily on day 1 of the month at 09:00 (Asia/Shanghai)",
       "每天（每月1日） 09:00（Asia/Shanghai）",
     ],
+    [
+      "FREQ=DAILY;BYMONTHDAY=-1",
+      "daily on the last day of the month at 09:00 (Asia/Shanghai)",
+      "每天（每月最后一天） 09:00（Asia/Shanghai）",
+    ],
+    [
+      "FREQ=HOURLY;BYMONTHDAY=-2,-1,15",
+      "every hour on day 2 from the end, the last day and day 15 of the month",
+      "每小时（限每月倒数第2天、最后一天、15日）",
+    ],
+    [
+      "FREQ=MONTHLY;BYMONTHDAY=-1",
+      "monthly on the last day at 09:00 (Asia/Shanghai)",
+      "每月最后一天 09:00（Asia/Shanghai）",
+    ],
     ["FREQ=MINUTELY", "every minute", "每分钟"],
     [
       "FREQ=MINUTELY;INTERVAL=5;BYHOUR=9,10;BYMINUTE=0,30;BYDAY=SA;BYMONTHDAY=1",
