@@ -140,14 +140,11 @@ const RULES_EN: readonly Rule[] = [
     ),
     (m, d) => monthDay(d, ordinalDay(m[1] ?? m[2] ?? m[3] ?? ""), true),
   ],
-  // "every month on the 1st", "monthly on the last day", "on the 15th" (a day of the month on its
-  // own repeats monthly, as it always did: the one-off reader knows no bare day of the month).
+  // "every month on the 1st", "monthly on the last day". "on the 15th" on its own is one time,
+  // the next 15th (`month_day.ts`): a repeat needs its word, never a silent monthly.
   [
     new RegExp(`\\bon\\s+the\\s+(${EN_ORDINAL}|last)(?:\\s+day)?\\b`, "i"),
-    (m, d) =>
-      d.freq === undefined || d.freq === "MONTHLY"
-        ? monthDay(d, ordinalDay(m[1] ?? ""), true)
-        : false,
+    (m, d) => (d.freq === "MONTHLY" ? monthDay(d, ordinalDay(m[1] ?? ""), true) : false),
   ],
   [
     /\b(?:for\s+)?(\d+)\s+times\b(?!\s+(?:a|an|per|each|every|hourly|daily|weekly|fortnightly|monthly|yearly|annually)\b)/i,

@@ -1,10 +1,13 @@
 /**
  * Absolute clock times ("tomorrow at 9", "明天上午9点", "on Dec 24 at 18:00") for the offline
- * model, read by chrono-node and normalized to a local `{ date, time }` in a chosen zone.
+ * model, read by chrono-node and normalized to a local `{ date, time }` in a chosen zone. A day
+ * of the month said on its own ("on the 15th at 9", "15号上午9点"), which chrono-node does not
+ * read, is read first (`month_day.ts`): the next such day, one time.
  *
  * @module
  */
 import * as chrono from "chrono-node";
+import { findMonthDay, nextMonthDay } from "./month_day.ts";
 
 /** An absolute time found in a text. */
 export interface AbsoluteMatch {
@@ -20,6 +23,8 @@ export interface AbsoluteMatch {
   readonly index: number;
   /** Length of the phrase (UTF-16 units). */
   readonly length: number;
+  /** The day of the month said apart from the clock time ("on the 15th" of "on the 15th at 9"). */
+  readonly dayPhrase?: { readonly index: number; readonly length: number };
 }
 
 /** What {@linkcode findAbsolute} found: a time, a phrase without a clock time, or nothing. */
@@ -63,9 +68,12 @@ function parse(text: string, wall: Temporal.ZonedDateTime): chrono.ParsedResult[
 
 /**
  * Finds the first absolute clock time in `text`, read against `now` in `timeZone`. A time without
- * a date that already passed today means the next day.
+ * a date that already passed today means the next day. A day of the month on its own ("on the
+ * 15th at 9", "十五号上午9点") is the next such day at that time in `timeZone` (this month when
+ * still to come, else the next month that has the day); without a clock time it is
+ * `no-clock-time`, like "tomorrow".
  *
- * @param text the user's message (explicit zone phrases already blanked out)
+ * @param text the user's message (explicit zone phrases and repeat phrases already blanked out)
  * @param options `now` (epoch ms) and the IANA zone to read the phrase in
  * @returns the time, `no-clock-time` for a date or relative phrase without a clock time, or `none`
  */
@@ -76,9 +84,12 @@ export function findAbsolute(
   const wall = Temporal.Instant.fromEpochMilliseconds(options.now).toZonedDateTimeISO(
     options.timeZone,
   );
-  const results = parse(text, wall);
-  const first = results[0];
-  if (!first) return { kind: "none" };
+  const day = findMonthDay(text);
+  const rest = day
+    ? text.slice(0, day.index) + " ".repeat(day.length) + text.slice(day.index + day.length)
+    : text;
+  const results = parse(rest, wall);
+  if (!results[0] && !day) return { kind: "none" };
   const found = results.find((r) => r.start.isCertain("hour") && !RELATIVE_RE.test(r.text));
   if (!found) return { kind: "no-clock-time" };
   const start = found.start;
@@ -89,13 +100,19 @@ export function findAbsolute(
     month: start.get("month") ?? wall.month,
     day: start.get("day") ?? wall.day,
   });
-  if (!start.isCertain("day") && !start.isCertain("weekday")) {
+  const undated = !start.isCertain("day") && !start.isCertain("weekday");
+  if (undated && day) date = nextMonthDay(day, { hour, minute }, wall).toPlainDate();
+  else if (undated) {
     date = wall.toPlainDate();
     if (hour * 60 + minute <= wall.hour * 60 + wall.minute) date = date.add({ days: 1 });
   }
-  const dated = start.isCertain("day") || start.isCertain("weekday");
+  const dated = !undated || day !== undefined;
   const base = { date: date.toString(), time: `${pad(hour)}:${pad(minute)}`, dated };
-  const span = { index: found.index, length: found.text.length };
+  const span = {
+    index: found.index,
+    length: found.text.length,
+    ...(undated && day ? { dayPhrase: { index: day.index, length: day.length } } : {}),
+  };
   const offset = start.get("timezoneOffset");
   if (start.isCertain("timezoneOffset") && offset !== null) {
     const sign = offset < 0 ? "-" : "+";

@@ -3,7 +3,8 @@
  * in New York and Shanghai (like `recurring_phrases_test.ts`): "on the first of every month",
  * "every month on the 1st", "on the fifteenth of each month", "每月1号", "每月十五号", "每月第一天"
  * name their day (`BYMONTHDAY`), "the last day of every month" / "每月最后一天" the last day
- * (`BYMONTHDAY=-1`), and none of their words stay in the reminder's text. Only schedule words
+ * (`BYMONTHDAY=-1`), and none of their words stay in the reminder's text; a day of the month on its
+ * own ("on the 15th") is a one-off (`bare_day_test.ts`). Only schedule words
  * leave the text: "the daily report" keeps "daily". Every expected rule is canonical and its first
  * occurrence, computed by the schedule engine from the model's `start`, is that start.
  */
@@ -148,8 +149,8 @@ const ROWS: readonly Row[] = [
     "one-off",
     "2026-12-03 10:00",
   ], ["one-off", "2026-12-04 10:00"]],
-  // A day of the month on its own repeats monthly (the one-off reader knows no bare day).
-  ["remind me on the 15th at 9 to pay the card", "pay the card", monthly(15, "2026-12-15T09:00")],
+  // A day of the month on its own is one time, the next 15th (more in bare_day_test.ts).
+  ["remind me on the 15th at 9 to pay the card", "pay the card", ["one-off", "2026-12-15 09:00"]],
 ]; // deno-fmt-ignore
 
 /** A compact form of what `parseIntent()` read, so a failure shows the whole reading. */

@@ -156,7 +156,8 @@ function readSelector(text: string, options: ParseOptions): SelectorRead {
   const found = findAbsolute(masked, { now: options.now, timeZone });
   if (found.kind !== "time") return { kind: "missing-time" };
   const m = found.match;
-  const rest = blank(masked, m.index, m.length);
+  const timeless = blank(masked, m.index, m.length);
+  const rest = m.dayPhrase ? blank(timeless, m.dayPhrase.index, m.dayPhrase.length) : timeless;
   if (m.instant !== undefined && !zone) {
     return {
       kind: "selector",
