@@ -94,9 +94,15 @@ Deno.test("Stop repeating shows only while the series is active; the card shows 
   equal(byTestId(stopped, "stop-repeating"), undefined);
   const failed = renderScheduleChange(
     node,
-    ctx(services(["sch_1"], { "card:7": { state: "failed", code: "schedule_not_active" } }).s),
+    ctx(
+      services(["sch_1"], {
+        "card:7": { state: "failed", code: "schedule_not_active", action: "stop" },
+      }).s,
+    ),
   );
-  match(vnodeText(byTestId(failed, "reminder-outcome")?.children), /schedule_not_active/);
+  const said = vnodeText(byTestId(failed, "reminder-outcome")?.children);
+  equal(said, "This reminder no longer repeats.");
+  equal(byTestId(failed, "reminder-outcome")?.["data-code"], "schedule_not_active");
   const pending = renderScheduleChange(
     node,
     ctx(services(["sch_1"], { "card:7": { state: "pending" } }).s),

@@ -95,6 +95,8 @@ Deno.test({
       const cards = page.locator("[data-testid=reminder-card][data-recurring]");
       await cards.nth(1).waitFor({ timeout: 150_000 });
       match(await cards.nth(1).getByTestId("reminder-repeat").innerText(), /· next /);
+      // Only the latest card acts: the host snoozes the series' latest delivered occurrence.
+      equal(await cards.nth(0).locator("button").count(), 0);
       await cards.nth(1).getByTestId("snooze-600").click();
       await cards.nth(1).locator("[data-testid=reminder-outcome][data-state=snoozed]").waitFor();
       await page.locator("[data-testid=active-reminder][data-kind=at]").waitFor();
