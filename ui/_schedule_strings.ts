@@ -102,6 +102,8 @@ export function failureText(
 
 /**
  * An occurrence as the viewer reads it: local time (its zone as the title), the zone, then UTC.
+ * The separators are outside the three parts so a narrow card wraps between them, never inside
+ * a date (the parts are `white-space: nowrap` in `ui/style.css`).
  *
  * @param iso the instant, UTC RFC 3339
  * @param ctx language and viewer zone
@@ -113,7 +115,9 @@ export function when(iso: string, ctx: RenderContext): VNode {
     "span",
     { class: "when" },
     el("time", { dateTime: iso, title: f.zone }, f.local),
-    el("span", { class: "zone" }, ` (${f.zone})`),
-    el("span", { class: "utc" }, ` · ${f.utc}`),
+    " ",
+    el("span", { class: "zone" }, `(${f.zone})`),
+    " · ",
+    el("span", { class: "utc" }, f.utc),
   );
 }

@@ -80,8 +80,15 @@ export function RemindersPanel(props: PanelViewProps): Rendered {
                   </p>
                 )}
                 <p class="when">
-                  <time dateTime={r.scheduledAt}>{f.local}</time>
-                  <span class="utc">{f.utc}</span>
+                  {r.repeat
+                    // The repeat line already says "next <local time>": only UTC here.
+                    ? <time class="utc" dateTime={r.scheduledAt}>{f.utc}</time>
+                    : (
+                      <>
+                        <time dateTime={r.scheduledAt}>{f.local}</time>
+                        <span class="utc">{f.utc}</span>
+                      </>
+                    )}
                   {r.status === "overdue" && <span class="badge overdue">{t.overdue}</span>}
                 </p>
                 {reminderActions(r.id, `row:${r.id}`, {
