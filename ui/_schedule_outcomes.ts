@@ -27,6 +27,8 @@ export interface CardFacts {
   readonly snoozes: ReadonlyMap<string, { readonly until: string; readonly seq: number }>;
   /** The seq of the `stop` of each stopped series. */
   readonly stops: ReadonlyMap<string, number>;
+  /** Where the session's own events start (a fork's `seedLength`): cards below it never act. */
+  readonly from: number;
 }
 
 /** The key of a delivered occurrence in {@linkcode CardFacts.snoozes}. */
@@ -41,9 +43,14 @@ export function occurrenceKey(scheduleId: string, occurrenceAt: string): string 
  *
  * @param events the window's events, ascending by seq (a contiguous suffix of the log)
  * @param durableBefore the window's exclusive durable bound
+ * @param from where the session's own events start (a fork's `seedLength`, else `0`)
  * @returns the facts
  */
-export function cardFacts(events: readonly WireEvent[], durableBefore: number): CardFacts {
+export function cardFacts(
+  events: readonly WireEvent[],
+  durableBefore: number,
+  from = 0,
+): CardFacts {
   const latestDispatch = new Map<string, number>();
   const snoozes = new Map<string, { until: string; seq: number }>();
   const stops = new Map<string, number>();
@@ -69,14 +76,15 @@ export function cardFacts(events: readonly WireEvent[], durableBefore: number): 
       snoozeKeyOf.delete(id);
     }
   }
-  return { latestDispatch, snoozes, stops };
+  return { latestDispatch, snoozes, stops, from };
 }
 
 /** A card as the durable log tells it. */
 export interface CardState {
   /**
    * Whether the card offers Snooze (and Stop repeating): it shows its reminder's latest
-   * delivered occurrence in the window, which is the one the host snoozes.
+   * delivered occurrence in the window, which is the one the host snoozes, and is the session's
+   * own (a fork's inherited cards are its parent's: the host answers `schedule_not_found`).
    */
   readonly actionable: boolean;
   /** What came of it, if anything did. */
@@ -99,7 +107,7 @@ export function cardState(
   seq: number,
 ): CardState {
   const latest = facts.latestDispatch.get(scheduleId);
-  const actionable = latest === undefined || latest === seq;
+  const actionable = seq >= facts.from && (latest === undefined || latest === seq);
   const snooze = facts.snoozes.get(occurrenceKey(scheduleId, occurrenceAt));
   const stop = actionable ? facts.stops.get(scheduleId) : undefined;
   const snoozed = snooze && { state: "snoozed" as const, until: snooze.until, seq: snooze.seq };

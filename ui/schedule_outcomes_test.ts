@@ -75,6 +75,11 @@ Deno.test("cardState(): a snooze or stop in the committed log is the card's outc
   const cancelled = [...log, change(5, { op: "delete", id: "sch_z" })];
   deepEqual(cardState(cardFacts(cancelled, 6), "sch_s", T2, 2), { actionable: true });
   deepEqual(cardState(cardFacts([], 0), "sch_x", T1, 9), { actionable: true }, "unknown: may act");
+  deepEqual(
+    cardState(cardFacts(delivered, 3, 3), "sch_s", T2, 2),
+    { actionable: false },
+    "a fork's inherited card is its parent's",
+  );
 });
 
 const view = (occurrenceAt: string): EventView => ({

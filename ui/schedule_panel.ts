@@ -160,7 +160,11 @@ export const ReminderPanelModel: new (host: PanelHost) => ReminderPanel = create
   // What the committed log says came of each card: it survives a reload (docs/recurring.md).
   const facts = computed(() => {
     const w = host.win.value;
-    return cardFacts(w?.events.value ?? [], w?.durableBefore.value ?? 0);
+    return cardFacts(
+      w?.events.value ?? [],
+      w?.durableBefore.value ?? 0,
+      host.seedLength?.value ?? 0,
+    );
   });
   const services = computed<Readonly<Record<string, unknown>>>(() => {
     const list = reminders.value;
