@@ -9,6 +9,7 @@ import { until } from "./_api.ts";
 import {
   HAS_CHROMIUM,
   launchBrowser,
+  openNewSession,
   say,
   sessionIdOf,
   shot,
@@ -81,10 +82,7 @@ Deno.test({
     try {
       await using b = await launchBrowser();
       const { page } = await b.open("Asia/Shanghai");
-      await page.goto(host.url);
-      await page.getByTestId("new-session").click();
-      await sessionIdOf(page);
-      await waitLive(page);
+      await openNewSession(page, host.url);
       await say(page, "remind me every minute to blink");
       const row = page.locator("[data-testid=active-reminder][data-kind=recurring]");
       await row.waitFor();

@@ -11,6 +11,7 @@ import { answered, changes, createResults, type Ev, history, until } from "./_ap
 import {
   HAS_CHROMIUM,
   launchBrowser,
+  openNewSession,
   say,
   sessionIdOf,
   shot,
@@ -217,10 +218,7 @@ Deno.test({
     try {
       await using b = await launchBrowser();
       const { page } = await b.open("Asia/Shanghai");
-      await page.goto(host.url);
-      await page.getByTestId("new-session").click();
-      const id = await sessionIdOf(page);
-      await waitLive(page);
+      const id = await openNewSession(page, host.url);
       // Every 2 minutes: the first occurrence within about 2 min, the next 2 min after it, so the
       // card stays the series' latest while the test works on it.
       await say(page, "remind me every 2 minutes to blink");
