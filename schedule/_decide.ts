@@ -9,6 +9,7 @@ import {
   makeScheduleId,
   type OneShotRecord,
   type RandomBytes,
+  scheduledAtMs,
   type ScheduleId,
   type ScheduleRecord,
 } from "./protocol.ts";
@@ -122,6 +123,10 @@ function pendingSnooze(
  * any `snoozeOf`); otherwise the latest delivered occurrence gets a new `at` record with
  * `snoozeOf`, so a series' cadence never shifts. An occurrence snoozed again while its snooze
  * record is pending moves that record instead (one snooze per occurrence, never two).
+ *
+ * A snooze only ever makes a reminder later (docs/recurring.md "Tools"): a move lands at
+ * `max(current target, now) + after_seconds`, so a reminder not yet due is pushed back from its
+ * own target, never pulled earlier; a new snooze record lands at `now + after_seconds`.
  */
 export function decideSnooze(
   state: ScheduleState,
@@ -130,7 +135,7 @@ export function decideSnooze(
   random: RandomBytes,
 ): Decision<RecordResult> {
   const { id, afterSeconds } = request;
-  const scheduledAt = formatInstant(now + afterSeconds * 1000);
+  const later = (from: number): string => formatInstant(from + afterSeconds * 1000);
   const move = (current: OneShotRecord): Decision<RecordResult> => {
     const snooze = current.snoozeOf === undefined ? {} : { snoozeOf: current.snoozeOf };
     const record: ScheduleRecord = {
@@ -138,7 +143,7 @@ export function decideSnooze(
       kind: "after",
       prompt: current.prompt,
       afterSeconds,
-      scheduledAt,
+      scheduledAt: later(Math.max(scheduledAtMs(current), now)),
       ...snooze,
     };
     const answer = { ok: true as const, ...scheduleValue(record, now) };
@@ -162,7 +167,7 @@ export function decideSnooze(
     id: newId,
     kind: "at",
     prompt: delivered.record.prompt,
-    scheduledAt,
+    scheduledAt: later(now),
     snoozeOf,
   };
   const answer = { ok: true as const, ...scheduleValue(record, now) };

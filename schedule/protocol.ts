@@ -100,7 +100,10 @@ export interface AfterRecord {
   readonly kind: "after";
   /** The user's reminder text, trimmed, non-empty. */
   readonly prompt: string;
-  /** The requested delay in seconds (positive safe integer). */
+  /**
+   * The requested delay in seconds (positive safe integer): from creation, or, for a record a
+   * snooze moved, from the later of its previous target and the snooze (docs/recurring.md "Tools").
+   */
   readonly afterSeconds: number;
   /** Target instant, canonical UTC RFC 3339 with milliseconds and `Z`. */
   readonly scheduledAt: string;

@@ -165,8 +165,8 @@ Deno.test("schedule_snooze moves an active one-shot and snoozes a delivered one"
   const moved = await w.call("schedule_snooze", { id: created.id, after_seconds: 600 });
   assert.equal(moved.id, created.id);
   assert.equal(moved.kind, "after");
-  assert.equal(moved.scheduledAt, new Date(T0 + 10 * MINUTE).toISOString());
-  await w.clock.advance(10 * MINUTE);
+  assert.equal(moved.scheduledAt, new Date(T0 + 11 * MINUTE).toISOString(), "its target + 10 min");
+  await w.clock.advance(11 * MINUTE);
   await w.clock.advance(0);
   assert.deepEqual(w.changes().map((c) => c.op), ["create", "update", "dispatch"]);
   const again = await w.call("schedule_snooze", { id: created.id, after_seconds: 3600 });
@@ -198,6 +198,28 @@ Deno.test("schedule_snooze moves an active one-shot and snoozes a delivered one"
   assert.equal(gone.error.code, "schedule_not_active");
 });
 
+Deno.test("regression: a snooze never moves a reminder earlier than its current target", async () => {
+  await using w = await world();
+  const actions = new ScheduleActions(w.agent, { fifo: w.fifo, random: seededRandom() });
+  // Due in 2 h, not fired: "Snooze 10 min" means 2 h 10 min from now, never 10 min from now.
+  const later = await w.call("schedule_create", { prompt: "call Bob", after_seconds: 7200 });
+  const tool = await w.call("schedule_snooze", { id: later.id, after_seconds: 600 });
+  assert.equal(tool.scheduledAt, new Date(T0 + 130 * MINUTE).toISOString());
+  const page = await actions.snooze(later.id, 3600);
+  assert.ok(page.ok);
+  assert.equal(page.scheduledAt, new Date(T0 + 190 * MINUTE).toISOString(), "page: same rule");
+  // Overdue but not yet delivered (no owner runs): pushed back from now.
+  const due = await w.call("schedule_create", { prompt: "tea", after_seconds: 60 });
+  await w.clock.advance(5 * MINUTE);
+  const overdue = await w.call("schedule_snooze", { id: due.id, after_seconds: 600 });
+  assert.equal(overdue.scheduledAt, new Date(T0 + 15 * MINUTE).toISOString());
+  const listed = await w.call("schedule_list", {});
+  assert.deepEqual(
+    listed.schedules.map((r: { scheduledAt: string }) => r.scheduledAt),
+    [page.scheduledAt, overdue.scheduledAt],
+  );
+});
+
 /** The active snooze records of `seriesId`. */
 async function snoozesOf(
   w: World,
@@ -218,14 +240,15 @@ Deno.test("regression: snoozing an occurrence again moves its snooze record (too
   await w.clock.advance(MINUTE);
   await w.clock.advance(0);
   const occurrence = { id: series.id, occurrenceAt: series.scheduledAt };
-  // The card: Snooze 10 min, then Snooze 1 h.
+  // The card: Snooze 10 min, then Snooze 1 h (pushed back from the pending snooze's target).
   const first = await actions.snooze(series.id, 600);
   const second = await actions.snooze(series.id, 3600);
   assert.ok(first.ok && second.ok);
   assert.equal(second.id, first.id, "the same snooze record");
   assert.deepEqual(second.snoozeOf, occurrence);
   const now = w.clock.now();
-  assert.equal(second.scheduledAt, new Date(now + 3600_000).toISOString());
+  assert.equal(first.scheduledAt, new Date(now + 600_000).toISOString());
+  assert.equal(second.scheduledAt, new Date(now + 4200_000).toISOString());
   assert.deepEqual((await snoozesOf(w, series.id)).map((s) => [s.id, s.scheduledAt]), [[
     first.id,
     second.scheduledAt,
@@ -233,7 +256,7 @@ Deno.test("regression: snoozing an occurrence again moves its snooze record (too
   // The model tool does the same.
   const third = await w.call("schedule_snooze", { id: series.id, after_seconds: 1200 });
   assert.equal(third.id, first.id);
-  assert.equal(third.scheduledAt, new Date(now + 1200_000).toISOString());
+  assert.equal(third.scheduledAt, new Date(now + 5400_000).toISOString(), "never earlier");
   assert.deepEqual((await snoozesOf(w, series.id)).map((s) => [s.id, s.scheduledAt]), [[
     first.id,
     third.scheduledAt,

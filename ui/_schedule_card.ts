@@ -6,21 +6,31 @@
  * @module
  */
 import { el } from "./_el.ts";
-import { TEXT, when } from "./_schedule_strings.ts";
+import type { CardState, DurableOutcome } from "./_schedule_outcomes.ts";
+import { failureText, TEXT, when } from "./_schedule_strings.ts";
 import { icon, type IconName } from "./icons.ts";
 import type { RenderContext, Rendered } from "./registry.ts";
 import { formatOccurrence, repeatLine, SESSION_LOCAL_LABEL } from "./schedule_text.ts";
 import type { ReminderPresentation } from "./wire.ts";
 
-/** What a snooze or stop click led to. */
+/** What a snooze or stop click led to (or, for a card, what the durable log says came of it). */
 export interface ReminderOutcome {
   /** `pending` while the request runs. */
   readonly state: "pending" | "snoozed" | "stopped" | "failed";
   /** Snoozed: the new target, UTC RFC 3339. */
   readonly until?: string;
-  /** Failed: the host's error code. */
+  /** Failed: the host's error code (shown as a sentence, never raw). */
   readonly code?: string;
+  /** Failed: what was tried. */
+  readonly action?: "snooze" | "stop";
+  /**
+   * The window's durable bound when the click was made: a durable outcome at or above it is
+   * newer than the click and is shown instead.
+   */
+  readonly since?: number;
 }
+
+export type { CardState, DurableOutcome } from "./_schedule_outcomes.ts";
 
 /**
  * What a page lends the renderer through `RenderContext.services[SCHEDULE_SERVICES]`: the
@@ -32,8 +42,18 @@ export interface ScheduleServices {
   readonly activeRecurring: ReadonlySet<string>;
   /** The prompt of a record created or changed in the window, by id. */
   promptOf(scheduleId: string): string | undefined;
-  /** The outcome shown by the card or row `key`. */
+  /** The outcome of the last click on the card or row `key` in this page (memory only). */
   outcome(key: string): ReminderOutcome | undefined;
+  /**
+   * The card of a delivered occurrence as the durable log tells it: whether it may act (it is
+   * its reminder's latest delivered occurrence, the one the host snoozes) and what came of it
+   * (snoozed until …, stopped), so the outcome survives a reload.
+   *
+   * @param scheduleId the delivered reminder
+   * @param occurrenceAt the delivered occurrence, UTC RFC 3339
+   * @param seq the card's dispatch seq
+   */
+  card?(scheduleId: string, occurrenceAt: string, seq: number): CardState;
   /** Snoozes a reminder by `seconds` (60 ≤ seconds ≤ 7 days). */
   snooze(scheduleId: string, seconds: number, key: string): void;
   /** Stops a recurring reminder. */
@@ -83,29 +103,46 @@ function outcomeText(o: ReminderOutcome, ctx: RenderContext): string {
   if (o.state === "pending") return t.pending;
   if (o.state === "stopped") return t.stoppedDone;
   if (o.state === "snoozed" && o.until) return t.snoozedUntil(formatOccurrence(o.until, ctx).local);
-  return `${t.failed} (${o.code ?? "failed"})`;
+  return failureText(o.code, o.action, ctx.lang);
+}
+
+/** Which buttons a card or row offers (the page still hides Stop once the series ended). */
+export interface OfferedActions {
+  /** Snooze 10 min and Snooze 1 h. */
+  readonly snooze: boolean;
+  /** Stop repeating (shown only while the series is active and not stopped). */
+  readonly stop: boolean;
 }
 
 /**
  * The Snooze 10 min, Snooze 1 h and (recurring, still active) Stop repeating buttons with the
- * outcome of the last click, for a card or a panel row.
+ * outcome of the last click, for a card or a panel row. A click in flight or a failed one is
+ * shown over `durable`; otherwise the newer of the click's answer and what the durable log says
+ * (a durable outcome at or above the click's `since` is newer).
  *
  * @param scheduleId the reminder
  * @param key the card or row that shows the outcome
- * @param recurring whether the reminder repeats
+ * @param offer the buttons the host would accept in the reminder's state
  * @param ctx language, zone and the page's services (no services ⇒ nothing)
- * @returns the button row, or `null`
+ * @param durable what the durable log says came of it, if known
+ * @returns the button row, or `null` when it has neither buttons nor an outcome
  */
 export function reminderActions(
   scheduleId: string,
   key: string,
-  recurring: boolean,
+  offer: OfferedActions,
   ctx: RenderContext,
+  durable?: DurableOutcome,
 ): Rendered {
   const s = servicesOf(ctx);
   if (!s) return null;
   const t = TEXT[ctx.lang];
-  const o = s.outcome(key);
+  const clicked = s.outcome(key);
+  const settled = clicked?.state !== "pending" && clicked?.state !== "failed";
+  const o: ReminderOutcome | undefined =
+    durable && settled && (clicked?.since === undefined || durable.seq >= clicked.since)
+      ? durable
+      : clicked;
   const pending = o?.state === "pending";
   const button = (label: string, name: IconName, testid: string, run: () => void) =>
     el(
@@ -120,17 +157,24 @@ export function reminderActions(
       icon(name),
       ` ${label}`,
     );
-  const canStop = recurring && s.activeRecurring.has(scheduleId) && o?.state !== "stopped";
+  const canStop = offer.stop && s.activeRecurring.has(scheduleId) && o?.state !== "stopped";
+  if (!offer.snooze && !canStop && o === undefined) return null;
   return el(
     "div",
     { class: "reminder-actions" },
-    el(
-      "div",
-      { class: "buttons" },
-      button(t.snooze10, "snooze", "snooze-600", () => s.snooze(scheduleId, 600, key)),
-      button(t.snooze60, "snooze", "snooze-3600", () => s.snooze(scheduleId, 3600, key)),
-      canStop ? button(t.stop, "stop", "stop-repeating", () => s.stop(scheduleId, key)) : null,
-    ),
+    offer.snooze || canStop
+      ? el(
+        "div",
+        { class: "buttons" },
+        offer.snooze
+          ? button(t.snooze10, "snooze", "snooze-600", () => s.snooze(scheduleId, 600, key))
+          : null,
+        offer.snooze
+          ? button(t.snooze60, "snooze", "snooze-3600", () => s.snooze(scheduleId, 3600, key))
+          : null,
+        canStop ? button(t.stop, "stop", "stop-repeating", () => s.stop(scheduleId, key)) : null,
+      )
+      : null,
     el(
       "p",
       {
@@ -138,6 +182,7 @@ export function reminderActions(
         role: "status",
         "data-testid": "reminder-outcome",
         "data-state": o?.state,
+        "data-code": o?.state === "failed" ? o.code ?? "failed" : undefined,
       },
       o ? outcomeText(o, ctx) : "",
     ),
@@ -159,6 +204,8 @@ export function reminderCard(
 ): Rendered {
   const t = TEXT[ctx.lang];
   const r = presentation.recurring;
+  const known = servicesOf(ctx)?.card?.(presentation.scheduleId, presentation.occurrenceAt, seq);
+  const actionable = known?.actionable ?? true;
   return el(
     "article",
     {
@@ -190,6 +237,12 @@ export function reminderCard(
       { class: "session-local", "data-testid": "session-local-label" },
       SESSION_LOCAL_LABEL[ctx.lang],
     ),
-    reminderActions(presentation.scheduleId, `card:${seq}`, r !== undefined, ctx),
+    reminderActions(
+      presentation.scheduleId,
+      `card:${seq}`,
+      { snooze: actionable, stop: actionable && r !== undefined },
+      ctx,
+      known?.outcome,
+    ),
   );
 }

@@ -6,6 +6,7 @@
  */
 import type { VNode } from "preact";
 import { el } from "./_el.ts";
+import type { Lang } from "./i18n.ts";
 import type { RenderContext } from "./registry.ts";
 import { formatOccurrence } from "./schedule_text.ts";
 
@@ -32,7 +33,6 @@ export const TEXT = {
     pending: "Saving…",
     snoozedUntil: (when: string) => `Snoozed until ${when}`,
     stoppedDone: "Stopped repeating",
-    failed: "Could not change the reminder",
   },
   zh: {
     reminder: "提醒",
@@ -54,12 +54,56 @@ export const TEXT = {
     pending: "保存中…",
     snoozedUntil: (when: string) => `已推迟至 ${when}`,
     stoppedDone: "已停止重复",
-    failed: "无法修改该提醒",
   },
 } as const;
 
+/** What a failed snooze or stop click says, by the host's error code (never the code itself). */
+const FAILURES: Readonly<Record<Lang, Readonly<Record<string, string>>>> = {
+  en: {
+    schedule_not_found: "This reminder is not part of this session any more.",
+    "schedule_not_active:snooze":
+      "This reminder can't be snoozed now: it has not fired yet, or it has ended.",
+    "schedule_not_active:stop": "This reminder no longer repeats.",
+    persistence_uncertain:
+      "The change may not have been saved. Reload the page to see the reminder's state.",
+    invalid_arguments: "That snooze time is not allowed.",
+    session_not_found: "This session no longer exists.",
+    failed: "Could not change the reminder. Check the connection and try again.",
+  },
+  zh: {
+    schedule_not_found: "该提醒已不在本会话中。",
+    "schedule_not_active:snooze": "该提醒现在无法推迟：它尚未触发，或已经结束。",
+    "schedule_not_active:stop": "该提醒已不再重复。",
+    persistence_uncertain: "更改可能未保存。请刷新页面查看提醒的状态。",
+    invalid_arguments: "不允许这个推迟时间。",
+    session_not_found: "该会话已不存在。",
+    failed: "无法修改该提醒。请检查网络连接后重试。",
+  },
+};
+
+/**
+ * The sentence for a failed snooze or stop: one per host error code (docs/recurring.md "Host and
+ * page": `404 schedule_not_found`, `409 schedule_not_active`, `503 persistence_uncertain`,
+ * `400 invalid_arguments`), a general one for anything else (a lost connection too).
+ *
+ * @param code the host's error code, if any
+ * @param action what was tried
+ * @param lang the UI language
+ * @returns a human sentence, never the raw code
+ */
+export function failureText(
+  code: string | undefined,
+  action: "snooze" | "stop" | undefined,
+  lang: Lang,
+): string {
+  const table = FAILURES[lang];
+  return table[`${code}:${action}`] ?? table[code ?? "failed"] ?? table.failed!;
+}
+
 /**
  * An occurrence as the viewer reads it: local time (its zone as the title), the zone, then UTC.
+ * The separators are outside the three parts so a narrow card wraps between them, never inside
+ * a date (the parts are `white-space: nowrap` in `ui/style.css`).
  *
  * @param iso the instant, UTC RFC 3339
  * @param ctx language and viewer zone
@@ -71,7 +115,9 @@ export function when(iso: string, ctx: RenderContext): VNode {
     "span",
     { class: "when" },
     el("time", { dateTime: iso, title: f.zone }, f.local),
-    el("span", { class: "zone" }, ` (${f.zone})`),
-    el("span", { class: "utc" }, ` · ${f.utc}`),
+    " ",
+    el("span", { class: "zone" }, `(${f.zone})`),
+    " · ",
+    el("span", { class: "utc" }, f.utc),
   );
 }

@@ -29,6 +29,11 @@ export interface PanelHost {
   /** The open session's window (events, views, durable bound). */
   readonly win: Readable<SessionWindow | null>;
   /**
+   * Where the open session's own events start: a fork's `seedLength` (the events below it are
+   * its parent's, whose reminders the fork cannot change), else `0`. Absent: `0`.
+   */
+  readonly seedLength?: Readable<number>;
+  /**
    * Calls the host below one session (`/api/sessions/:id<path>`).
    *
    * @param id the session id

@@ -36,6 +36,9 @@ import type { PresentedEventNode } from "./transcript.ts";
 import type { ScheduleRecordWire, WireEvent } from "./wire.ts";
 
 export {
+  type CardState,
+  type DurableOutcome,
+  type OfferedActions,
   reminderActions,
   reminderCard,
   type ReminderOutcome,

@@ -3,13 +3,15 @@
  * fold of the open session (`GET /api/sessions/:id/reminders`, never the loaded window, so
  * reminders created long ago are listed too), refreshed on open, on reconnect, whenever a
  * `schedule/change` event becomes durable and after each click; the card and row actions
- * (snooze, stop repeating; docs/recurring.md "Host and page") with their outcomes; and the
- * {@linkcode ScheduleServices} it lends the schedule renderer. Signals only: `deno test` drives it
+ * (snooze, stop repeating; docs/recurring.md "Host and page") with their outcomes (a card's
+ * "Snoozed until …" and "Stopped repeating" read from the window's committed events, so they
+ * survive a reload); and the {@linkcode ScheduleServices} it lends the schedule renderer. Signals only: `deno test` drives it
  * without a DOM.
  *
  * @module
  */
 import { computed, createModel, effect, signal } from "@preact/signals";
+import { cardFacts, cardState } from "./_schedule_outcomes.ts";
 import type { PanelHost, PanelModel } from "./client_renderer.ts";
 import {
   promptsById,
@@ -98,18 +100,23 @@ export const ReminderPanelModel: new (host: PanelHost) => ReminderPanel = create
   const setOutcome = (key: string, outcome: ReminderOutcome): void => {
     outcomes.value = new Map(outcomes.peek()).set(key, outcome);
   };
-  /** Runs a card or row action; `key` shows its outcome; the list is refreshed after. */
+  /**
+   * Runs a card or row action; `key` shows its outcome (with `since`, the durable bound when it
+   * was clicked: a later durable outcome wins over it); the list is refreshed after.
+   */
   const act = async (
     key: string,
+    action: "snooze" | "stop",
     run: (id: string) => Promise<ReminderOutcome>,
   ): Promise<void> => {
     const id = host.current.peek();
     if (!id) return;
+    const since = host.win.peek()?.durableBefore.peek() ?? 0;
     setOutcome(key, { state: "pending" });
     try {
-      setOutcome(key, await run(id));
+      setOutcome(key, { ...await run(id), since });
     } catch (err) {
-      setOutcome(key, { state: "failed", code: codeOf(err) });
+      setOutcome(key, { state: "failed", code: codeOf(err), action });
     }
     void refresh(id);
   };
@@ -118,7 +125,7 @@ export const ReminderPanelModel: new (host: PanelHost) => ReminderPanel = create
 
   /** Snoozes a reminder by `seconds`; `key` names the card or row that shows the outcome. */
   const snooze = (scheduleId: string, seconds: number, key: string): Promise<void> =>
-    act(key, async (id) => {
+    act(key, "snooze", async (id) => {
       const body = { seconds };
       const r = await host.request<{ reminder: ActiveReminderWire }>(
         id,
@@ -133,7 +140,7 @@ export const ReminderPanelModel: new (host: PanelHost) => ReminderPanel = create
 
   /** Stops a recurring reminder; `key` names the card or row that shows the outcome. */
   const stopRepeating = (scheduleId: string, key: string): Promise<void> =>
-    act(key, async (id) => {
+    act(key, "stop", async (id) => {
       await host.request(id, path(scheduleId, "stop"), { method: "POST" });
       return { state: "stopped" };
     });
@@ -150,14 +157,25 @@ export const ReminderPanelModel: new (host: PanelHost) => ReminderPanel = create
   });
 
   const prompts = computed(() => promptsById(host.win.value?.events.value ?? []));
+  // What the committed log says came of each card: it survives a reload (docs/recurring.md).
+  const facts = computed(() => {
+    const w = host.win.value;
+    return cardFacts(
+      w?.events.value ?? [],
+      w?.durableBefore.value ?? 0,
+      host.seedLength?.value ?? 0,
+    );
+  });
   const services = computed<Readonly<Record<string, unknown>>>(() => {
     const list = reminders.value;
     const shown = outcomes.value;
     const known = prompts.value;
+    const cards = facts.value;
     const lent: ScheduleServices = {
       activeRecurring: new Set(list.filter((r) => r.kind === "recurring").map((r) => r.id)),
       promptOf: (id) => known.get(id) ?? list.find((r) => r.id === id)?.prompt,
       outcome: (key) => shown.get(key),
+      card: (id, occurrenceAt, seq) => cardState(cards, id, occurrenceAt, seq),
       snooze: (id, seconds, key) => void snooze(id, seconds, key),
       stop: (id, key) => void stopRepeating(id, key),
     };

@@ -3,8 +3,9 @@
 /**
  * The reminders panel (a sheet behind its chip on phones) of `@chime/ui/schedule`: the host's
  * durable fold ({@linkcode ReminderPanel.reminders}). A recurring reminder shows "repeats … · next
- * …"; every row has Snooze and, when it repeats, Stop repeating (docs/recurring.md "Host and
- * page").
+ * …" and Stop repeating; a one-time reminder has Snooze, which moves it later (docs/recurring.md
+ * "Host and page"). A series row has no Snooze: the host snoozes a series' latest delivered
+ * occurrence, which the row does not show (its card does), and refuses one that never fired.
  *
  * @module
  */
@@ -79,11 +80,21 @@ export function RemindersPanel(props: PanelViewProps): Rendered {
                   </p>
                 )}
                 <p class="when">
-                  <time dateTime={r.scheduledAt}>{f.local}</time>
-                  <span class="utc">{f.utc}</span>
+                  {r.repeat
+                    // The repeat line already says "next <local time>": only UTC here.
+                    ? <time class="utc" dateTime={r.scheduledAt}>{f.utc}</time>
+                    : (
+                      <>
+                        <time dateTime={r.scheduledAt}>{f.local}</time>
+                        <span class="utc">{f.utc}</span>
+                      </>
+                    )}
                   {r.status === "overdue" && <span class="badge overdue">{t.overdue}</span>}
                 </p>
-                {reminderActions(r.id, `row:${r.id}`, r.kind === "recurring", ctx)}
+                {reminderActions(r.id, `row:${r.id}`, {
+                  snooze: r.kind !== "recurring",
+                  stop: r.kind === "recurring",
+                }, ctx)}
               </li>
             );
           })}

@@ -24,7 +24,8 @@ const daily: EventView = {
     recurring: {
       rrule: "FREQ=DAILY;BYHOUR=9;BYMINUTE=0",
       timeZone: "Asia/Shanghai",
-      text: { en: "daily at 09:00", zh: "每天 09:00" },
+      // The host's words name the zone of a rule with a time of day (schedule/_describe.ts).
+      text: { en: "daily at 09:00 (Asia/Shanghai)", zh: "每天 09:00（Asia/Shanghai）" },
       nextAt: "2030-01-02T01:00:00.000Z",
     },
     missed: 2,
@@ -93,9 +94,15 @@ Deno.test("Stop repeating shows only while the series is active; the card shows 
   equal(byTestId(stopped, "stop-repeating"), undefined);
   const failed = renderScheduleChange(
     node,
-    ctx(services(["sch_1"], { "card:7": { state: "failed", code: "schedule_not_active" } }).s),
+    ctx(
+      services(["sch_1"], {
+        "card:7": { state: "failed", code: "schedule_not_active", action: "stop" },
+      }).s,
+    ),
   );
-  match(vnodeText(byTestId(failed, "reminder-outcome")?.children), /schedule_not_active/);
+  const said = vnodeText(byTestId(failed, "reminder-outcome")?.children);
+  equal(said, "This reminder no longer repeats.");
+  equal(byTestId(failed, "reminder-outcome")?.["data-code"], "schedule_not_active");
   const pending = renderScheduleChange(
     node,
     ctx(services(["sch_1"], { "card:7": { state: "pending" } }).s),
@@ -180,6 +187,34 @@ Deno.test("describeRule() and repeatLine() word the RRULE subset in English and 
     repeatLine({ ...repeat, text: { en: "repeats each minute", zh: "" } }, undefined, ctx()),
     "repeats each minute (UTC)",
   );
+});
+
+Deno.test("regression: repeatLine() names the zone once when the host's words already carry it", () => {
+  const next = "2030-01-02T01:00:00.000Z";
+  const daily = {
+    rrule: "FREQ=DAILY;COUNT=5;BYHOUR=9;BYMINUTE=0",
+    timeZone: "Asia/Shanghai",
+    // What schedule/_describe.ts says: the zone, then COUNT.
+    text: {
+      en: "daily at 09:00 (Asia/Shanghai), 5 times",
+      zh: "每天 09:00（Asia/Shanghai），共5次",
+    },
+  };
+  equal(
+    repeatLine(daily, next, ctx()),
+    "repeats daily at 09:00 (Asia/Shanghai), 5 times · next Jan 2, 2030, 9:00 AM",
+  );
+  equal(
+    repeatLine(daily, next, ctx(undefined, "zh")),
+    "重复：每天 09:00（Asia/Shanghai），共5次· 下次 2030年1月2日 09:00",
+  );
+  // Words without a zone (the host's "every minute", the page's own describeRule) get it added.
+  const minutely = { rrule: "FREQ=MINUTELY", timeZone: "Asia/Shanghai" };
+  equal(
+    repeatLine({ ...minutely, text: { en: "every minute", zh: "每分钟" } }, undefined, ctx()),
+    "repeats every minute (Asia/Shanghai)",
+  );
+  equal(repeatLine(minutely, undefined, ctx(undefined, "zh")), "重复：每分钟（Asia/Shanghai）");
 });
 
 Deno.test("activeReminders() keeps a recurring record past its dispatches until exhausted or stopped", () => {

@@ -140,6 +140,8 @@ export interface RepeatInfo {
 
 /**
  * The repeat line of a card or panel row: "repeats daily at 09:00 (Asia/Shanghai) · next …".
+ * The zone is named once: the host's wording already names it for rules with a time of day
+ * (`daily at 09:00 (Asia/Shanghai), 5 times`), so it is added only when the words lack it.
  *
  * @param repeat the rule, its zone and the host's wording
  * @param nextAt the next target (UTC), `null` when the series is exhausted, `undefined` unknown
@@ -156,7 +158,11 @@ export function repeatLine(
   const lead = zh
     ? (words.startsWith("重复") ? words : `重复：${words}`)
     : (/^repeats\b/i.test(words) ? words : `repeats ${words}`);
-  const zone = zh ? `（${repeat.timeZone}）` : ` (${repeat.timeZone})`;
+  const zone = words.includes(repeat.timeZone)
+    ? ""
+    : zh
+    ? `（${repeat.timeZone}）`
+    : ` (${repeat.timeZone})`;
   if (nextAt === undefined) return `${lead}${zone}`;
   const next = nextAt === null
     ? (zh ? "已是最后一次" : "no further occurrences")

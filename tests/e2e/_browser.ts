@@ -93,6 +93,21 @@ export async function waitLive(page: Page): Promise<void> {
   await page.locator("[data-testid=connection-status][data-state=live]").waitFor();
 }
 
+/**
+ * Opens the host's page, creates a session from it and waits until its stream is live.
+ *
+ * @param page the page
+ * @param url the host's base URL
+ * @returns the new session's id
+ */
+export async function openNewSession(page: Page, url: string): Promise<string> {
+  await page.goto(url);
+  await page.getByTestId("new-session").click();
+  const id = await sessionIdOf(page);
+  await waitLive(page);
+  return id;
+}
+
 /** Types a message into the composer, sends it and waits until the composer is cleared. */
 export async function say(page: Page, text: string): Promise<void> {
   const input = page.getByTestId("composer-input");

@@ -3,13 +3,15 @@
  * pipeline of the keyless offline model, render as durable cards from attached history, survive
  * reloads and SIGKILL restarts without a second delivery, and a deliberately missing model
  * adapter (`model: { kind: "none" }`) closes the follow-up turn with an error after the dispatch
- * while the card stays.
+ * while the card stays. A card's snooze and stop outcomes are read from the durable log, so they
+ * survive a reload (docs/recurring.md "Host and page").
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { answered, changes, createResults, type Ev, history, until } from "./_api.ts";
 import {
   HAS_CHROMIUM,
   launchBrowser,
+  openNewSession,
   say,
   sessionIdOf,
   shot,
@@ -201,6 +203,70 @@ Deno.test({
       equal(b.errors.length, 0, b.errors.join("\n"));
     } finally {
       await host?.kill();
+      await Deno.remove(dataDir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "regression: a card's snooze and stop outcomes come from the log and survive a reload; the panel offers a series no Snooze",
+  ignore: !HAS_CHROMIUM,
+  async fn() {
+    const dataDir = await Deno.makeTempDir({ prefix: "chime-e2e-outcomes-" });
+    const host = await startHost({ dataDir, port: freePort() });
+    try {
+      await using b = await launchBrowser();
+      const { page } = await b.open("Asia/Shanghai");
+      const id = await openNewSession(page, host.url);
+      // Every 2 minutes: the first occurrence within about 2 min, the next 2 min after it, so the
+      // card stays the series' latest while the test works on it.
+      await say(page, "remind me every 2 minutes to blink");
+      const row = page.locator("[data-testid=active-reminder][data-kind=recurring]");
+      await row.waitFor();
+      // A series that has not fired cannot be snoozed (409): its row offers Stop repeating only.
+      await row.getByTestId("stop-repeating").waitFor();
+      equal(await row.getByTestId("snooze-600").count(), 0);
+      match(
+        await row.getByTestId("reminder-repeat").innerText(),
+        /^repeats every 2 minutes \(Asia\/Shanghai\) · next /,
+      );
+
+      const card = page.locator("[data-testid=reminder-card][data-recurring]").first();
+      await card.waitFor({ timeout: 200_000 });
+      const outcome = card.getByTestId("reminder-outcome");
+      await card.getByTestId("snooze-600").click();
+      await card.locator("[data-testid=reminder-outcome][data-state=snoozed]").waitFor();
+      const snoozed = await outcome.innerText();
+      match(snoozed, /^Snoozed until /);
+      await page.locator("[data-testid=active-reminder][data-kind=at]").waitFor();
+
+      // 1. Reload: the card reads its outcome from the durable log.
+      await reloadListed(page);
+      await waitLive(page);
+      await card.locator("[data-testid=reminder-outcome][data-state=snoozed]").waitFor();
+      equal(await outcome.innerText(), snoozed);
+      const events = await history(host.url, id);
+      const snooze = changes(events, "create").find((e) => e.data.record.snoozeOf);
+      equal(snooze?.data.record.snoozeOf.id, await card.getAttribute("data-schedule-id"));
+      await shot(page, "outcome-snoozed-after-reload");
+
+      // 2. Stop, reload: "Stopped repeating" stays and Stop (now a 409) is not offered.
+      await card.getByTestId("stop-repeating").click();
+      await card.locator("[data-testid=reminder-outcome][data-state=stopped]").waitFor();
+      await row.waitFor({ state: "detached" });
+      await reloadListed(page);
+      await waitLive(page);
+      await card.locator("[data-testid=reminder-outcome][data-state=stopped]").waitFor();
+      equal(await outcome.innerText(), "Stopped repeating");
+      // Judged once the panel's list answered (reloadListed): the series is no longer active.
+      equal(await row.count(), 0);
+      equal(await card.getByTestId("stop-repeating").count(), 0);
+      equal(await page.locator("[data-testid=reminder-outcome][data-state=failed]").count(), 0);
+      await shot(page, "outcome-stopped-after-reload");
+      equal(b.errors.length, 0, b.errors.join("\n"));
+    } finally {
+      await host.kill();
       await Deno.remove(dataDir, { recursive: true });
     }
   },

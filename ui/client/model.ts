@@ -74,6 +74,7 @@ export const PageModel = createModel((deps: PageDeps) => {
   const panelHost: PanelHost = {
     current,
     win,
+    seedLength: computed(() => header.value?.seedLength ?? 0),
     request: (id, path, init) => api.request(id, path, init),
     fail,
   };

@@ -269,19 +269,25 @@ Deno.test("the reminders panel: fetched on open, snooze and stop post to their r
   deepEqual(panel.outcomes.value.get("card:7"), {
     state: "snoozed",
     until: "2030-01-01T08:10:00.000Z",
+    since: 0,
   });
   await panel.stopRepeating("sch_1", "card:7");
-  deepEqual(panel.outcomes.value.get("card:7"), { state: "stopped" });
+  deepEqual(panel.outcomes.value.get("card:7"), { state: "stopped", since: 0 });
   host.failNext("schedule_not_active");
   await panel.stopRepeating("sch_1", "row:sch_1");
   deepEqual(panel.outcomes.value.get("row:sch_1"), {
     state: "failed",
     code: "schedule_not_active",
+    action: "stop",
   });
   ok(host.calls.includes('POST a/reminders/sch_1/snooze {"seconds":600}'));
   ok(host.calls.includes("POST a/reminders/sch_1/stop null"));
   const services = model.ctx.value.services?.schedule as { outcome(key: string): unknown };
-  deepEqual(services.outcome("card:7"), { state: "stopped" }, "lent to the card renderer");
+  deepEqual(
+    services.outcome("card:7"),
+    { state: "stopped", since: 0 },
+    "lent to the card renderer",
+  );
   await model.openSession("a");
   equal(panel.outcomes.value.size, 0, "outcomes belong to the open session");
   model[Symbol.dispose]();
