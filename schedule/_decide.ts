@@ -124,9 +124,10 @@ function pendingSnooze(
  * `snoozeOf`, so a series' cadence never shifts. An occurrence snoozed again while its snooze
  * record is pending moves that record instead (one snooze per occurrence, never two).
  *
- * A snooze only ever makes a reminder later (docs/recurring.md "Tools"): a move lands at
- * `max(current target, now) + after_seconds`, so a reminder not yet due is pushed back from its
- * own target, never pulled earlier; a new snooze record lands at `now + after_seconds`.
+ * A snooze of a reminder that has not fired only ever makes it later (docs/recurring.md
+ * "Tools"): it lands at `max(current target, now) + after_seconds`, pushed back from its own
+ * target, never pulled earlier. A snooze record (a new one, or the pending one of an occurrence
+ * snoozed again) lands at `now + after_seconds`: the user picks the delay anew from now.
  */
 export function decideSnooze(
   state: ScheduleState,
@@ -143,7 +144,9 @@ export function decideSnooze(
       kind: "after",
       prompt: current.prompt,
       afterSeconds,
-      scheduledAt: later(Math.max(scheduledAtMs(current), now)),
+      scheduledAt: later(
+        current.snoozeOf === undefined ? Math.max(scheduledAtMs(current), now) : now,
+      ),
       ...snooze,
     };
     const answer = { ok: true as const, ...scheduleValue(record, now) };

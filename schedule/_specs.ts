@@ -77,7 +77,7 @@ export const SNOOZE_SPEC: ModelToolSpec = {
     `(${MIN_SNOOZE_SECONDS}..${MAX_SNOOZE_SECONDS}). For a repeating reminder this adds a ` +
     "one-time reminder for the occurrence that fired and never shifts the series (snoozing the " +
     "same occurrence again moves that one-time reminder); a one-time reminder that has not " +
-    "fired yet is moved. A move is never earlier: it adds `after_seconds` to the later of the " +
-    "reminder's current time and now.",
+    "fired yet is moved, never earlier: `after_seconds` is added to the later of its current " +
+    "time and now.",
   parameters: jsonSchemaOf(SNOOZE_ARGS),
 };

@@ -61,12 +61,12 @@ export class ScheduleActions {
    * Snoozes a reminder for `seconds` (60..604800): the latest delivered occurrence gets a new
    * one-shot `at` record with `snoozeOf` (a series' cadence never shifts), or, when that
    * occurrence already has an active snooze record (Snooze 10 min, then Snooze 1 h), that record
-   * is moved (an `update`); an active one-shot that has not fired is moved too. A move is never
-   * earlier: it lands at `max(current target, now) + seconds` (docs/recurring.md "Tools").
+   * is moved (an `update`); an active one-shot that has not fired is moved too, never earlier: it
+   * lands at `max(current target, now) + seconds` (docs/recurring.md "Tools").
    *
    * @param id the reminder id
-   * @param seconds the delay, whole seconds: from now for a new snooze record, from the later of
-   *   the current target and now for a move
+   * @param seconds the delay, whole seconds: from now for a snooze record (new or moved), from the
+   *   later of the current target and now for a one-shot that has not fired
    * @returns the new (or moved) record's value, or a failure `invalid_arguments`,
    *   `schedule_not_found`, `schedule_not_active` or `persistence_uncertain`
    */

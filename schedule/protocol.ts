@@ -101,8 +101,9 @@ export interface AfterRecord {
   /** The user's reminder text, trimmed, non-empty. */
   readonly prompt: string;
   /**
-   * The requested delay in seconds (positive safe integer): from creation, or, for a record a
-   * snooze moved, from the later of its previous target and the snooze (docs/recurring.md "Tools").
+   * The requested delay in seconds (positive safe integer): from creation, or, for a one-shot a
+   * snooze moved before it fired, from the later of its previous target and the snooze
+   * (docs/recurring.md "Tools").
    */
   readonly afterSeconds: number;
   /** Target instant, canonical UTC RFC 3339 with milliseconds and `Z`. */

@@ -147,7 +147,10 @@ export function startFakeApi(): FakeApi {
     )?.data as { occurrenceAt?: string } | undefined;
     if (!delivered) {
       if (!active || active.kind === "recurring") return error("schedule_not_active", 409);
-      const record = { ...active, kind: "at" as const, scheduledAt };
+      // Not fired yet: never earlier than its target (docs/recurring.md "Tools").
+      const from = Math.max(Date.parse(active.scheduledAt), Date.now());
+      const moved = new Date(from + seconds * 1000).toISOString();
+      const record = { ...active, kind: "at" as const, scheduledAt: moved };
       append(s, "schedule/change", { version: 2, op: "update", id: scheduleId, record });
       return json({ reminder: listed(record) });
     }
