@@ -90,7 +90,9 @@ export function loginPage(failed: boolean, retryAfterSeconds?: number): string {
 /**
  * Asks every request for the token, except `/healthz` and `/login`. API calls without it
  * answer `401 unauthorized`; page requests are redirected to `/login`. A page request with a
- * right `?token=` gets the cookie and is redirected to the same URL without the token.
+ * right `?token=` gets the cookie and is redirected to the same URL without the token; a
+ * `?token=` that another site sent without the user's click is ignored (see
+ * {@linkcode mayTrySignInUrl}), so no web page can exhaust the wrong-token budget.
  *
  * @param options the token and cookie name
  * @returns the middleware
@@ -139,7 +141,7 @@ export function tokenAuth(options: TokenAuthOptions): MiddlewareHandler {
     const path = c.req.path;
     const page = !path.startsWith("/api/") && (c.req.method === "GET" || c.req.method === "HEAD");
     if (path === "/login") return await login(c);
-    const query = page ? c.req.query("token") : undefined;
+    const query = page && mayTrySignInUrl(c) ? c.req.query("token") : undefined;
     if (query !== undefined && await matches(query)) {
       const url = new URL(c.req.url);
       url.searchParams.delete("token");
@@ -172,6 +174,24 @@ export function tokenAuth(options: TokenAuthOptions): MiddlewareHandler {
     if (await authorized(c)) return c.redirect("/", 303);
     return c.html(loginPage(false));
   }
+}
+
+/**
+ * Whether the `?token=` of a page request may be checked (and, when wrong, counted against the
+ * throttle). A browser's own navigation may: typed, pasted or a bookmark (`Sec-Fetch-Site:
+ * none`), or from the page itself (`same-origin`); so may a client without fetch metadata (curl,
+ * an older browser). From another site only a top-level navigation the user started may (a
+ * clicked link: `Sec-Fetch-Dest: document` with `Sec-Fetch-User: ?1`). Anything else, such as an
+ * `<img>`, a script, a frame or a redirect no user started, is what any web page can repeat
+ * unseen: checking its token would let that page spend the wrong-token budget and lock the owner
+ * out (`429 too_many_attempts` for everyone), so its token is ignored, neither checked nor
+ * counted, and the request is treated as carrying none. The Fetch Metadata request headers
+ * (W3C "Fetch Metadata Request Headers") cannot be set by a page.
+ */
+function mayTrySignInUrl(c: Context): boolean {
+  const site = c.req.header("sec-fetch-site");
+  if (site === undefined || site === "none" || site === "same-origin") return true;
+  return c.req.header("sec-fetch-dest") === "document" && c.req.header("sec-fetch-user") === "?1";
 }
 
 /**

@@ -164,3 +164,55 @@ Deno.test("the throttle window trails: failures older than the window no longer 
   now += 30_000; // 60 s: the first failure is out
   assert.equal((await call(TOKEN)).status, 200);
 });
+
+Deno.test("another site cannot spend the wrong-token budget: its unclicked ?token= is ignored", async () => {
+  await using runtime = await testRuntime();
+  const app = createApp(runtime, { token: TOKEN, cookieName: "chime_auth_1", assets: ASSETS });
+  // What a foreign page's <img src="http://host/?token=guess"> sends, 20 times: each is
+  // treated as a page request without a token (to /login), never checked, never counted.
+  const image = {
+    "sec-fetch-site": "cross-site",
+    "sec-fetch-dest": "image",
+    "sec-fetch-mode": "no-cors",
+  };
+  for (let i = 0; i < 20; i++) {
+    const r = await app.request(`/?token=guess-number-${i}-aaaaaaaaaaaa`, { headers: image });
+    assert.equal(r.status, 303);
+    assert.equal(r.headers.get("location"), "/login");
+  }
+  // A frame and a navigation no user started are ignored the same way, even with the token.
+  for (
+    const headers of [
+      { "sec-fetch-site": "cross-site", "sec-fetch-dest": "iframe" },
+      { "sec-fetch-site": "cross-site", "sec-fetch-dest": "document" },
+      { "sec-fetch-site": "same-site", "sec-fetch-dest": "document" },
+    ]
+  ) {
+    const r = await app.request(`/?token=${TOKEN}`, { headers });
+    assert.equal(r.headers.get("location"), "/login", JSON.stringify(headers));
+    assert.equal(r.headers.get("set-cookie"), null);
+  }
+  // The owner is not locked out: the bearer token and a typed sign-in URL both work.
+  const bearer = await app.request("/api/sessions", {
+    headers: { authorization: `Bearer ${TOKEN}` },
+  });
+  assert.equal(bearer.status, 200);
+  const typed = await app.request(`/?token=${TOKEN}`, {
+    headers: { "sec-fetch-site": "none", "sec-fetch-dest": "document", "sec-fetch-user": "?1" },
+  });
+  assert.equal(typed.status, 303);
+  cookieOf(typed);
+  // A link the user clicked on another site (a chat message with the sign-in URL) signs in,
+  // and a wrong token sent that way is checked and counted like a typed one.
+  const clicked = {
+    "sec-fetch-site": "cross-site",
+    "sec-fetch-dest": "document",
+    "sec-fetch-user": "?1",
+  };
+  cookieOf(await app.request(`/?token=${TOKEN}`, { headers: clicked }));
+  for (let i = 0; i < 10; i++) {
+    await app.request(`/?token=wrong-clicked-${i}-aaaaaaaaaa`, { headers: clicked });
+  }
+  const locked = await app.request(`/?token=${TOKEN}`, { headers: clicked });
+  assert.equal(locked.status, 429, "user-started guesses still count");
+});
