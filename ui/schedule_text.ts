@@ -20,12 +20,13 @@ export interface FormattedOccurrence {
   readonly local: string;
   /** The viewer's zone used (falls back to `UTC` when the given zone is not accepted). */
   readonly zone: string;
-  /** In UTC, e.g. `2030-01-01 08:20 UTC`. */
+  /** In UTC, e.g. `2030-01-01 08:20 UTC` (`08:20:15` when off the whole minute). */
   readonly utc: string;
 }
 
 /**
- * Formats a UTC instant in the viewer's zone and in UTC.
+ * Formats a UTC instant in the viewer's zone and in UTC, to the minute, or to the second when
+ * the instant is not on a whole minute (a relative delay such as "in 20 minutes").
  *
  * @param iso a UTC RFC 3339 instant (`occurrenceAt` / `scheduledAt`)
  * @param ctx the viewer's language and IANA zone
@@ -39,11 +40,14 @@ export interface FormattedOccurrence {
  */
 export function formatOccurrence(iso: string, ctx: RenderContext): FormattedOccurrence {
   const date = new Date(iso);
+  // "in 1 minute" said at 03:12:58 is due at 03:13:58: a time off the whole minute shows its
+  // seconds, so the card never names a minute the reminder has not reached.
+  const seconds = date.getUTCSeconds() !== 0 || date.getUTCMilliseconds() !== 0;
   let zone = ctx.timeZone;
   const format = (timeZone: string) =>
     new Intl.DateTimeFormat(localeOf(ctx.lang), {
       dateStyle: "medium",
-      timeStyle: "short",
+      timeStyle: seconds ? "medium" : "short",
       timeZone,
     });
   let fmt: Intl.DateTimeFormat;
@@ -55,7 +59,7 @@ export function formatOccurrence(iso: string, ctx: RenderContext): FormattedOccu
   }
   const utc = Number.isNaN(date.getTime())
     ? iso
-    : `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+    : `${date.toISOString().slice(0, seconds ? 19 : 16).replace("T", " ")} UTC`;
   return { local: Number.isNaN(date.getTime()) ? iso : fmt.format(date), zone, utc };
 }
 

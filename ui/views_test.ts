@@ -174,6 +174,16 @@ Deno.test("formatOccurrence() renders the viewer zone and UTC, falling back to U
   equal(f.zone, "UTC");
   equal(f.utc, "2030-01-01 08:20 UTC");
   equal(formatOccurrence("nonsense", en).local, "nonsense");
+  // Off the whole minute ("in 1 minute" at 03:12:58): the seconds show, in both renderings.
+  const odd = formatOccurrence("2030-01-01T03:13:58.000Z", { lang: "en", timeZone: "UTC" });
+  equal(odd.utc, "2030-01-01 03:13:58 UTC");
+  equal(odd.local.includes("3:13:58"), true, odd.local);
+  const zh = formatOccurrence("2030-01-01T03:13:58.000Z", {
+    lang: "zh",
+    timeZone: "Asia/Shanghai",
+  });
+  equal(zh.local.includes("11:13:58"), true, zh.local);
+  equal(formatOccurrence("2030-01-01T03:13:00.000Z", en).local.includes(":00"), false);
   equal(detectLang("zh-Hans-CN"), "zh");
   equal(detectLang(undefined), "en");
 });
