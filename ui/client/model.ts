@@ -274,6 +274,9 @@ export const PageModel = createModel((deps: PageDeps) => {
           fail(err);
         }
         opened(id);
+        // A reconnect may follow a host restart: every other session is cold now, and the
+        // list's live dots must say so.
+        void refreshSessions();
       }, (url) => {
         if (current.peek() === id) owner.value = ownerLink(url, id);
       });

@@ -138,10 +138,12 @@ async function page(config: ClientConfigWire = WEB_SCHEDULE) {
   const registry = new EventViewRegistry();
   const alerts = fakeAlerts();
   const connected: SessionWindow[] = [];
+  const reopens: (() => Promise<void>)[] = [];
   const model = new PageModel({
     api: host.api,
-    connect: (_id, w) => {
+    connect: (_id, w, reopen) => {
       connected.push(w);
+      reopens.push(reopen);
       return { [Symbol.dispose]() {} };
     },
     navigate: (id) => void model.openSession(id),
@@ -151,7 +153,7 @@ async function page(config: ClientConfigWire = WEB_SCHEDULE) {
     registry,
   });
   await model.configure();
-  return { host, alerts, model, connected, registry };
+  return { host, alerts, model, connected, registry, reopens };
 }
 
 Deno.test("openSession() resumes, loads the tail, connects, and asks the transcript to follow", async () => {
@@ -166,6 +168,19 @@ Deno.test("openSession() resumes, loads the tail, connects, and asks the transcr
   ok(model.follow.value > before, "a session opens at its latest message");
   equal(model.drawer.value, false, "opening a session closes the phone drawer");
   ok(host.calls.includes("resume a"));
+  model[Symbol.dispose]();
+});
+
+Deno.test("a reconnect (perhaps after a host restart) resumes and refreshes the list's live dots", async () => {
+  const { host, model, reopens } = await page();
+  host.logs.set("a", { events: [], views: {} });
+  await model.openSession("a");
+  const lists = () => host.calls.filter((c) => c.startsWith("list ")).length;
+  const before = lists();
+  await reopens[0]!();
+  ok(host.calls.filter((c) => c === "resume a").length >= 2, "resumed again");
+  await Promise.resolve();
+  ok(lists() > before, "the session list is fetched again");
   model[Symbol.dispose]();
 });
 
