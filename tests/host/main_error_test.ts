@@ -5,6 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { ConfigError, loadConfig, startServer } from "@chime/host";
+import { MemoryBackend } from "@chime/session/testing";
 import { ROOT } from "./_server.ts";
 
 Deno.test("a rejected database schema is reported once, as `code: message`, exit 1", async () => {
@@ -25,4 +27,51 @@ Deno.test("a rejected database schema is reported once, as `code: message`, exit
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("regression: a port in use is reported as `chime: port_in_use: …` naming the address, exit 1", async () => {
+  const dir = await Deno.makeTempDir();
+  using taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = taken.addr as Deno.NetAddr;
+  try {
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", join(ROOT, "host", "main.ts"), "--data-dir", dir, "--port", String(port)],
+      cwd: ROOT,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(output.stderr).trim();
+    assert.equal(output.code, 1);
+    const lines = stderr.split("\n");
+    assert.equal(lines.length, 1, stderr);
+    assert.equal(
+      lines[0],
+      `chime: port_in_use: Cannot start: 127.0.0.1:${port} is already in use by another ` +
+        `process; stop it, or pick another port with --port, CHIME_PORT or "port" in chime.jsonc`,
+    );
+    assert.doesNotMatch(stderr, /os error|EADDRINUSE/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}); // deno-fmt-ignore
+
+Deno.test("startServer maps a taken port to port_in_use with or without the idle front", async () => {
+  using taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = taken.addr as Deno.NetAddr;
+  const loaded = await loadConfig(join(ROOT, "config", "default.jsonc"), { env: {} });
+  for (const idleSeconds of [120, 0]) {
+    const config = { ...loaded, timeouts: { ...loaded.timeouts, idleSeconds } };
+    const backend = new MemoryBackend();
+    await assert.rejects(
+      startServer({ config, port, backend }),
+      (error: unknown) =>
+        error instanceof ConfigError && error.code === "port_in_use" &&
+        error.message.includes(`127.0.0.1:${port} is already in use`) &&
+        error.cause instanceof Deno.errors.AddrInUse,
+      `idleSeconds ${idleSeconds}`,
+    );
+  }
+  // Any other failure is not renamed: a free port still starts.
+  await using server = await startServer({ config: loaded, port: 0, backend: new MemoryBackend() });
+  assert.ok(server.port > 0);
 });
