@@ -6,6 +6,7 @@
 import { isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { HostConfig, HttpTimeouts, StorageSettings } from "./config.ts";
+import { cwdProblem } from "./_cwd.ts";
 import { ConfigError } from "./errors.ts";
 import type { HostModelConfig } from "./_env.ts";
 
@@ -50,6 +51,13 @@ function text(file: string, where: string, value: unknown): string {
     fail(file, `${where} must be a non-empty string`);
   }
   return value;
+}
+
+/** The `cwd` of sessions created over HTTP: the same rule as a request's (`_cwd.ts`). */
+function configCwd(file: string, value: unknown): string {
+  const problem = cwdProblem(text(file, "cwd", value));
+  if (problem !== undefined) fail(file, `cwd must be an absolute path (${problem})`);
+  return value as string;
 }
 
 function names(file: string, where: string, value: unknown): string[] {
@@ -288,7 +296,7 @@ export function validateConfig(
     plugins,
     pluginOptions: pluginOptions(file, raw.pluginOptions, plugins),
     renderers: names(file, "renderers", raw.renderers),
-    cwd: raw.cwd === undefined ? "/" : text(file, "cwd", raw.cwd),
+    cwd: raw.cwd === undefined ? "/" : configCwd(file, raw.cwd),
     allowedHosts: raw.allowedHosts === undefined
       ? []
       : checkHosts(raw.allowedHosts, `${file}: allowedHosts`),

@@ -45,9 +45,16 @@ export interface HostApp {
   request(input: string | URL | Request, init?: RequestInit): Response | Promise<Response>;
 }
 
+/**
+ * The default request body limit, bytes: 256 KiB, so the longest message (`MAX_TEXT`, 32,768
+ * UTF-16 code units) always fits, in any script and however its JSON is written: 3 bytes a unit
+ * in UTF-8 (Chinese), at most 6 when escaped (`\u0001`), plus the other fields (README "HTTP API").
+ */
+const DEFAULT_BODY_LIMIT = 256 * 1024;
+
 /** Options of {@linkcode createApp}. */
 export interface AppOptions extends StreamOptions, OriginOptions {
-  /** Largest accepted request body, bytes. @default 65536 */
+  /** Largest accepted request body, bytes. @default 262144 (256 KiB: the longest message always fits) */
   readonly bodyLimitBytes?: number;
   /** A request body must arrive whole within this time, ms (else `408`). @default 30000 */
   readonly bodyTimeoutMs?: number;
@@ -153,7 +160,8 @@ export function createApp(runtime: HostRuntime, options: AppOptions = {}): HostA
       }),
     );
   }
-  app.use("/api/*", jsonBodies({ maxBytes: options.bodyLimitBytes ?? 64 * 1024, timeoutMs }));
+  const maxBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT;
+  app.use("/api/*", jsonBodies({ maxBytes, timeoutMs }));
   app.get("/healthz", (c) => c.json({ ok: true }));
   app.get("/api/client-config", (c) => c.json(clientConfig(runtime)));
   app.use("/api/sessions/:id/*", leaseRouting(runtime));

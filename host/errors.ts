@@ -61,12 +61,19 @@ export class HostError extends Error {
   }
 }
 
-/** Codes of {@linkcode ConfigError}. */
-export type ConfigErrorCode = "config_unreadable" | "config_syntax" | "config_invalid";
+/**
+ * Codes of {@linkcode ConfigError}: the file (`config_unreadable`, `config_syntax`), its values
+ * (`config_invalid`), or the configured address taken by another process (`port_in_use`).
+ */
+export type ConfigErrorCode =
+  | "config_unreadable"
+  | "config_syntax"
+  | "config_invalid"
+  | "port_in_use";
 
 /**
- * A configuration that cannot be used. The message names the file and, for syntax errors,
- * the line and column (1-based).
+ * A configuration that cannot be used: the message names the file and, for syntax errors, the
+ * line and column (1-based); for `port_in_use`, the address (`host:port`).
  *
  * @example Branch on the code
  * ```ts

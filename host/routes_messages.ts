@@ -6,6 +6,7 @@
  * @module
  */
 import { Hono } from "hono";
+import { currentVersion } from "./_current_version.ts";
 import { HostError } from "./errors.ts";
 import type { HostRuntime } from "./runtime.ts";
 import {
@@ -60,9 +61,14 @@ export function messageRoutes(runtime: HostRuntime): Hono {
       await runtime.requireMessage(id, messageId, "retry");
       const session = await runtime.resume(id);
       const agent = await runtime.agentFor(session);
-      await agent.retry(messageId);
+      // A message replaced by an edit is retried as it reads now: its newest edit.
+      const current = await currentVersion(runtime.store, session, messageId);
+      await agent.retry(current);
       await runtime.store.flush(session); // the retried message is stored
-      return c.json({ messageId }, 202);
+      return c.json({
+        messageId: current,
+        ...(current === messageId ? {} : { superseded: messageId }),
+      }, 202);
     })
     .post("/:id/messages/:messageId/edit", async (c) => {
       const id = sessionIdParam(c);

@@ -6,6 +6,7 @@
  */
 import { Hono } from "hono";
 import { SessionError } from "@chime/session";
+import { cwdProblem } from "./_cwd.ts";
 import { HostError } from "./errors.ts";
 import { attachedHistory, detachedHistory } from "./history.ts";
 import { SessionTitles } from "./titles.ts";
@@ -23,6 +24,19 @@ function notFound(id: string): SessionError {
   return new SessionError("session_not_found", `Cannot find session: no session ${id}`);
 }
 
+/** The optional `cwd` of a new session, checked by the rule of `_cwd.ts`. */
+function cwdField(body: Record<string, unknown>): string | undefined {
+  const cwd = body.cwd;
+  if (cwd === undefined) return undefined;
+  const problem = cwdProblem(cwd);
+  if (problem === undefined) return cwd as string;
+  throw new HostError(
+    "invalid_request",
+    `Cannot create session: cwd must be an absolute path (${problem})`,
+    { field: "cwd" },
+  );
+}
+
 /**
  * The `/api/sessions` sub-app.
  *
@@ -36,12 +50,7 @@ export function sessionRoutes(runtime: HostRuntime, options: StreamOptions = {})
     .post("/", async (c) => {
       const body = await readJsonObject(c);
       const timeZone = timeZoneField(body, "timeZone");
-      const cwd = body.cwd;
-      if (cwd !== undefined && (typeof cwd !== "string" || cwd === "" || cwd.length > 1024)) {
-        throw new HostError("invalid_request", "Cannot create session: cwd must be a path", {
-          field: "cwd",
-        });
-      }
+      const cwd = cwdField(body);
       const id = body.id;
       if (id !== undefined && typeof id !== "string") {
         throw new HostError("invalid_session_id", "Cannot create session: id must be a string");

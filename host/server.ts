@@ -71,7 +71,7 @@ export interface RunningServer extends AsyncDisposable {
  *
  * @param options configuration and overrides
  * @returns the running server
- * @throws {ConfigError} unknown plugin or renderer
+ * @throws {ConfigError} unknown plugin or renderer; `port_in_use` when the address is taken
  * @throws {SessionError} `schema_rejected` for a foreign database
  *
  * @example Serve on a free loopback port
@@ -126,7 +126,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     await server?.shutdown();
     await runtime[Symbol.asyncDispose]();
     lifecycle[Symbol.dispose]();
-    throw error;
+    throw listenFailure(error, hostname, options.port ?? config.port);
   }
   const http = server;
   app.resolve(createApp(runtime, {
@@ -171,6 +171,21 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     shutdown,
     [Symbol.asyncDispose]: shutdown,
   };
+}
+
+/**
+ * A bind failure as a startup error naming the address (docs/errors.md#startup-codes): a port
+ * another process holds is `port_in_use`; anything else is rethrown as it is.
+ */
+function listenFailure(error: unknown, hostname: string, port: number): unknown {
+  if (!(error instanceof Deno.errors.AddrInUse)) return error;
+  const host = hostname.includes(":") ? `[${hostname}]` : hostname;
+  return new ConfigError(
+    "port_in_use",
+    `Cannot start: ${host}:${port} is already in use by another process; stop it, or pick ` +
+      'another port with --port, CHIME_PORT or "port" in chime.jsonc',
+    { cause: error },
+  );
 }
 
 function pick<T extends object, K extends keyof T>(

@@ -43,7 +43,12 @@ export function decideCreate(
   return { ok: true, changes: [createChange(record)], answer };
 }
 
-/** `schedule_update`: one `update` keeping the id; the prompt and/or the selector change. */
+/**
+ * `schedule_update`: one `update` keeping the id; the prompt and/or the selector change. A snooze
+ * record moved to another one-shot time keeps its `snoozeOf` (docs/recurring.md "Tools"), so the
+ * series it snoozes still owns it: ending the series by words ends it too. Only a snooze turned
+ * into a series of its own drops it (a recurring record never carries `snoozeOf`).
+ */
 export function decideUpdate(
   state: ScheduleState,
   request: UpdateRequest,
@@ -58,6 +63,9 @@ export function decideUpdate(
     const resolved = resolveCreate({ prompt, selector: request.selector }, context);
     if (!resolved.ok) return resolved;
     record = toScheduleRecord(request.id, resolved);
+    if (record.kind !== "recurring" && current.kind !== "recurring" && current.snoozeOf) {
+      record = { ...record, snoozeOf: current.snoozeOf };
+    }
   }
   const answer = { ok: true as const, ...scheduleValue(record, context.now) };
   return { ok: true, changes: [updateChange(record)], answer };

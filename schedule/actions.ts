@@ -13,8 +13,8 @@ import { decideSnooze, decideStop } from "./_decide.ts";
 import { transact, type Tx } from "./_tx.ts";
 import { toolError, type ToolFailure } from "./errors.ts";
 import type { ScheduleFifo } from "./fifo.ts";
+import { MAX_SNOOZE_SECONDS, MIN_SNOOZE_SECONDS } from "./_args.ts";
 import { isScheduleId, type RandomBytes } from "./protocol.ts";
-import { validateSnoozeArgs } from "./rules.ts";
 import type { RecordResult, ScheduleValue } from "./value.ts";
 
 export { scheduleActivityNote } from "./_activity.ts";
@@ -71,13 +71,16 @@ export class ScheduleActions {
    *   `schedule_not_found`, `schedule_not_active` or `persistence_uncertain`
    */
   snooze(id: string, seconds: number): Promise<RecordResult | ToolFailure> {
-    const shape = validateSnoozeArgs({ id, after_seconds: seconds });
-    if (!shape.ok) return Promise.resolve(shape);
+    const refused = checkSnoozeSeconds(seconds);
+    if (refused !== undefined) return Promise.resolve(refused);
+    if (!isScheduleId(id)) {
+      return Promise.resolve(toolError("invalid_arguments", "Cannot snooze schedule: bad id"));
+    }
     const names = { action: "snooze schedule", confirm: "confirm the snooze" };
     return transact(
       this.#tx,
       names,
-      (state) => decideSnooze(state, shape.value, this.#now(), this.#random),
+      (state) => decideSnooze(state, { id, afterSeconds: seconds }, this.#now(), this.#random),
     );
   }
 
@@ -95,6 +98,24 @@ export class ScheduleActions {
     const names = { action: "stop schedule", confirm: "confirm the stop" };
     return transact(this.#tx, names, (state) => decideStop(state, id, this.#now()));
   }
+}
+
+/**
+ * The page snooze's delay check, naming the page's argument `seconds` (the tool's is
+ * `after_seconds`, checked by its own schema).
+ *
+ * @param seconds the requested delay (any JSON value)
+ * @returns `invalid_arguments` unless `seconds` is an integer in 60..604800, else `undefined`
+ */
+export function checkSnoozeSeconds(seconds: unknown): ToolFailure | undefined {
+  if (
+    typeof seconds === "number" && Number.isSafeInteger(seconds) &&
+    seconds >= MIN_SNOOZE_SECONDS && seconds <= MAX_SNOOZE_SECONDS
+  ) return undefined;
+  return toolError(
+    "invalid_arguments",
+    `Cannot snooze schedule: seconds must be an integer in ${MIN_SNOOZE_SECONDS}..${MAX_SNOOZE_SECONDS}`,
+  );
 }
 
 const bound = new WeakMap<object, ScheduleActions>();

@@ -12,7 +12,7 @@
  */
 import type { PluginWeb, RouteContext, SessionRoute } from "@chime/agent";
 import { SessionError } from "@chime/session";
-import { type ScheduleActions, scheduleActions } from "./actions.ts";
+import { checkSnoozeSeconds, type ScheduleActions, scheduleActions } from "./actions.ts";
 import type { ToolFailure } from "./errors.ts";
 import { activeReminder, sessionReminders } from "./reminders.ts";
 import { scheduleViews } from "./views.ts";
@@ -67,13 +67,12 @@ const snooze: SessionRoute = {
   path: "/reminders/:scheduleId/snooze",
   async handle(_request, context) {
     const { seconds } = await context.json();
-    if (typeof seconds !== "number") {
-      const message = "Cannot snooze: seconds must be a number";
-      return problem({ code: "invalid_arguments", message, field: "seconds" }, 400);
-    }
+    // Checked before the session is resumed: a bad body never activates a cold session.
+    const refused = checkSnoozeSeconds(seconds);
+    if (refused !== undefined) return problem({ ...refused.error, field: "seconds" }, 400);
     const actions = await actionsFor(context);
     if (actions instanceof Response) return actions;
-    const result = await actions.snooze(context.param("scheduleId"), seconds);
+    const result = await actions.snooze(context.param("scheduleId"), seconds as number);
     if (!result.ok) return problem(result.error, STATUS[result.error.code] ?? 400);
     const { ok: _, ...value } = result;
     return Response.json({ reminder: activeReminder(value) });

@@ -153,3 +153,39 @@ for (
     assert.equal(turns.length, 1, "one turn");
   });
 }
+
+for (
+  const [lang, zone, lines] of [
+    ["English", "Europe/Berlin", [
+      "remind me every hour to drink water",
+      "snooze it 10 minutes",
+      "move it to 4pm",
+      "stop the drink water reminder",
+    ]],
+    ["Chinese", "Asia/Shanghai", [
+      "每小时提醒我喝水",
+      "推迟10分钟",
+      "改到下午4点",
+      "停止喝水的提醒",
+    ]],
+  ] as const
+) {
+  Deno.test(`regression: a snooze moved to another time stays the series' snooze; stop by words ends both (${lang}, real schedule)`, async () => {
+    await using w = await offlineWorld(zone);
+    await w.say(lines[0]);
+    const [series] = w.records();
+    assert.equal(series?.kind, "recurring");
+    await w.h.clock.advance(60 * 60_000 - 60_000);
+    await fireOnce(w);
+    await w.say(lines[1]);
+    const snooze = w.records().find((r) => r.kind !== "recurring");
+    assert.equal(snooze?.snoozeOf?.id, series!.id);
+    await w.say(lines[2]);
+    const moved = w.records().find((r) => r.id === snooze!.id);
+    assert.ok(moved && moved.kind !== "recurring", JSON.stringify(w.records()));
+    assert.notEqual(moved.scheduledAt, snooze!.scheduledAt, "the snooze moved");
+    assert.deepEqual(moved.snoozeOf, snooze!.snoozeOf, "still the series' snooze");
+    await w.say(lines[3]);
+    assert.deepEqual(w.records(), [], "the series and its moved snooze both ended");
+  });
+}

@@ -209,6 +209,33 @@ Deno.test("POST snooze and stop run the schedule transaction and are recorded", 
   }
 });
 
+Deno.test("regression: a refused snooze names the HTTP field, seconds, and leaves a cold session cold", async () => {
+  await using runtime = await testRuntime({ plugins: [schedulePlugin()] });
+  const app = createApp(runtime);
+  const session = await withSeries(runtime);
+  await runtime.store.close(session);
+  const base = `/api/sessions/${session.id}/reminders/${SERIES_ID}/snooze`;
+  for (const seconds of [59, 604_801, 600.5, "600", null]) {
+    const answer = await post(app, base, { seconds });
+    assert.equal(answer.status, 400, String(seconds));
+    assert.deepEqual(answer.body.error, {
+      code: "invalid_arguments",
+      message: "Cannot snooze schedule: seconds must be an integer in 60..604800",
+      field: "seconds",
+    });
+    assert.doesNotMatch(answer.body.error.message, /after_seconds/);
+  }
+  assert.equal(runtime.store.live(session.id), undefined, "never resumed for a bad body");
+  const badId = await post(app, `/api/sessions/${session.id}/reminders/nope/snooze`, {
+    seconds: 600,
+  });
+  assert.equal(badId.status, 400);
+  assert.deepEqual(badId.body.error, {
+    code: "invalid_arguments",
+    message: "Cannot snooze schedule: bad id",
+  });
+});
+
 Deno.test("POST stop resumes a cold session first; a failed barrier is 503", async () => {
   await using runtime = await testRuntime({ plugins: [schedulePlugin()] });
   const app = createApp(runtime);
