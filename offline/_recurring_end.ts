@@ -6,6 +6,7 @@
  * @module
  */
 import * as chrono from "chrono-node";
+import { reference } from "./absolute.ts";
 import { enNumber, zhNumber } from "./duration.ts";
 import type { Span } from "./_recurring_read.ts";
 
@@ -103,10 +104,8 @@ function dateAt(
   wall: Temporal.ZonedDateTime,
   zh: boolean,
 ): { date: Temporal.PlainDate; time?: Temporal.PlainTime; length: number } | undefined {
-  const ref = new Date(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second);
-  const reference = { instant: ref, timezone: -ref.getTimezoneOffset() };
   const parser = zh ? chrono.zh : chrono.en;
-  const found = parser.parse(rest, reference, { forwardDate: true })[0];
+  const found = parser.parse(rest, reference(wall), { forwardDate: true })[0];
   if (!found || rest.slice(0, found.index).trim() !== "") return undefined;
   const s = found.start;
   const date = Temporal.PlainDate.from({

@@ -53,8 +53,11 @@ function pad(n: number, width = 2): string {
  * A reference whose process-local wall clock equals the zone's wall clock: chrono's zh parser
  * reads the reference in the process zone and ignores `timezone`, so both parsers are given the
  * same local picture and only the wall-clock components of the result are used.
+ *
+ * @param wall the current instant in the zone the phrase is read in
+ * @returns the reference to hand chrono-node
  */
-function reference(wall: Temporal.ZonedDateTime): chrono.ParsingReference {
+export function reference(wall: Temporal.ZonedDateTime): chrono.ParsingReference {
   const instant = new Date(
     wall.year,
     wall.month - 1,

@@ -264,7 +264,7 @@ function cancelWords(text: string): string[] {
       " ",
     )
     : text.toLowerCase().replace(
-      /\b(?:please|pls|can|could|you|cancel|delete|remove|clear|drop|stop|reminding|repeating|repeats?|recurring|series|me|my|the|a|an|that|this|reminders?|for|to|about|of|one)\b|[,.!?]/g,
+      /\b(?:please|pls|can|could|you|cancel|delete|remove|clear|drop|stop|reminding|repeating|repeats?|recurring|series|me|my|it|the|a|an|that|this|reminders?|for|to|about|of|one)\b|[,.!?]/g,
       " ",
     );
   return stripped.split(/\s+/).filter((w) => w.length > 0);

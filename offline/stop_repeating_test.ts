@@ -24,6 +24,8 @@ const ROWS: readonly (readonly [create: string, stop: string, reply: RegExp])[] 
     /^好的，已取消提醒“交工时表”（sch_[\w-]+）（重复提醒已停止）。$/],
   ["每周五下午5点提醒我交工时表", "不要再重复交工时表了", /（重复提醒已停止）/],
   ["每天早上9点提醒我拉伸", "别再重复提醒我拉伸了", /（重复提醒已停止）/],
+  ["every day at 9 remind me to stretch", "stop repeating it", /is cancelled \(the repeats are stopped\)/],
+  ["每天早上9点提醒我拉伸", "别再重复了", /（重复提醒已停止）/],
 ];
 
 for (const [create, stop, reply] of ROWS) {
