@@ -20,9 +20,20 @@ export interface Span {
  * Why a repeat cannot be set: `seconds` (a count of seconds that is no whole number of minutes,
  * "every 90 seconds": the RRULE subset counts in whole minutes), `yearly`, `which-days` (several
  * times a week without naming the days: "twice a week"), `which-times` (several times a day
- * without naming the times: "twice a day"), `unreadable`.
+ * without naming the times: "twice a day"), `unreadable`; of its end (`_recurring_end.ts`): `end`
+ * (an end that cannot be read: "until whenever", "for a few days"), `end-count` (a length its
+ * reminders cannot count exactly: "every Monday for 10 days", "every day for a month"),
+ * `end-before` (an end before the first reminder).
  */
-export type CannotReason = "seconds" | "yearly" | "which-days" | "which-times" | "unreadable";
+export type CannotReason =
+  | "seconds"
+  | "yearly"
+  | "which-days"
+  | "which-times"
+  | "unreadable"
+  | "end"
+  | "end-count"
+  | "end-before";
 
 /** The frequencies of the RRULE subset (docs/recurring.md). */
 export type Freq = "MINUTELY" | "HOURLY" | "DAILY" | "WEEKLY" | "MONTHLY";

@@ -7,6 +7,7 @@
  * @module
  */
 import * as chrono from "chrono-node";
+import { findCalendarDate, nextLeapDay } from "./calendar_date.ts";
 import { findMonthDay, nextMonthDay } from "./month_day.ts";
 
 /** An absolute time found in a text. */
@@ -31,6 +32,12 @@ export interface AbsoluteMatch {
 export type AbsoluteResult =
   | { readonly kind: "time"; readonly match: AbsoluteMatch }
   | { readonly kind: "no-clock-time" }
+  | {
+    readonly kind: "no-such-date";
+    readonly month: number;
+    readonly day: number;
+    readonly year?: number;
+  }
   | { readonly kind: "none" };
 
 // Relative phrases are parse.ts's job (duration.ts); "at 8 in the morning" is not relative.
@@ -46,8 +53,11 @@ function pad(n: number, width = 2): string {
  * A reference whose process-local wall clock equals the zone's wall clock: chrono's zh parser
  * reads the reference in the process zone and ignores `timezone`, so both parsers are given the
  * same local picture and only the wall-clock components of the result are used.
+ *
+ * @param wall the current instant in the zone the phrase is read in
+ * @returns the reference to hand chrono-node
  */
-function reference(wall: Temporal.ZonedDateTime): chrono.ParsingReference {
+export function reference(wall: Temporal.ZonedDateTime): chrono.ParsingReference {
   const instant = new Date(
     wall.year,
     wall.month - 1,
@@ -57,6 +67,11 @@ function reference(wall: Temporal.ZonedDateTime): chrono.ParsingReference {
     wall.second,
   );
   return { instant, timezone: -instant.getTimezoneOffset() };
+}
+
+/** `text` with `[index, index + length)` blanked, indexes kept. */
+function blank(text: string, span: { readonly index: number; readonly length: number }): string {
+  return text.slice(0, span.index) + " ".repeat(span.length) + text.slice(span.index + span.length);
 }
 
 function parse(text: string, wall: Temporal.ZonedDateTime): chrono.ParsedResult[] {
@@ -75,7 +90,11 @@ function parse(text: string, wall: Temporal.ZonedDateTime): chrono.ParsedResult[
  *
  * @param text the user's message (explicit zone phrases and repeat phrases already blanked out)
  * @param options `now` (epoch ms) and the IANA zone to read the phrase in
- * @returns the time, `no-clock-time` for a date or relative phrase without a clock time, or `none`
+ * February 29 without a year is the next February 29 (`calendar_date.ts`); a date no calendar has
+ * ("Feb 30", "2月30日", "Feb 29 2027") is `no-such-date`.
+ *
+ * @returns the time, `no-clock-time` for a date or relative phrase without a clock time,
+ *   `no-such-date`, or `none`
  */
 export function findAbsolute(
   text: string,
@@ -84,12 +103,17 @@ export function findAbsolute(
   const wall = Temporal.Instant.fromEpochMilliseconds(options.now).toZonedDateTimeISO(
     options.timeZone,
   );
-  const day = findMonthDay(text);
-  const rest = day
-    ? text.slice(0, day.index) + " ".repeat(day.length) + text.slice(day.index + day.length)
-    : text;
+  const calendar = findCalendarDate(text);
+  if (calendar && !calendar.exists) {
+    const { month, day, year } = calendar;
+    return { kind: "no-such-date", month, day, ...(year ? { year } : {}) };
+  }
+  const leap = calendar ? blank(text, calendar) : text;
+  const day = calendar ? undefined : findMonthDay(text);
+  const rest = day ? blank(leap, day) : leap;
+  const phrase = calendar ?? day;
   const results = parse(rest, wall);
-  if (!results[0] && !day) return { kind: "none" };
+  if (!results[0] && !phrase) return { kind: "none" };
   const found = results.find((r) => r.start.isCertain("hour") && !RELATIVE_RE.test(r.text));
   if (!found) return { kind: "no-clock-time" };
   const start = found.start;
@@ -101,17 +125,18 @@ export function findAbsolute(
     day: start.get("day") ?? wall.day,
   });
   const undated = !start.isCertain("day") && !start.isCertain("weekday");
-  if (undated && day) date = nextMonthDay(day, { hour, minute }, wall).toPlainDate();
+  if (undated && calendar) date = nextLeapDay({ hour, minute }, wall).toPlainDate();
+  else if (undated && day) date = nextMonthDay(day, { hour, minute }, wall).toPlainDate();
   else if (undated) {
     date = wall.toPlainDate();
     if (hour * 60 + minute <= wall.hour * 60 + wall.minute) date = date.add({ days: 1 });
   }
-  const dated = !undated || day !== undefined;
+  const dated = !undated || phrase !== undefined;
   const base = { date: date.toString(), time: `${pad(hour)}:${pad(minute)}`, dated };
   const span = {
     index: found.index,
     length: found.text.length,
-    ...(undated && day ? { dayPhrase: { index: day.index, length: day.length } } : {}),
+    ...(undated && phrase ? { dayPhrase: { index: phrase.index, length: phrase.length } } : {}),
   };
   const offset = start.get("timezoneOffset");
   if (start.isCertain("timezoneOffset") && offset !== null) {

@@ -24,7 +24,18 @@ export type OfflineIntent =
   | { readonly kind: "cannot-repeat"; readonly reason: CannotReason }
   | { readonly kind: "list" }
   | { readonly kind: "delete"; readonly ids: readonly string[] }
-  | { readonly kind: "cancel-match"; readonly words: readonly string[] }
+  | {
+    readonly kind: "cancel-match";
+    readonly words: readonly string[];
+    /** "stop repeating …", "停止重复…": only a repeating reminder is meant. */
+    readonly series?: true;
+  }
+  | {
+    readonly kind: "no-such-date";
+    readonly month: number;
+    readonly day: number;
+    readonly year?: number;
+  }
   | { readonly kind: "snooze"; readonly target: Target; readonly seconds: number }
   | {
     readonly kind: "update";
@@ -52,6 +63,8 @@ const CREATE_RE =
 const CANCEL_RE =
   /\b(?:cancel|delete|remove|clear|drop|stop)\b|取消|删除|删掉|去掉|撤销|停止|停掉|关掉|别再|不要再|不用再/i;
 const REMINDER_WORD_RE = /\breminders?\b|\breminding\b|提醒|sch_/i;
+// "stop repeating the timesheet reminder" (the page's button says "Stop repeating"), "停止重复…".
+const SERIES_RE = /\b(?:repeating|repeats?|recurring|series)\b|重复/i;
 const SNOOZE_RE = /\bsnooze\b|推迟|延后|延迟|晚点再|稍后再|贪睡/i;
 const AGAIN_RE =
   /\bremind\s+(?:me|us)\s+(?:about\s+(?:it|that|this)\s+)?again\b|再(?:提醒|叫|喊)(?:我|一下)?(?:一次|一遍|一下)?/i;
@@ -128,6 +141,7 @@ type SelectorRead =
     readonly dated?: true;
   }
   | { readonly kind: "cannot-repeat"; readonly reason: CannotReason }
+  | Extract<OfflineIntent, { kind: "no-such-date" }>
   | { readonly kind: "missing-time" };
 
 function readSelector(text: string, options: ParseOptions): SelectorRead {
@@ -154,6 +168,7 @@ function readSelector(text: string, options: ParseOptions): SelectorRead {
     return { kind: "selector", selector: { after_seconds: duration.seconds }, masked: rest };
   }
   const found = findAbsolute(masked, { now: options.now, timeZone });
+  if (found.kind === "no-such-date") return found;
   if (found.kind !== "time") return { kind: "missing-time" };
   const m = found.match;
   const timeless = blank(masked, m.index, m.length);
@@ -231,8 +246,7 @@ function readUpdate(
   const when = m[2] ?? m[4] ?? "";
   if (!REFER_RE.test(object) && ids.length === 0) return undefined;
   const read = readSelector(when, options);
-  if (read.kind === "cannot-repeat") return read;
-  if (read.kind === "missing-time") return { kind: "missing-time" };
+  if (read.kind !== "selector") return read;
   const target = readTarget(object, ids, zh);
   return {
     kind: "update",
@@ -246,11 +260,11 @@ function cancelWords(text: string): string[] {
   const zh = isChinese(text);
   const stripped = zh
     ? text.replace(
-      /取消|删除|删掉|去掉|撤销|停止|停掉|关掉|别再|不要再|不用再|请|帮我|一下|我的|那个|这个|那条|这条|个|条|的|提醒我?|吧|了|[，,。.！!？?\s]/g,
+      /取消|删除|删掉|去掉|撤销|停止|停掉|关掉|别再|不要再|不用再|重复|请|帮我|一下|我的|那个|这个|那条|这条|个|条|的|提醒我?|吧|了|[，,。.！!？?\s]/g,
       " ",
     )
     : text.toLowerCase().replace(
-      /\b(?:please|pls|can|could|you|cancel|delete|remove|clear|drop|stop|reminding|me|my|the|a|an|that|this|reminders?|for|to|about|of|one)\b|[,.!?]/g,
+      /\b(?:please|pls|can|could|you|cancel|delete|remove|clear|drop|stop|reminding|repeating|repeats?|recurring|series|me|my|it|the|a|an|that|this|reminders?|for|to|about|of|one)\b|[,.!?]/g,
       " ",
     );
   return stripped.split(/\s+/).filter((w) => w.length > 0);
@@ -273,10 +287,13 @@ export function parseIntent(text: string, options: ParseOptions): OfflineIntent 
   const create = CREATE_RE.exec(text);
   const cancel = CANCEL_RE.exec(text);
   const ids = [...new Set(text.match(ID_RE) ?? [])];
-  if (cancel && REMINDER_WORD_RE.test(text) && (!create || cancel.index < create.index)) {
-    return ids.length > 0
-      ? { kind: "delete", ids }
-      : { kind: "cancel-match", words: cancelWords(text) };
+  const series = SERIES_RE.test(text);
+  if (
+    cancel && (REMINDER_WORD_RE.test(text) || series) && (!create || cancel.index < create.index)
+  ) {
+    if (ids.length > 0) return { kind: "delete", ids };
+    const words = cancelWords(text);
+    return series ? { kind: "cancel-match", words, series: true } : { kind: "cancel-match", words };
   }
   const again = cancel ? undefined : readAgain(text, ids);
   if (again) return again;

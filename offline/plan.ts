@@ -29,7 +29,7 @@ import {
 } from "./contract.ts";
 import type { OfflineIntent, Target } from "./parse.ts";
 import { callArgs, knownReminders, latestReminder } from "./refer.ts";
-import type { ReplyContext, ToolOutcome } from "./reply.ts";
+import { notRepeatingText, type ReplyContext, type ToolOutcome } from "./reply.ts";
 import { moveSeries } from "./series_move.ts";
 import {
   type AskAction,
@@ -37,6 +37,7 @@ import {
   cannotRepeatText,
   helpText,
   missingTimeText,
+  noSuchDateText,
   notEnabledText,
   seriesMoveText,
   timeText,
@@ -213,6 +214,8 @@ function forIntent(intent: OfflineIntent, pc: PlanContext): Draft {
     }
     case "missing-time":
       return text(has(pc, TOOL.create) ? missingTimeText(zh) : notEnabledText(zh));
+    case "no-such-date":
+      return text(noSuchDateText(intent, zh));
     case "time":
       return text(timeText(pc.reply));
     case "none":
@@ -320,7 +323,16 @@ function afterList(
       return act(view, intent.selector, pc, { dated: intent.dated });
     }
   } else return undefined;
-  const found = matching(schedules, words);
+  let pool = schedules;
+  if (intent.kind === "cancel-match" && intent.series) {
+    // "stop repeating …": the series (and the snoozes of its occurrences), never a one-off.
+    const repeating = new Set(schedules.filter((s) => s.repeat).map((s) => s.id));
+    pool = schedules.filter((s) => repeating.has(s.snoozeOf ?? s.id));
+    if (matching(pool, words).length === 0 && matching(schedules, words).length > 0) {
+      return text(notRepeatingText(pc.reply.zh));
+    }
+  }
+  const found = matching(pool, words);
   const only = found.length === 1 ? found[0] : undefined;
   const group = found.length > 0 ? oneReminder(found) : undefined;
   if (intent.kind === "cancel-match" && group) {
@@ -335,7 +347,7 @@ function afterList(
   if (intent.kind === "update" && only) {
     return act(only, intent.selector, pc, { dated: intent.dated });
   }
-  return text(askWhichText(found.length > 1 ? found : schedules, words, pc.reply, action));
+  return text(askWhichText(found.length > 1 ? found : pool, words, pc.reply, action));
 } // deno-fmt-ignore
 
 /**

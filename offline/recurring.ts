@@ -11,6 +11,7 @@
 import type { RepeatArgs } from "./contract.ts";
 import { defaultTimeOfDay, findTimeOfDay } from "./time_of_day.ts";
 import { type CannotReason, DAY_CODES, type Draft, read, type Span } from "./_recurring_read.ts";
+import { endPart, findEnd } from "./_recurring_end.ts";
 
 export type { CannotReason, Span } from "./_recurring_read.ts";
 
@@ -77,34 +78,45 @@ export function findRecurrence(
   text: string,
   options: { readonly now: number; readonly timeZone: string },
 ): Recurrence | undefined {
-  const d = read(text);
+  const now = Temporal.Instant.fromEpochMilliseconds(options.now).toZonedDateTimeISO(
+    options.timeZone,
+  );
+  // The end is read first: "until Friday" names no weekday of the rule, "for 3 days" no cadence.
+  const end = findEnd(text, now);
+  const body = end ? blank(text, end.span) : text;
+  const d = read(body);
   if (d === undefined) return undefined;
   if (d.cannot !== undefined) return { kind: "cannot", reason: d.cannot };
   const freq = d.freq;
   if (freq === undefined) return { kind: "cannot", reason: "unreadable" };
-  const now = Temporal.Instant.fromEpochMilliseconds(options.now).toZonedDateTimeISO(
-    options.timeZone,
-  );
   // "once a week", "monthly", "每两周": today's weekday or day of the month, in the rule's zone.
   if (freq === "WEEKLY" && d.byday === undefined) d.byday = [DAY_CODES[now.dayOfWeek - 1]!];
   if (freq === "MONTHLY" && d.bymonthday === undefined) d.bymonthday = now.day;
-  const named = findTimeOfDay(text);
+  const named = findTimeOfDay(body);
   if (named !== undefined && "invalid" in named) return { kind: "invalid-time" };
   const spans = named ? [...d.spans, { index: named.index, length: named.length }] : d.spans;
   const subDaily = freq === "MINUTELY" || freq === "HOURLY";
   let start: Temporal.PlainDateTime;
   if (subDaily && !named) {
-    const minute = now.toPlainDateTime().round({ smallestUnit: "minute", roundingMode: "floor" });
-    start = minute.add(freq === "MINUTELY" ? { minutes: d.interval } : { hours: d.interval });
+    // One interval from now, on the whole minute at or after it: never sooner than the interval.
+    const due = now.add(freq === "MINUTELY" ? { minutes: d.interval } : { hours: d.interval });
+    start = due.round({ smallestUnit: "minute", roundingMode: "ceil" }).toPlainDateTime();
   } else {
-    start = firstAt(d, now, named ?? defaultTimeOfDay(text));
+    start = firstAt(d, now, named ?? defaultTimeOfDay(body));
   }
   const parts = [`FREQ=${freq}`];
   if (d.interval > 1) parts.push(`INTERVAL=${d.interval}`);
   if (d.byday && freq === "WEEKLY") parts.push(`BYDAY=${d.byday.join(",")}`);
   if (d.bymonthday !== undefined && freq === "MONTHLY") parts.push(`BYMONTHDAY=${d.bymonthday}`);
   if (!subDaily) parts.push(`BYHOUR=${start.hour}`, `BYMINUTE=${start.minute}`);
-  if (d.count !== undefined && d.count > 0) parts.push(`COUNT=${d.count}`);
+  const count = d.count !== undefined && d.count > 0 ? `COUNT=${d.count}` : undefined;
+  const ended = end ? endPart(end, { ...d, freq }, start, options.timeZone) : undefined;
+  if (ended?.kind === "cannot") return { kind: "cannot", reason: ended.reason };
+  const last = ended?.kind === "part" ? ended.part : undefined;
+  // COUNT and UNTIL are exclusive; "3 times for 3 days" says the end twice.
+  if (count && last) return { kind: "cannot", reason: "end" };
+  if (count ?? last) parts.push((count ?? last)!);
+  if (end && ended?.kind === "part") spans.push(end.span);
   const repeat: RepeatArgs = {
     rrule: parts.join(";"),
     start: {
@@ -113,4 +125,9 @@ export function findRecurrence(
     },
   };
   return { kind: "rule", repeat, spans };
+}
+
+function blank(text: string, span: Span): string {
+  return text.slice(0, span.index) + " ".repeat(span.length) +
+    text.slice(span.index + span.length);
 }

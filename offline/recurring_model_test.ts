@@ -75,7 +75,7 @@ Deno.test("regression: a repeat at 25:00 sets nothing and asks for a valid time,
   assert.equal(zh.text, zhOneOff.text);
 }); // deno-fmt-ignore
 
-Deno.test("complete() confirms a repeat with its rule in words and the next occurrence", async () => {
+Deno.test("complete() confirms a repeat with its rule in words and its first occurrence", async () => {
   const reply = await complete([
     user(VITAMINS),
     called("call_1", "schedule_create", {}),
@@ -83,14 +83,14 @@ Deno.test("complete() confirms a repeat with its rule in words and the next occu
   ], V2);
   assert.equal(
     reply.text,
-    "OK — I'll remind you to take my vitamins, repeating daily at 09:00 (Europe/Berlin); next: 2026-11-30 09:00 (Europe/Berlin). This reminder is session-local: it only fires while this session is open. (id: sch_1)",
+    "OK — I'll remind you to take my vitamins, repeating daily at 09:00 (Europe/Berlin); first at 2026-11-30 09:00 (Europe/Berlin). This reminder is session-local: it only fires while this session is open. (id: sch_1)",
   );
   const zh = await complete([
     user("每天早上9点提醒我吃维生素"),
     called("call_1", "schedule_create", {}),
     result("call_1", { ok: true, ...recurring, prompt: "吃维生素" }),
   ], V2);
-  assert.match(zh.text, /^好的——我会提醒你：吃维生素（重复：每天 09:00（Europe\/Berlin），下次：2026-11-30 09:00（Europe\/Berlin））。/);
+  assert.match(zh.text, /^好的——我会提醒你：吃维生素（重复：每天 09:00（Europe\/Berlin），首次：2026-11-30 09:00（Europe\/Berlin））。/);
 }); // deno-fmt-ignore
 
 Deno.test("complete() lists a repeat with its rule in words and its next occurrence", async () => {

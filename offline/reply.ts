@@ -46,7 +46,8 @@ function pad(n: number): string {
 }
 
 /**
- * Formats an instant in the session zone: `HH:MM (Zone)` today, `YYYY-MM-DD HH:MM (Zone)` else.
+ * Formats an instant in the session zone: `HH:MM (Zone)` today, `YYYY-MM-DD HH:MM (Zone)` else;
+ * `HH:MM:SS` when it is not on a whole minute (a delay counted from now).
  *
  * @param iso UTC RFC 3339 instant
  * @param ctx clock and zone
@@ -61,7 +62,9 @@ export function formatWhen(iso: string, ctx: ReplyContext): string {
     return iso;
   }
   const today = Temporal.Instant.fromEpochMilliseconds(ctx.now).toZonedDateTimeISO(zone);
-  const time = `${pad(at.hour)}:${pad(at.minute)}`;
+  // A delay ("in 1 minute" at 03:12:58) is due to the second: said as it fires, never rounded.
+  const seconds = at.second !== 0 ? `:${pad(at.second)}` : "";
+  const time = `${pad(at.hour)}:${pad(at.minute)}${seconds}`;
   const text = at.toPlainDate().equals(today.toPlainDate()) ? time : `${at.toPlainDate()} ${time}`;
   return ctx.zh ? `${text}（${zone}）` : `${text} (${zone})`;
 }
@@ -109,9 +112,26 @@ export function ruleWords(repeat: RepeatView, zh: boolean): string {
     /^(?:repeats|repeating)\s+|^重复[：:]\s*/i,
     "",
   );
-  if (words) return words;
+  if (words) return withWeekday(words, zh);
   const zone = repeat.timeZone ? (zh ? `（${repeat.timeZone}）` : ` (${repeat.timeZone})`) : "";
   return `${repeat.rrule}${zone}`;
+}
+
+const EN_WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+const ZH_WEEKDAYS = "一二三四五六日";
+
+/** "until 2026-12-04" → "until Fri 2026-12-04", "直到2026-12-04" → "直到2026-12-04（周五）". */
+function withWeekday(words: string, zh: boolean): string {
+  const re = zh ? /(直到\s*)(\d{4}-\d{2}-\d{2})/ : /(\buntil\s+)(\d{4}-\d{2}-\d{2})/;
+  return words.replace(re, (all, lead: string, iso: string) => {
+    let day: number;
+    try {
+      day = Temporal.PlainDate.from(iso).dayOfWeek - 1;
+    } catch {
+      return all;
+    }
+    return zh ? `${lead}${iso}（周${ZH_WEEKDAYS[day]}）` : `${lead}${EN_WEEKDAYS[day]} ${iso}`;
+  });
 }
 
 const ERRORS: Record<string, readonly [string, string]> = {
@@ -145,6 +165,11 @@ const ERRORS: Record<string, readonly [string, string]> = {
   ],
 }; // deno-fmt-ignore
 
+const NOT_REPEATING = [
+  'That reminder doesn\'t repeat, so there\'s no repeat to stop; say "cancel it" to remove it.',
+  "这个提醒不是重复提醒，没有可停止的重复；要删除它可以说“取消这个提醒”。",
+] as const; // deno-fmt-ignore
+
 // `schedule_not_active` covers more than an ended reminder; its message says which
 // (schedule/_decide.ts): a series that has not fired has no occurrence to snooze.
 const NOT_ACTIVE: readonly (readonly [RegExp, string, string])[] = [
@@ -153,12 +178,18 @@ const NOT_ACTIVE: readonly (readonly [RegExp, string, string])[] = [
     'That repeating reminder hasn\'t fired yet, so there\'s nothing to snooze; it still repeats as before. To change when it fires, say e.g. "move it to 8am".',
     "这个重复提醒还没有触发过，没有可以推迟的那一次；它仍按原来的时间重复。要改时间，可以说“改到早上8点”。",
   ],
-  [
-    /does not repeat/i,
-    'That reminder doesn\'t repeat, so there\'s no repeat to stop; say "cancel it" to remove it.',
-    "这个提醒不是重复提醒，没有可停止的重复；要删除它可以说“取消这个提醒”。",
-  ],
+  [/does not repeat/i, ...NOT_REPEATING],
 ]; // deno-fmt-ignore
+
+/**
+ * Says a reminder does not repeat, so a "stop repeating" request has nothing to stop.
+ *
+ * @param zh reply in Chinese
+ * @returns the text
+ */
+export function notRepeatingText(zh: boolean): string {
+  return zh ? NOT_REPEATING[1] : NOT_REPEATING[0];
+}
 
 function errorText(name: string, error: Obj | undefined, ctx: ReplyContext): string {
   const code = str(error?.code);
@@ -167,8 +198,12 @@ function errorText(name: string, error: Obj | undefined, ctx: ReplyContext): str
     const known = Array.isArray(error?.knownTimeZones) ? error.knownTimeZones.map(str) : [];
     const list = known.filter(Boolean).join(", ");
     return ctx.zh
-      ? `设置按钟点的提醒前，我需要确认你的时区${list ? `（已知：${list}）` : ""}。请告诉我是哪个时区，例如“明天上午9点 Asia/Shanghai 提醒我开会”。`
-      : `Before I set a reminder at a clock time I need to confirm your time zone${list ? ` (known: ${list})` : ""}. Which zone do you mean? For example: "remind me tomorrow at 9:00 Europe/Berlin to join the meeting".`;
+      ? `设置按钟点的提醒前，我需要确认你的时区${
+        list ? `（已知：${list}）` : ""
+      }。请告诉我是哪个时区，例如“明天上午9点 Asia/Shanghai 提醒我开会”。`
+      : `Before I set a reminder at a clock time I need to confirm your time zone${
+        list ? ` (known: ${list})` : ""
+      }. Which zone do you mean? For example: "remind me tomorrow at 9:00 Europe/Berlin to join the meeting".`;
   }
   const why = code === "schedule_not_active"
     ? NOT_ACTIVE.find(([re]) => re.test(message))
@@ -177,15 +212,24 @@ function errorText(name: string, error: Obj | undefined, ctx: ReplyContext): str
   const fixed = ERRORS[code];
   if (fixed) return ctx.zh ? fixed[1] : fixed[0];
   const detail = message || code || "unknown error";
-  return ctx.zh ? `工具 ${name || "调用"} 失败：${detail}` : `The ${name || "tool"} call failed: ${detail}`;
+  return ctx.zh
+    ? `工具 ${name || "调用"} 失败：${detail}`
+    : `The ${name || "tool"} call failed: ${detail}`;
 } // deno-fmt-ignore
 
-/** How a reminder repeats, in words: `repeating daily at 09:00 (Zone); next: …` / `重复：…，下次：…`. */
-function repeatText(s: ScheduleView & { repeat: RepeatView }, ctx: ReplyContext): string {
+/**
+ * How a reminder repeats, in words: `repeating daily at 09:00 (Zone); next: …` / `重复：…，下次：…`;
+ * a series just created says its `first` reminder instead (`; first at …` / `，首次：…`).
+ */
+function repeatText(
+  s: ScheduleView & { repeat: RepeatView },
+  ctx: ReplyContext,
+  first = false,
+): string {
   const next = formatWhen(s.scheduledAt, { ...ctx, timeZone: s.repeat.timeZone || ctx.timeZone });
-  return ctx.zh
-    ? `重复：${ruleWords(s.repeat, true)}，下次：${next}`
-    : `repeating ${ruleWords(s.repeat, false)}; next: ${next}`;
+  const rule = ruleWords(s.repeat, ctx.zh);
+  if (ctx.zh) return `重复：${rule}，${first ? "首次" : "下次"}：${next}`;
+  return `repeating ${rule}; ${first ? "first at" : "next:"} ${next}`;
 }
 
 /**
@@ -227,8 +271,16 @@ function skippedMonthsText(repeat: RepeatView, zh: boolean): string {
     } are skipped; say "on the last day of every month" to be reminded every month.`;
 }
 
-/** `OK — I'll remind you to X at …` / `…, repeating …` with the session-local note and id. */
-function remindText(s: ScheduleView, head: readonly [string, string], ctx: ReplyContext): string {
+/**
+ * `OK — I'll remind you to X at …` / `…, repeating …` with the session-local note and id;
+ * `created`: a new series says its first reminder.
+ */
+function remindText(
+  s: ScheduleView,
+  head: readonly [string, string],
+  ctx: ReplyContext,
+  created = false,
+): string {
   const late = s.status === "overdue" && !s.repeat;
   const skips = s.repeat ? skippedMonthsText(s.repeat, ctx.zh) : "";
   const local = ctx.zh
@@ -239,12 +291,12 @@ function remindText(s: ScheduleView, head: readonly [string, string], ctx: Reply
     : "";
   if (ctx.zh) {
     const body = s.repeat
-      ? `我会提醒你：${s.prompt}（${repeatText({ ...s, repeat: s.repeat }, ctx)}）。`
+      ? `我会提醒你：${s.prompt}（${repeatText({ ...s, repeat: s.repeat }, ctx, created)}）。`
       : `我会在 ${formatWhen(s.scheduledAt, ctx)} 提醒你：${s.prompt}。`;
     return `${head[1]}${body}${due}${skips}${local}`;
   }
   const when = s.repeat
-    ? `, ${repeatText({ ...s, repeat: s.repeat }, ctx)}`
+    ? `, ${repeatText({ ...s, repeat: s.repeat }, ctx, created)}`
     : ` at ${formatWhen(s.scheduledAt, ctx)}`;
   return `${head[0]}I'll remind you to ${s.prompt}${when}.${due}${skips} ${local}`;
 } // deno-fmt-ignore
@@ -253,7 +305,7 @@ function createdText(created: ScheduleView | undefined, ctx: ReplyContext): stri
   if (!created) {
     return ctx.zh ? "好的，提醒已设置（仅限本会话）。" : "OK — the reminder is set (session-local).";
   }
-  return remindText(created, ["OK — ", "好的——"], ctx);
+  return remindText(created, ["OK — ", "好的——"], ctx, true);
 }
 
 /** The head of an update's answer: whether the reminder repeats, when that is known to change. */

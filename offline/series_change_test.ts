@@ -283,7 +283,7 @@ Deno.test("monthly started on the 29th sets the 29th and says short months are s
       text: { en: "monthly on day 29 at 09:00 (Europe/Berlin)", zh: "每月29日 09:00（Europe/Berlin）" } },
   };
   const en = await complete([user("remind me monthly to pay rent"), called("call_1", "schedule_create", {}), result("call_1", value)], { tools: TOOLS_V2 });
-  assert.match(en.text, /repeating monthly on day 29 at 09:00 \(Europe\/Berlin\); next: 2026-12-29 09:00 \(Europe\/Berlin\)\. Months without a 29th are skipped; say "on the last day of every month" to be reminded every month\. This reminder is session-local/);
+  assert.match(en.text, /repeating monthly on day 29 at 09:00 \(Europe\/Berlin\); first at 2026-12-29 09:00 \(Europe\/Berlin\)\. Months without a 29th are skipped; say "on the last day of every month" to be reminded every month\. This reminder is session-local/);
   const zh = await complete([user("每月一次提醒我交房租"), called("call_1", "schedule_create", {}), result("call_1", { ...value, prompt: "交房租" })], { tools: TOOLS_V2 });
-  assert.match(zh.text, /下次：2026-12-29 09:00（Europe\/Berlin））。没有29号的月份会跳过；想每个月都提醒，可以说“每月最后一天”。这个提醒仅在本会话内有效/);
+  assert.match(zh.text, /首次：2026-12-29 09:00（Europe\/Berlin））。没有29号的月份会跳过；想每个月都提醒，可以说“每月最后一天”。这个提醒仅在本会话内有效/);
 });

@@ -192,6 +192,12 @@ export function askWhichText(
   return `${head}\n${listLines(schedules, ctx)}`;
 }
 
+/** How to give a repeat an end the model reads. */
+const END_HINT = [
+  'Give the end as a day or a count, e.g. "until Friday", "until the end of the month", "for 3 days" or "5 times" — or leave it out and cancel the reminder when you\'re done.',
+  "请用日期或次数说结束，例如“直到周五”“到月底为止”“连续3天”或“共5次”；也可以不说结束，不需要时再取消。",
+] as const; // deno-fmt-ignore
+
 /** Why, and (when the request can be said another way) how to say it instead. */
 const CANNOT: Record<
   CannotReason,
@@ -223,6 +229,13 @@ const CANNOT: Record<
     ],
   },
   unreadable: { en: "I couldn't tell how often it should repeat", zh: "我没看懂要多久重复一次" },
+  end: { en: "I couldn't tell when it should stop repeating", zh: "我没看懂什么时候停止重复", hint: END_HINT },
+  "end-count": {
+    en: "that length doesn't hold a whole number of its repeats, so I can't end it exactly there",
+    zh: "这段时间内的重复次数不是整数，没法恰好在那时结束",
+    hint: END_HINT,
+  },
+  "end-before": { en: "it would end before its first reminder", zh: "结束时间在第一次提醒之前", hint: END_HINT },
 }; // deno-fmt-ignore
 
 /**
@@ -291,4 +304,43 @@ export function seriesMoveText(reason: SeriesMoveRefusal, repeat: RepeatView, zh
   return zh
     ? `这个提醒按“${ruleWords(repeat, true)}”重复，我没有修改：${cn}`
     : `That reminder repeats ${ruleWords(repeat, false)}, so I haven't changed it: ${en}`;
+}
+
+const EN_MONTH_NAMES = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
+
+/**
+ * Says a date does not exist ("Feb 30", "2月30日", "Feb 29 2027"), so nothing was set.
+ *
+ * @param date month 1..12, day, and the year when one was said
+ * @param zh reply in Chinese
+ * @returns the text
+ */
+export function noSuchDateText(
+  date: { readonly month: number; readonly day: number; readonly year?: number | undefined },
+  zh: boolean,
+): string {
+  const { month, day, year } = date;
+  const leap = year !== undefined && month === 2 && day === 29;
+  if (zh) {
+    const why = leap ? `（${year}年不是闰年）` : "";
+    return `没有${
+      year ? `${year}年` : ""
+    }${month}月${day}日这个日期${why}，所以我没有设置任何提醒。请换一个存在的日期。`;
+  }
+  const name = `${EN_MONTH_NAMES[month - 1]} ${day}${year ? `, ${year}` : ""}`;
+  const why = leap ? ` (${year} is not a leap year)` : "";
+  return `${name} doesn't exist${why}, so I haven't set anything. Please give a date that does.`;
 }
