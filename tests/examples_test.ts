@@ -21,7 +21,7 @@ Deno.test("examples/embed sets a reminder, delivers it and keeps the log in libS
   const lines = out.trim().split("\n");
   assert.match(
     lines[0]!,
-    /^assistant: OK — I'll remind you to stretch at \d\d:\d\d \(Europe\/Berlin\)/,
+    /^assistant: OK — I'll remind you to stretch at \d\d:\d\d(?::\d\d)? \(Europe\/Berlin\)/,
   );
   assert.equal(lines[1], "assistant: Reminder: stretch");
   const id = /^session (\S+):/.exec(lines[2]!)?.[1];

@@ -91,7 +91,9 @@ Deno.test({
         /^repeats .*minute.* \(Asia\/Shanghai\) · next /,
       );
       const cards = page.locator("[data-testid=reminder-card][data-recurring]");
-      await cards.nth(1).waitFor({ timeout: 150_000 });
+      // The first occurrence is one interval from now rounded up to a whole minute (60–120 s),
+      // the second a minute later.
+      await cards.nth(1).waitFor({ timeout: 210_000 });
       match(await cards.nth(1).getByTestId("reminder-repeat").innerText(), /· next /);
       // Only the latest card acts: the host snoozes the series' latest delivered occurrence.
       equal(await cards.nth(0).locator("button").count(), 0);
