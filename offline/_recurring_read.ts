@@ -161,6 +161,12 @@ const RULES_EN: readonly Rule[] = [
     /\b(?:for\s+)?(\d+)\s+times\b(?!\s+(?:a|an|per|each|every|hourly|daily|weekly|fortnightly|monthly|yearly|annually)\b)/i,
     (m, d) => (d.count = Number(m[1])),
   ],
+  // "every day at 9 … 1 time", "… only once" (at the end): one reminder of the repeat, COUNT=1;
+  // without a repeat word it is no count ("remind me once at 9" is one reminder anyway).
+  [
+    /\b(?:for\s+)?(?:1|one)\s+time\b(?!\s+(?:a|an|per|each|every|hourly|daily|weekly|fortnightly|monthly|yearly|annually)\b)|\b(?:(?:only|just)\s+)?once(?=\s*[.!]?\s*$)/i,
+    (_m, d) => (d.freq === undefined ? false : (d.count = 1)),
+  ],
 ]; // deno-fmt-ignore
 
 const RULES_ZH: readonly Rule[] = [
@@ -205,6 +211,8 @@ const RULES_ZH: readonly Rule[] = [
     },
   ],
   [new RegExp(`(?:共|一共|总共)\\s*(${ZN})\\s*次`), (m, d) => (d.count = zhNumber(m[1] ?? ""))],
+  // "只提醒一次", "仅一次": one reminder of the repeat (a bare "一次" may say how often: "每天吃药一次").
+  [/(?:只|仅)(?:提醒)?\s*(?:一|1)\s*次/, (_m, d) => (d.freq === undefined ? false : (d.count = 1))],
 ]; // deno-fmt-ignore
 
 // Words that ask for a repeat without saying how often: answered, never a one-off.

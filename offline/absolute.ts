@@ -7,8 +7,8 @@
  * @module
  */
 import * as chrono from "chrono-node";
-import { findCalendarDate, nextLeapDay } from "./calendar_date.ts";
-import { findMonthDay, nextMonthDay } from "./month_day.ts";
+import { type CalendarDate, findCalendarDate, nextLeapDay } from "./calendar_date.ts";
+import { findMonthDay, type MonthDay, nextMonthDay } from "./month_day.ts";
 
 /** An absolute time found in a text. */
 export interface AbsoluteMatch {
@@ -31,7 +31,13 @@ export interface AbsoluteMatch {
 /** What {@linkcode findAbsolute} found: a time, a phrase without a clock time, or nothing. */
 export type AbsoluteResult =
   | { readonly kind: "time"; readonly match: AbsoluteMatch }
-  | { readonly kind: "no-clock-time" }
+  | {
+    readonly kind: "no-clock-time";
+    /** The local day `YYYY-MM-DD` the phrase names ("tomorrow", "on the 15th"), when it names one. */
+    readonly date?: string;
+    /** That day as said ("tomorrow", "on the 15th", "2月29日"), for an example answer. */
+    readonly phrase?: string;
+  }
   | {
     readonly kind: "no-such-date";
     readonly month: number;
@@ -81,6 +87,52 @@ function parse(text: string, wall: Temporal.ZonedDateTime): chrono.ParsedResult[
   return results.length > 0 ? results : chrono.en.parse(text, ref, options);
 }
 
+const END_OF_DAY = { hour: 23, minute: 59 } as const;
+
+/** February 29 of `year` when one was said ("next year"), else the next one at `time`. */
+function leapDay(
+  year: number | undefined,
+  time: { readonly hour: number; readonly minute: number },
+  wall: Temporal.ZonedDateTime,
+): Temporal.PlainDate {
+  return year === undefined
+    ? nextLeapDay(time, wall).toPlainDate()
+    : Temporal.PlainDate.from({ year, month: 2, day: 29 });
+}
+
+/**
+ * A day said without a clock time ("tomorrow", "on the 15th", "Feb 29"): the day (the first
+ * one whose end is still to come) and the words that said it, so the answer can ask for the
+ * time of that day; a phrase that names no day gives neither.
+ */
+function noClockTime(
+  text: string,
+  results: readonly chrono.ParsedResult[],
+  said: { calendar?: CalendarDate | undefined; day?: MonthDay | undefined },
+  wall: Temporal.ZonedDateTime,
+): AbsoluteResult {
+  const { calendar, day } = said;
+  const phrase = calendar ?? day;
+  if (phrase) {
+    const date = calendar
+      ? leapDay(calendar.year, END_OF_DAY, wall)
+      : nextMonthDay(day!, END_OF_DAY, wall).toPlainDate();
+    const words = text.slice(phrase.index, phrase.index + phrase.length).trim();
+    return { kind: "no-clock-time", date: date.toString(), phrase: words };
+  }
+  const dated = results.find((r) =>
+    (r.start.isCertain("day") || r.start.isCertain("weekday")) && !RELATIVE_RE.test(r.text)
+  );
+  if (!dated) return { kind: "no-clock-time" };
+  const s = dated.start;
+  const date = Temporal.PlainDate.from({
+    year: s.get("year") ?? wall.year,
+    month: s.get("month") ?? wall.month,
+    day: s.get("day") ?? wall.day,
+  });
+  return { kind: "no-clock-time", date: date.toString(), phrase: dated.text.trim() };
+}
+
 /**
  * Finds the first absolute clock time in `text`, read against `now` in `timeZone`. A time without
  * a date that already passed today means the next day. A day of the month on its own ("on the
@@ -103,7 +155,7 @@ export function findAbsolute(
   const wall = Temporal.Instant.fromEpochMilliseconds(options.now).toZonedDateTimeISO(
     options.timeZone,
   );
-  const calendar = findCalendarDate(text);
+  const calendar = findCalendarDate(text, wall.year);
   if (calendar && !calendar.exists) {
     const { month, day, year } = calendar;
     return { kind: "no-such-date", month, day, ...(year ? { year } : {}) };
@@ -115,7 +167,7 @@ export function findAbsolute(
   const results = parse(rest, wall);
   if (!results[0] && !phrase) return { kind: "none" };
   const found = results.find((r) => r.start.isCertain("hour") && !RELATIVE_RE.test(r.text));
-  if (!found) return { kind: "no-clock-time" };
+  if (!found) return noClockTime(text, results, { calendar, day }, wall);
   const start = found.start;
   const hour = start.get("hour") ?? 0;
   const minute = start.get("minute") ?? 0;
@@ -125,7 +177,7 @@ export function findAbsolute(
     day: start.get("day") ?? wall.day,
   });
   const undated = !start.isCertain("day") && !start.isCertain("weekday");
-  if (undated && calendar) date = nextLeapDay({ hour, minute }, wall).toPlainDate();
+  if (undated && calendar) date = leapDay(calendar.year, { hour, minute }, wall);
   else if (undated && day) date = nextMonthDay(day, { hour, minute }, wall).toPlainDate();
   else if (undated) {
     date = wall.toPlainDate();

@@ -44,7 +44,13 @@ export type OfflineIntent =
     /** The new time names a day ("move it to Friday at 10"), not only a time of day. */
     readonly dated?: true;
   }
-  | { readonly kind: "missing-time" }
+  | {
+    readonly kind: "missing-time";
+    /** The local day `YYYY-MM-DD` the request named without a clock time ("tomorrow"). */
+    readonly date?: string;
+    /** That day as the user said it ("tomorrow", "on the 15th", "15号"). */
+    readonly phrase?: string;
+  }
   | { readonly kind: "time" }
   | { readonly kind: "none" };
 
@@ -142,7 +148,7 @@ type SelectorRead =
   }
   | { readonly kind: "cannot-repeat"; readonly reason: CannotReason }
   | Extract<OfflineIntent, { kind: "no-such-date" }>
-  | { readonly kind: "missing-time" };
+  | Extract<OfflineIntent, { kind: "missing-time" }>;
 
 function readSelector(text: string, options: ParseOptions): SelectorRead {
   const local = LOCAL_ZONE_RE.exec(text);
@@ -169,6 +175,9 @@ function readSelector(text: string, options: ParseOptions): SelectorRead {
   }
   const found = findAbsolute(masked, { now: options.now, timeZone });
   if (found.kind === "no-such-date") return found;
+  if (found.kind === "no-clock-time" && found.date !== undefined) {
+    return { kind: "missing-time", date: found.date, phrase: found.phrase ?? "" };
+  }
   if (found.kind !== "time") return { kind: "missing-time" };
   const m = found.match;
   const timeless = blank(masked, m.index, m.length);

@@ -213,7 +213,13 @@ function forIntent(intent: OfflineIntent, pc: PlanContext): Draft {
         : listFirst(pc);
     }
     case "missing-time":
-      return text(has(pc, TOOL.create) ? missingTimeText(zh) : notEnabledText(zh));
+      return text(
+        !has(pc, TOOL.create)
+          ? notEnabledText(zh)
+          : intent.date !== undefined
+          ? missingTimeText(zh, { date: intent.date, phrase: intent.phrase ?? "" })
+          : missingTimeText(zh),
+      );
     case "no-such-date":
       return text(noSuchDateText(intent, zh));
     case "time":

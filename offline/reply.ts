@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { ruleWords } from "./rule_words.ts";
 import {
   type Obj,
   obj,
@@ -17,6 +18,7 @@ import {
 } from "./contract.ts";
 
 export { readJson, readSchedules, type ScheduleView } from "./contract.ts";
+export { ruleWords } from "./rule_words.ts";
 
 /** What a reply is written for: the user's language, the clock and the session zone. */
 export interface ReplyContext {
@@ -98,40 +100,6 @@ export function span(seconds: number, zh: boolean): string {
   if (zh) return `${big}${bu}${small ? `${small}${su}` : ""}`;
   const unit = (n: number, u: string) => `${n} ${u}${n === 1 ? "" : "s"}`;
   return small ? `${unit(big, bu)} ${unit(small, su)}` : unit(big, bu);
-}
-
-/**
- * A rule in words: the tool's own words when it gave them, else the RRULE text.
- *
- * @param repeat the recurrence
- * @param zh Chinese
- * @returns e.g. `daily at 09:00 (Asia/Shanghai)`, or `FREQ=DAILY;BYHOUR=9;BYMINUTE=0`
- */
-export function ruleWords(repeat: RepeatView, zh: boolean): string {
-  const words = repeat.text?.[zh ? "zh" : "en"].replace(
-    /^(?:repeats|repeating)\s+|^重复[：:]\s*/i,
-    "",
-  );
-  if (words) return withWeekday(words, zh);
-  const zone = repeat.timeZone ? (zh ? `（${repeat.timeZone}）` : ` (${repeat.timeZone})`) : "";
-  return `${repeat.rrule}${zone}`;
-}
-
-const EN_WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
-const ZH_WEEKDAYS = "一二三四五六日";
-
-/** "until 2026-12-04" → "until Fri 2026-12-04", "直到2026-12-04" → "直到2026-12-04（周五）". */
-function withWeekday(words: string, zh: boolean): string {
-  const re = zh ? /(直到\s*)(\d{4}-\d{2}-\d{2})/ : /(\buntil\s+)(\d{4}-\d{2}-\d{2})/;
-  return words.replace(re, (all, lead: string, iso: string) => {
-    let day: number;
-    try {
-      day = Temporal.PlainDate.from(iso).dayOfWeek - 1;
-    } catch {
-      return all;
-    }
-    return zh ? `${lead}${iso}（周${ZH_WEEKDAYS[day]}）` : `${lead}${EN_WEEKDAYS[day]} ${iso}`;
-  });
 }
 
 const ERRORS: Record<string, readonly [string, string]> = {

@@ -7,6 +7,7 @@
 import { type RepeatView, TOOL } from "./contract.ts";
 import type { CannotReason } from "./recurring.ts";
 import { listLines, type ReplyContext, ruleWords, type ScheduleView } from "./reply.ts";
+import { weekday } from "./rule_words.ts";
 import type { SeriesMoveRefusal } from "./series_move.ts";
 
 /** What the help text may offer: the registered tools (as in `PlanContext`). */
@@ -116,12 +117,24 @@ export function helpText(zh: boolean, abilities: HelpAbilities): string {
 }
 
 /**
- * Asks for the time of a reminder request that named none.
+ * Asks for the time of a reminder request that named none. When it named a day without a clock
+ * time ("tomorrow", "on the 15th", "2月29日"), asks for just the time of that day, naming it.
  *
  * @param zh reply in Chinese
+ * @param day the local day `YYYY-MM-DD` the request named and the words that named it
  * @returns the question
  */
-export function missingTimeText(zh: boolean): string {
+export function missingTimeText(
+  zh: boolean,
+  day?: { readonly date: string; readonly phrase: string },
+): string {
+  if (day) {
+    const date = Temporal.PlainDate.from(day.date);
+    const week = weekday(date, zh);
+    return zh
+      ? `${date.year}年${date.month}月${date.day}日（${week}）几点提醒你？例如“${day.phrase}上午9点”。`
+      : `What time on ${week} ${day.date}? For example "${day.phrase} at 9:00".`;
+  }
   return zh
     ? "要在什么时候提醒你？例如“20分钟后提醒我喝水”或“明天上午9点提醒我开会”。"
     : 'When should I remind you? For example "remind me in 20 minutes to stretch" or "remind me tomorrow at 9:00 to join the meeting".';
