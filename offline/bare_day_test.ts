@@ -2,7 +2,8 @@
  * A day of the month said without a repeat word ("remind me on the 15th at 9 to pay the card",
  * "15号上午9点提醒我还信用卡") is one reminder at the next such day, never a silent monthly
  * repeat: this month when that moment is still to come in the session's zone, else the next
- * month that has the day. Without a clock time it asks for one, like "remind me tomorrow to x".
+ * month that has the day. Without a clock time it asks for the time of that day, like "remind
+ * me tomorrow to x".
  * Each row has its own clock and is read in New York and Shanghai; then the real schedule tools
  * store a one-off and the reply says when, in English and Chinese.
  */
@@ -102,17 +103,20 @@ for (const [text, now, prompt, ny, sh = ny] of ROWS) {
   }
 }
 
-Deno.test("a day without a clock time is answered like tomorrow without one", () => {
+Deno.test("a day without a clock time is answered like tomorrow without one: its time is asked", () => {
   for (const zone of [NY, SH]) {
     const options = { now: Date.parse(DEC2), timeZone: zone };
-    assert.deepEqual(
-      parseIntent("remind me on the 15th to pay the card", options),
-      parseIntent("remind me tomorrow to pay the card", options),
-    );
-    assert.deepEqual(
-      parseIntent("15号提醒我还信用卡", options),
-      parseIntent("明天提醒我还信用卡", options),
-    );
+    const tomorrow = zone === NY ? "2026-12-03" : "2026-12-04";
+    for (
+      const [text, date, phrase] of [
+        ["remind me on the 15th to pay the card", "2026-12-15", "on the 15th"],
+        ["remind me tomorrow to pay the card", tomorrow, "tomorrow"],
+        ["15号提醒我还信用卡", "2026-12-15", "15号"],
+        ["明天提醒我还信用卡", tomorrow, "明天"],
+      ] as const
+    ) {
+      assert.deepEqual(parseIntent(text, options), { kind: "missing-time", date, phrase }, text);
+    }
   }
 });
 
