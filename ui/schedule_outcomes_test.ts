@@ -294,3 +294,15 @@ Deno.test("regression: a delivered snooze record takes the buttons from the card
   });
   deepEqual(cardState(cardFacts(seriesChain, 6), "sch_z", T2, 4), { actionable: true });
 });
+
+Deno.test("a stop that ends the series' pending snooze reads as Stopped repeating", () => {
+  const log = [
+    ...delivered,
+    change(3, { op: "create", record: snooze(T2) }),
+    change(4, { op: "stop", id: "sch_s" }),
+    change(5, { op: "delete", id: "sch_z" }),
+  ];
+  const after = card(2, T2, { ...services(log), activeRecurring: new Set() });
+  equal(vnodeText(byTestId(after, "reminder-outcome")?.children), "Stopped repeating");
+  equal(byTestId(after, "stop-repeating"), undefined);
+});
