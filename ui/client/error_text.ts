@@ -41,13 +41,6 @@ function tooLarge(details: Readonly<Record<string, unknown>>, lang: Lang): strin
  * @param lang the UI language
  * @returns e.g. `This text is too long: at most 32,768 characters.` for
  *   `payload_too_large { field: "text", limit: 32768 }`; the host's message for an unknown code
- * @example
- * ```ts
- * import { ApiError } from "./api.ts";
- * import { errorText } from "./error_text.ts";
- * const err = new ApiError("session_not_found", "Cannot find session: x");
- * console.assert(errorText(err, "zh") === "找不到这个会话：它不存在，或已被删除。");
- * ```
  */
 export function errorText(err: unknown, lang: Lang): string {
   if (!(err instanceof ApiError)) return err instanceof Error ? err.message : String(err);
