@@ -94,7 +94,11 @@ export function decideDelete(
   return { ok: true, changes: [deleteChange(id)], answer };
 }
 
-/** "Stop repeating": only an active recurring record. */
+/**
+ * "Stop repeating": only an active recurring record. The series goes with its pending snoozes
+ * (README.md "Reminders": the active snooze records whose `snoozeOf.id` is the series), each
+ * ended by a `delete` in the same batch as the `stop`, as stopping it by words does.
+ */
 export function decideStop(
   state: ScheduleState,
   id: ScheduleId,
@@ -105,9 +109,12 @@ export function decideStop(
   if (record.kind !== "recurring") {
     return toolError("schedule_not_active", `Cannot stop schedule: ${id} does not repeat`, { id });
   }
+  const snoozes = [...state.active.values()].filter((r) =>
+    r.kind !== "recurring" && r.snoozeOf?.id === id
+  );
   return {
     ok: true,
-    changes: [stopChange(id)],
+    changes: [stopChange(id), ...snoozes.map((r) => deleteChange(r.id))],
     answer: { ok: true, stopped: scheduleValue(record, now) },
   };
 }

@@ -298,14 +298,26 @@ Deno.test("page actions: snooze and stop run the tool transaction; the model hea
   const snoozed = await actions.snooze(series.id, 600);
   assert.equal(snoozed.ok, true);
   assert.equal((await actions.snooze(series.id, 10)).ok, false);
+  const other = await w.call("schedule_create", { prompt: "tea", after_seconds: 3600 });
+  assert.equal((await snoozesOf(w, series.id)).length, 1);
+  const before = w.changes().length;
   const stopped = await actions.stop(series.id);
   assert.equal(stopped.ok && stopped.stopped.id, series.id);
+  // The series goes with its pending snooze, in the same batch; other reminders stay.
+  assert.deepEqual(w.changes().slice(before), [
+    { version: 2, op: "stop", id: series.id },
+    { version: 2, op: "delete", id: snoozed.ok ? snoozed.id : "" },
+  ]);
+  assert.deepEqual(await snoozesOf(w, series.id), []);
+  const listed = await w.call("schedule_list", {});
+  assert.deepEqual(listed.schedules.map((s: { id: string }) => s.id), [other.id]);
   const again = await actions.stop(series.id);
   assert.equal(!again.ok && again.error.code, "schedule_not_active");
   const bad = await actions.stop("nope");
   assert.equal(!bad.ok && bad.error.code, "invalid_arguments");
-  const oneShot = await actions.stop(snoozed.ok ? snoozed.id : "");
+  const oneShot = await actions.stop(other.id);
   assert.equal(!oneShot.ok && oneShot.error.code, "schedule_not_active");
+  assert.match(!oneShot.ok ? oneShot.error.message : "", /does not repeat/);
   const unknown = await actions.stop("sch_unknown123");
   assert.equal(!unknown.ok && unknown.error.code, "schedule_not_found");
   w.store.append(w.session, "turn/start", { turnId: "t9" });

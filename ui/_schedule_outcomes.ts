@@ -2,8 +2,9 @@
  * What the durable log says came of each reminder card (docs/recurring.md "Host and page"): a
  * card's "Snoozed until …" and "Stopped repeating" are read from the session's committed
  * `schedule/change` events, never kept only in memory, so they survive a reload; and which card
- * of a reminder may still offer actions (the host snoozes a reminder's latest delivered
- * occurrence, so only that card does).
+ * of a reminder may still offer actions: only the latest delivered card of its chain (the
+ * reminder and the snooze records that descend from it through `snoozeOf`), so one reminder never
+ * ends with two pending snoozes.
  *
  * @module
  */
@@ -21,8 +22,12 @@ export interface DurableOutcome {
 
 /** The durable facts of a window's cards. */
 export interface CardFacts {
-  /** The seq of the latest dispatch of each schedule id (the card that may act). */
+  /** The seq of the latest dispatch of each schedule id (a stop shows on the series' latest). */
   readonly latestDispatch: ReadonlyMap<string, number>;
+  /** The seq of the latest dispatch of each chain, by its root id (the card that may act). */
+  readonly latestOfChain: ReadonlyMap<string, number>;
+  /** The root of each snooze record's chain (the reminder its `snoozeOf` links lead back to). */
+  readonly chainOf: ReadonlyMap<string, string>;
   /** The latest target of each live snooze record, by `<scheduleId> <occurrenceAt>` it snoozes. */
   readonly snoozes: ReadonlyMap<string, { readonly until: string; readonly seq: number }>;
   /** The seq of the `stop` of each stopped series. */
@@ -55,6 +60,8 @@ export function cardFacts(
   const snoozes = new Map<string, { until: string; seq: number }>();
   const stops = new Map<string, number>();
   const snoozeKeyOf = new Map<string, string>();
+  const latestOfChain = new Map<string, number>();
+  const chainOf = new Map<string, string>();
   for (const e of events) {
     if (e.seq >= durableBefore) break;
     if (e.type !== "schedule/change") continue;
@@ -63,28 +70,32 @@ export function cardFacts(
     const record = d.record;
     if ((d.op === "create" || d.op === "update") && typeof record?.id === "string") {
       const of = record.snoozeOf;
+      if (of && typeof of.id === "string") chainOf.set(record.id, chainOf.get(of.id) ?? of.id);
+      else if (record.kind === "recurring") chainOf.delete(record.id); // a series of its own
       const key = of && typeof of.id === "string" && typeof of.occurrenceAt === "string"
         ? occurrenceKey(of.id, of.occurrenceAt)
         : snoozeKeyOf.get(record.id);
       if (key === undefined) continue;
       snoozeKeyOf.set(record.id, key);
       snoozes.set(key, { until: record.scheduledAt, seq: e.seq });
-    } else if (d.op === "dispatch" && id) latestDispatch.set(id, e.seq);
-    else if (d.op === "stop" && id) stops.set(id, e.seq);
+    } else if (d.op === "dispatch" && id) {
+      latestDispatch.set(id, e.seq);
+      latestOfChain.set(chainOf.get(id) ?? id, e.seq);
+    } else if (d.op === "stop" && id) stops.set(id, e.seq);
     else if (d.op === "delete" && id && snoozeKeyOf.has(id)) {
       snoozes.delete(snoozeKeyOf.get(id)!);
       snoozeKeyOf.delete(id);
     }
   }
-  return { latestDispatch, snoozes, stops, from };
+  return { latestDispatch, latestOfChain, chainOf, snoozes, stops, from };
 }
 
 /** A card as the durable log tells it. */
 export interface CardState {
   /**
-   * Whether the card offers Snooze (and Stop repeating): it shows its reminder's latest
-   * delivered occurrence in the window, which is the one the host snoozes, and is the session's
-   * own (a fork's inherited cards are its parent's: the host answers `schedule_not_found`).
+   * Whether the card offers Snooze (and Stop repeating): it is the latest delivered card of its
+   * chain in the window (a delivered snooze record takes the buttons from the card it snoozed,
+   * so a chain has one pending snooze at most), and is the session's own (a fork's inherited cards are its parent's: the host answers `schedule_not_found`).
    */
   readonly actionable: boolean;
   /** What came of it, if anything did. */
@@ -106,10 +117,13 @@ export function cardState(
   occurrenceAt: string,
   seq: number,
 ): CardState {
-  const latest = facts.latestDispatch.get(scheduleId);
+  const latest = facts.latestOfChain.get(facts.chainOf.get(scheduleId) ?? scheduleId);
   const actionable = seq >= facts.from && (latest === undefined || latest === seq);
+  const own = facts.latestDispatch.get(scheduleId);
   const snooze = facts.snoozes.get(occurrenceKey(scheduleId, occurrenceAt));
-  const stop = actionable ? facts.stops.get(scheduleId) : undefined;
+  const stop = seq >= facts.from && (own === undefined || own === seq)
+    ? facts.stops.get(scheduleId)
+    : undefined;
   const snoozed = snooze && { state: "snoozed" as const, until: snooze.until, seq: snooze.seq };
   const stopped = stop === undefined ? undefined : { state: "stopped" as const, seq: stop };
   const outcome = snoozed && stopped ? (snoozed.seq > stopped.seq ? snoozed : stopped) : snoozed ??

@@ -31,6 +31,8 @@ export class WindowState {
   readonly nextBefore = signal<number | null>(null);
   readonly status = signal<WindowStatus>("idle");
   readonly error = signal<string | null>(null);
+  /** The failure behind {@linkcode error}, for a sentence in the UI language. */
+  readonly failure = signal<{ readonly err: unknown } | null>(null);
   readonly generation = signal(0);
   readonly durableBefore = signal(0);
   readonly bufferSize = signal(0);
@@ -81,7 +83,10 @@ export class WindowState {
   }
 
   failed(err: unknown): void {
-    this.error.value = err instanceof Error ? err.message : String(err);
+    batch(() => {
+      this.error.value = err instanceof Error ? err.message : String(err);
+      this.failure.value = { err };
+    });
   }
 
   sortedBuffer(): BufferEntry[] {
@@ -137,6 +142,7 @@ export class WindowState {
       this.tail.value = page.events.at(-1)?.seq ?? -1;
       this.nextBefore.value = page.nextBefore;
       this.error.value = null;
+      this.failure.value = null;
       this.status.value = "ready";
       ok = this.drain();
     });
@@ -185,6 +191,7 @@ export class WindowState {
         }
       }
       this.error.value = null;
+      this.failure.value = null;
       if (!this.drain()) exit = "conflict";
     });
     return exit;
@@ -213,6 +220,7 @@ export class WindowState {
       this.events.value = [...page.events, ...this.events.value];
       this.nextBefore.value = page.nextBefore;
       this.error.value = null;
+      this.failure.value = null;
     });
     return "prepended";
   }

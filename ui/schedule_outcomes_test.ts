@@ -247,3 +247,62 @@ Deno.test("the panel lends each card its state from the window's committed event
   w[Symbol.dispose]();
   panel[Symbol.dispose]();
 });
+
+Deno.test("regression: a delivered snooze record takes the buttons from the card it snoozed", () => {
+  const tea = { id: "sch_t", kind: "after", prompt: "tea", afterSeconds: 60, scheduledAt: T1 };
+  const z1 = { id: "sch_z1", kind: "at", prompt: "tea", scheduledAt: T2 };
+  const log = [
+    change(0, { op: "create", record: tea }),
+    change(1, { op: "dispatch", id: "sch_t" }),
+    change(2, { op: "create", record: { ...z1, snoozeOf: { id: "sch_t", occurrenceAt: T1 } } }),
+  ];
+  equal(cardState(cardFacts(log, 3), "sch_t", T1, 1).actionable, true, "snoozed, not delivered");
+  const fired = [...log, change(3, { op: "dispatch", id: "sch_z1" })];
+  const facts = cardFacts(fired, 4);
+  equal(cardState(facts, "sch_t", T1, 1).actionable, false, "the original card offers nothing");
+  equal(
+    cardState(facts, "sch_z1", T2, 3).actionable,
+    true,
+    "the snooze's card is the chain's latest",
+  );
+  // Snoozing the snooze's card extends the chain: the grandchild's delivery takes them again.
+  const again = [
+    ...fired,
+    change(4, {
+      op: "create",
+      record: { ...z1, id: "sch_z2", snoozeOf: { id: "sch_z1", occurrenceAt: T2 } },
+    }),
+    change(5, { op: "dispatch", id: "sch_z2" }),
+  ];
+  const chain = cardFacts(again, 6);
+  deepEqual(
+    [1, 3, 5].map((seq, i) =>
+      cardState(chain, ["sch_t", "sch_z1", "sch_z2"][i]!, T1, seq).actionable
+    ),
+    [false, false, true],
+  );
+  // A series' card loses its buttons to its snooze's delivery; its stop still shows on it.
+  const seriesChain = [
+    ...delivered,
+    change(3, { op: "create", record: snooze(T2) }),
+    change(4, { op: "dispatch", id: "sch_z" }),
+    change(5, { op: "stop", id: "sch_s" }),
+  ];
+  deepEqual(cardState(cardFacts(seriesChain, 6), "sch_s", T2, 2), {
+    actionable: false,
+    outcome: { state: "stopped", seq: 5 },
+  });
+  deepEqual(cardState(cardFacts(seriesChain, 6), "sch_z", T2, 4), { actionable: true });
+});
+
+Deno.test("a stop that ends the series' pending snooze reads as Stopped repeating", () => {
+  const log = [
+    ...delivered,
+    change(3, { op: "create", record: snooze(T2) }),
+    change(4, { op: "stop", id: "sch_s" }),
+    change(5, { op: "delete", id: "sch_z" }),
+  ];
+  const after = card(2, T2, { ...services(log), activeRecurring: new Set() });
+  equal(vnodeText(byTestId(after, "reminder-outcome")?.children), "Stopped repeating");
+  equal(byTestId(after, "stop-repeating"), undefined);
+});

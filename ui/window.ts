@@ -79,6 +79,10 @@ export class SessionWindow {
   get error(): Readable<string | null> {
     return this.#s.error;
   }
+  /** What {@linkcode error} came from (the thrown value), for a sentence in the UI language. */
+  get failure(): Readable<{ readonly err: unknown } | null> {
+    return this.#s.failure;
+  }
   /** The reconnect generation; bumped by {@linkcode reconnect}, {@linkcode resync}, dispose. */
   get generation(): Readable<number> {
     return this.#s.generation;

@@ -155,6 +155,12 @@ export interface WireError {
     readonly message: string;
     /** `session_owned_elsewhere` (issue 16): the base URL of the host that owns the session. */
     readonly url?: string;
+    /** `payload_too_large`: the limit (characters of a named `field`, else body bytes). */
+    readonly limit?: number;
+    /** The request field the error is about, e.g. `text`. */
+    readonly field?: string;
+    /** `too_many_attempts`: seconds before another try. */
+    readonly retryAfterSeconds?: number;
   };
 }
 

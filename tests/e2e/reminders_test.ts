@@ -255,6 +255,12 @@ Deno.test({
       await card.getByTestId("stop-repeating").click();
       await card.locator("[data-testid=reminder-outcome][data-state=stopped]").waitFor();
       await row.waitFor({ state: "detached" });
+      // The series went with its pending snooze (README.md), in the stop's batch.
+      await page.locator("[data-testid=active-reminder][data-kind=at]").waitFor({
+        state: "detached",
+      });
+      const deleted = changes(await history(host.url, id), "delete").map((e) => e.data.id);
+      deepEqual(deleted, [snooze?.data.record.id]);
       await reloadListed(page);
       await waitLive(page);
       await card.locator("[data-testid=reminder-outcome][data-state=stopped]").waitFor();

@@ -187,10 +187,12 @@ Deno.test("POST snooze and stop run the schedule transaction and are recorded", 
   assert.deepEqual(stopped, { status: 200, body: {} });
   const stored = (await runtime.store.inspect(session.id))!.events
     .filter((e) => e.type === "schedule/change").map((e) => (e.data as { op: string }).op);
-  assert.deepEqual(stored.slice(-2), ["create", "stop"], "durable before the answer");
+  // The series goes with its pending snooze (README.md), in the stop's batch.
+  assert.deepEqual(stored.slice(-3), ["create", "stop", "delete"], "durable before the answer");
   const listed = (await reminders(app, session.id)).reminders.map((r) => r.id);
   assert.deepEqual(listed.includes(SERIES_ID), false);
-  assert.ok(listed.includes(snoozed.body.reminder.id));
+  assert.deepEqual(listed.includes(snoozed.body.reminder.id), false, "its snooze ended with it");
+  assert.ok(listed.includes(SCHEDULE_ID), "another reminder stays");
   const cases: [string, unknown, number, string][] = [
     [`${base}/${SERIES_ID}/stop`, undefined, 409, "schedule_not_active"],
     [`${base}/${SCHEDULE_ID}/stop`, undefined, 409, "schedule_not_active"],

@@ -13,16 +13,25 @@ export class ApiError extends Error {
   readonly code: string;
   /** The owner's base URL of a `409 session_owned_elsewhere` (issue 16). */
   readonly url: string | undefined;
+  /** The error's other facts (`limit`, `field`, `retryAfterSeconds`, …), as the host sent them. */
+  readonly details: Readonly<Record<string, unknown>>;
   /**
    * @param code the error code
    * @param message the message
    * @param url the owner's base URL, for `session_owned_elsewhere`
+   * @param details the error's other facts, e.g. `{ field: "text", limit: 32768 }`
    */
-  constructor(code: string, message: string, url?: string) {
+  constructor(
+    code: string,
+    message: string,
+    url?: string,
+    details: Readonly<Record<string, unknown>> = {},
+  ) {
     super(message);
     this.name = "ApiError";
     this.code = code;
     this.url = url;
+    this.details = details;
   }
 }
 
@@ -38,8 +47,8 @@ async function call<T>(path: string, init?: RequestInit): Promise<T> {
   }
   const body = await res.json().catch(() => null) as T | WireError | null;
   if (!res.ok) {
-    const e = (body as WireError | null)?.error;
-    throw new ApiError(e?.code ?? `http_${res.status}`, e?.message ?? res.statusText, e?.url);
+    const { code, message, url, ...details } = (body as WireError | null)?.error ?? {};
+    throw new ApiError(code ?? `http_${res.status}`, message ?? res.statusText, url, details);
   }
   return body as T;
 }

@@ -21,8 +21,10 @@ export function turnOpen(events: readonly WireEvent[]): boolean {
 }
 
 /**
- * Lifecycle states by the `seq` of each `user-rpc` that has one: `replaced` once a later
- * `user-rpc` edits it (`edits: messageId`: the edit replaces the request, docs/events.md);
+ * Lifecycle states by the `seq` of each `user-rpc` that has one: `replaced` for every message
+ * of an edit tree (an original and the edits reaching it through `edits: messageId`, an edit of
+ * an edit or of a replaced message included) but the tree's newest, which is what the host runs
+ * when any of them is retried (README "HTTP API"; docs/events.md);
  * `stopped` when a cancelled
  * `turn/end` names it in `stoppedMessageIds` (Stop ended it, or it was queued behind the stopped
  * turn: the model never carries it out; a retry claims it again and clears the state, see
@@ -51,19 +53,25 @@ export function messageStates(events: readonly WireEvent[]): Map<number, Message
   const waiting = new Map<string, number>();
   const seqOf = new Map<string, number>();
   const states = new Map<number, MessageState>();
+  const rootOf = new Map<string, string>();
+  const newest = new Map<string, string>();
   let lastTurnStart = -1;
   for (const e of events) {
     if (e.type === "user-rpc") {
       const id = (e.data as { messageId?: unknown }).messageId;
+      const edits = (e.data as { edits?: unknown }).edits;
+      // The tree's root: an edit of an edit (or of a replaced message) joins its original's tree.
+      const root = typeof edits === "string" ? rootOf.get(edits) ?? edits : id;
+      const previous = typeof root === "string" ? newest.get(root) : undefined;
+      if (typeof edits === "string" && previous !== undefined) {
+        waiting.delete(previous);
+        states.set(seqOf.get(previous)!, "replaced");
+      }
       if (typeof id === "string") {
         waiting.set(id, e.seq);
         seqOf.set(id, e.seq);
-      }
-      const edits = (e.data as { edits?: unknown }).edits;
-      const original = typeof edits === "string" ? seqOf.get(edits) : undefined;
-      if (original !== undefined) {
-        waiting.delete(edits as string);
-        states.set(original, "replaced");
+        rootOf.set(id, root as string);
+        newest.set(root as string, id);
       }
     } else if (e.type === "turn/start") {
       lastTurnStart = e.seq;

@@ -90,3 +90,36 @@ Deno.test("messageStates() marks an edited message replaced; a Stop never overri
   ];
   deepEqual([...messageStates(stopped)], [[0, "replaced"], [4, "stopped"]]);
 });
+
+Deno.test("regression: every message of an edit tree but its newest is replaced, as a retry runs", () => {
+  seq = 0;
+  const turn = (id: string, turnId: string) => [
+    ev("turn/start", { turnId }),
+    ev("step/start", { turnId, step: 0, messageIds: [id] }),
+    ev("turn/end", { turnId, outcome: "completed" }),
+  ];
+  // A edited to B, A edited again to C (Edit stays on a replaced message), B edited to D.
+  const events = [
+    ev("user-rpc", { messageId: "A", text: "tea at 3" }),
+    ...turn("A", "t1"),
+    ev("user-rpc", { messageId: "B", text: "tea at 4", edits: "A" }),
+    ...turn("B", "t2"),
+    ev("user-rpc", { messageId: "C", text: "tea at 5", edits: "A" }),
+    ...turn("C", "t3"),
+    ev("user-rpc", { messageId: "D", text: "tea at 6", edits: "B" }),
+    ...turn("D", "t4"),
+  ];
+  deepEqual([...messageStates(events)].sort((x, y) => x[0] - y[0]), [
+    [0, "replaced"],
+    [4, "replaced"],
+    [8, "replaced"],
+  ], "only D, the newest (what a retry of any of them runs), is current");
+  // An edit whose original lies before the window still joins the tree of that original.
+  seq = 0;
+  const window = [
+    ev("user-rpc", { messageId: "E", text: "x", edits: "Z" }),
+    ...turn("E", "t5"),
+    ev("user-rpc", { messageId: "F", text: "y", edits: "Z" }),
+  ];
+  deepEqual([...messageStates(window)], [[0, "replaced"], [4, "queued"]]);
+});

@@ -15,6 +15,7 @@ import type { SessionSummary, WireHeader } from "../wire.ts";
 import { type Alerts, createAlerts } from "./alerts.ts";
 import { alertOf, enable, hintOf, type ShownPanel } from "./enable.ts";
 import { ApiError } from "./api.ts";
+import { errorText } from "./error_text.ts";
 import { turnOpen } from "./lifecycle.ts";
 import type { PageDeps } from "./page_deps.ts";
 import { text } from "./strings.ts";
@@ -33,7 +34,12 @@ export const PageModel = createModel((deps: PageDeps) => {
   const current = signal<string | null>(null);
   const header = signal<WireHeader | null>(null);
   const win = signal<SessionWindow | null>(null);
-  const banner = signal<string | null>(null);
+  /** The failure the banner shows (its sentence follows the UI language). */
+  const failure = signal<{ readonly err: unknown } | null>(null);
+  const banner = computed(() => {
+    const shown = failure.value;
+    return shown === null ? null : errorText(shown.err, lang.value);
+  });
   /** Issue 16: the link to the host that owns the open session, when it is another one. */
   const owner = signal<string | null>(null);
   const ownerLink = (url: string, id: string) =>
@@ -65,11 +71,7 @@ export const PageModel = createModel((deps: PageDeps) => {
       owner.value = ownerLink(err.url ?? "", current.peek() ?? "");
       return;
     }
-    banner.value = err instanceof ApiError && err.code === "network"
-      ? text("network")
-      : err instanceof Error
-      ? err.message
-      : String(err);
+    failure.value = { err };
   };
   const panelHost: PanelHost = {
     current,
@@ -99,7 +101,7 @@ export const PageModel = createModel((deps: PageDeps) => {
     if (!id) return false;
     try {
       await run(id);
-      banner.value = null;
+      failure.value = null;
       return true;
     } catch (err) {
       fail(err);
@@ -112,7 +114,7 @@ export const PageModel = createModel((deps: PageDeps) => {
     busy.value = true;
     try {
       const h = await make();
-      banner.value = null;
+      failure.value = null;
       await refreshSessions();
       deps.navigate(h.id);
     } catch (err) {
@@ -330,7 +332,7 @@ export const PageModel = createModel((deps: PageDeps) => {
 
     /** Clears the error banner. */
     dismissBanner(): void {
-      banner.value = null;
+      failure.value = null;
     },
 
     /** Opens or closes the session drawer (phone). */

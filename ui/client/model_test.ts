@@ -1,4 +1,5 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
+import { lang } from "../i18n.ts";
 import type { SessionWindow } from "../window.ts";
 import type { EventView, HistoryPage, WireEvent, WireHeader } from "../wire.ts";
 import type { AlertPermission, AlertsEnv } from "./alerts.ts";
@@ -99,8 +100,8 @@ function fakeHost(config: ClientConfigWire) {
     api,
     logs,
     calls,
-    failNext(code: string) {
-      fail = new ApiError(code, code);
+    failNext(code: string, details: Record<string, unknown> = {}) {
+      fail = new ApiError(code, code, undefined, details);
     },
   };
 }
@@ -407,5 +408,23 @@ Deno.test("a session owned by another host shows a link to it and opens no strea
   equal(model.owner.value, null);
   lost[0]!("http://c/");
   equal(model.owner.value, "http://c/#/s/a");
+  model[Symbol.dispose]();
+});
+
+Deno.test("regression: the error banner is a sentence in the UI language, also after a switch", async () => {
+  const { host, model } = await page();
+  host.logs.set("a", { events: [], views: {} });
+  await model.openSession("a");
+  const before = lang.value;
+  try {
+    lang.value = "zh";
+    host.failNext("payload_too_large", { field: "text", limit: 32768 });
+    equal(await model.send("x".repeat(32769)), false);
+    equal(model.banner.value, "文本太长：最多 32,768 个字符。");
+    lang.value = "en";
+    equal(model.banner.value, "This text is too long: at most 32,768 characters.");
+  } finally {
+    lang.value = before;
+  }
   model[Symbol.dispose]();
 });

@@ -12,7 +12,9 @@ import { useMemo } from "preact/hooks";
 import { eventViews } from "../registry.ts";
 import { TranscriptAdapter } from "../transcript.ts";
 import type { SessionWindow } from "../window.ts";
+import { lang } from "../i18n.ts";
 import { Composer } from "./composer.tsx";
+import { errorText } from "./error_text.ts";
 import { messageStates } from "./lifecycle.ts";
 import type { Page } from "./model.ts";
 import { Transcript } from "./transcript.tsx";
@@ -31,7 +33,11 @@ export function SessionView(props: { readonly model: Page; readonly w: SessionWi
     <div class={`session${panels.length > 0 ? " with-panel" : ""}`}>
       <div class="col">
         {w.status.value === "loading" && events.length === 0 && <div class="loading" />}
-        {w.error.value && <div class="banner warn" role="status">{w.error.value}</div>}
+        {w.error.value && (
+          <div class="banner warn" role="status" data-testid="window-error">
+            {errorText(w.failure.value?.err ?? w.error.value, lang.value)}
+          </div>
+        )}
         <Transcript
           nodes={nodes}
           registry={eventViews}
