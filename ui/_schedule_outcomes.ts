@@ -30,7 +30,7 @@ export interface CardFacts {
   readonly chainOf: ReadonlyMap<string, string>;
   /** The latest target of each live snooze record, by `<scheduleId> <occurrenceAt>` it snoozes. */
   readonly snoozes: ReadonlyMap<string, { readonly until: string; readonly seq: number }>;
-  /** The seq of the `stop` of each stopped series. */
+  /** The seq of the `stop` (or `delete`) of each series that no longer repeats. */
   readonly stops: ReadonlyMap<string, number>;
   /** Where the session's own events start (a fork's `seedLength`): cards below it never act. */
   readonly from: number;
@@ -85,6 +85,10 @@ export function cardFacts(
     else if (d.op === "delete" && id && snoozeKeyOf.has(id)) {
       snoozes.delete(snoozeKeyOf.get(id)!);
       snoozeKeyOf.delete(id);
+    } else if (d.op === "delete" && id && latestDispatch.has(id)) {
+      // A delivered reminder that can still be deleted is a series: ending it by words ("stop
+      // the vitamins reminder") stops its repeating as the card's button does.
+      stops.set(id, e.seq);
     }
   }
   return { latestDispatch, latestOfChain, chainOf, snoozes, stops, from };

@@ -306,3 +306,18 @@ Deno.test("a stop that ends the series' pending snooze reads as Stopped repeatin
   equal(vnodeText(byTestId(after, "reminder-outcome")?.children), "Stopped repeating");
   equal(byTestId(after, "stop-repeating"), undefined);
 });
+
+Deno.test("regression: a series ended by words (a delete) reads as Stopped repeating", () => {
+  const log = [...delivered, change(3, { op: "delete", id: "sch_s" })];
+  const facts = cardFacts(log, 4);
+  deepEqual(cardState(facts, "sch_s", T2, 2).outcome, { state: "stopped", seq: 3 });
+  const after = card(2, T2, { ...services(log), activeRecurring: new Set() });
+  equal(vnodeText(byTestId(after, "reminder-outcome")?.children), "Stopped repeating");
+  // A snooze record's delete is not a stop of anything.
+  const snoozed = [
+    ...delivered,
+    change(3, { op: "create", record: snooze(T2) }),
+    change(4, { op: "delete", id: "sch_z" }),
+  ];
+  equal(cardState(cardFacts(snoozed, 5), "sch_s", T2, 2).outcome, undefined);
+});
