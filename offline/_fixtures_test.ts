@@ -5,6 +5,12 @@ import { OfflineModel } from "./model.ts";
 import type { ModelMessage, ModelReply, ModelToolSpec } from "@chime/agent";
 
 export const NOW = Date.parse("2026-11-29T08:15:00Z");
+/** Wednesday 2 December 18:30 in New York, Thursday 3 December 07:30 in Shanghai. */
+export const DEC_NOW = Date.parse("2026-12-02T23:30:00Z");
+/** The two zones the phrase tables read in (a day behind and ahead of UTC). */
+export const NY = "America/New_York";
+/** See {@linkcode NY}. */
+export const SH = "Asia/Shanghai";
 export const TOOLS: readonly ModelToolSpec[] = [
   "schedule_create",
   "schedule_list",

@@ -9,11 +9,7 @@
 import assert from "node:assert/strict";
 import { parseIntent } from "./parse.ts";
 import { world } from "./_world_test.ts";
-
-// Wednesday 2 December 18:30 in New York, Thursday 3 December 07:30 in Shanghai.
-const NOW = Date.parse("2026-12-02T23:30:00Z");
-const NY = "America/New_York";
-const SH = "Asia/Shanghai";
+import { DEC_NOW as NOW, NY, SH } from "./_fixtures_test.ts";
 
 // deno-fmt-ignore
 const NONE: readonly (readonly [text: string, month: number, day: number, year: number])[] = [

@@ -12,15 +12,11 @@
  */
 import assert from "node:assert/strict";
 import { nextOccurrence } from "@chime/schedule";
-import { assertStartIsFirst } from "./_fixtures_test.ts";
+import { assertStartIsFirst, DEC_NOW as NOW, NY, SH } from "./_fixtures_test.ts";
 import { parseIntent } from "./parse.ts";
 import type { CannotReason } from "./recurring.ts";
 import { world } from "./_world_test.ts";
 
-// Wednesday 2 December 18:30 in New York, Thursday 3 December 07:30 in Shanghai.
-const NOW = Date.parse("2026-12-02T23:30:00Z");
-const NY = "America/New_York";
-const SH = "Asia/Shanghai";
 const D9 = "BYHOUR=9;BYMINUTE=0";
 const WEEKDAYS = "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR";
 
