@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { type ModelAdapter, OpenAICompatibleAdapter } from "@chime/agent";
+import { type Agent, type ModelAdapter, OpenAICompatibleAdapter } from "@chime/agent";
+import type { AgentHandle } from "@chime/contract";
 import { OfflineModel } from "@chime/offline";
 import {
   type Clock,
@@ -17,46 +18,13 @@ import type { ModelSettings, StorageSettings } from "./config.ts";
 import { storageDirectory } from "./config.ts";
 
 /**
- * What the host drives of a root agent (a structural slice of `@chime/agent`'s `Agent`).
+ * What the host drives of a root agent: the `Agent` of `@chime/agent` as its routes use it
+ * (prompts, retries, edits, cancel, idleness), which is also the plugin contract's
+ * `AgentHandle` that plugin routes get (`WebHost.agentFor`, `contract/web.ts`).
  */
-export interface HostAgent {
-  /** The id of the running turn, if any. */
-  readonly turnId: string | undefined;
-  /**
-   * Appends a `user-rpc` prompt with its bound provenance and queues it.
-   *
-   * @param input text, source and optional `edits`
-   * @returns the recorded event
-   */
-  submit(
-    input: {
-      readonly text: string;
-      readonly source: { readonly kind: "web"; readonly clientTimeZone?: string };
-    },
-  ): { readonly seq: number; readonly data: { readonly messageId: string } };
-  /**
-   * Queues a new turn for an existing message with its own original provenance (an old
-   * message is read from storage first, so this settles once it is queued).
-   *
-   * @param messageId the message
-   */
-  retry(messageId: string): Promise<void>;
-  /**
-   * Appends an edit of a message, keeping its source zone, and queues it.
-   *
-   * @param messageId the edited message
-   * @param text the new text
-   * @returns the new event
-   */
-  edit(
-    messageId: string,
-    text: string,
-  ): Promise<{ readonly seq: number; readonly data: { readonly messageId: string } }>;
-  /** Ends the running turn as `cancelled`; throws `no_running_turn` when none runs. */
-  cancel(): void;
-  /** Resolves when the agent is next idle. */
-  whenIdle(): Promise<void>;
-}
+export type HostAgent =
+  & Pick<Agent, "turnId" | "submit" | "retry" | "edit" | "cancel" | "whenIdle">
+  & AgentHandle;
 
 /**
  * Creates the configured backend, making a local data directory when needed.

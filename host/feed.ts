@@ -9,7 +9,7 @@ import type { Session, SessionEvent } from "@chime/session";
 import { FeedClient, type FeedLimits } from "./feed_client.ts";
 import { type EventView, type FeedItem, sseFrame } from "./frame.ts";
 import type { Views } from "./views.ts";
-import type { Watermark } from "./watermark.ts";
+import type { CoveredRange, Watermark } from "./watermark.ts";
 
 export { type BacklogSource, FeedClient, type FeedLimits } from "./feed_client.ts";
 
@@ -200,8 +200,20 @@ export class Feeds {
    */
   onFlushed(session: Session, throughSeq: number): void {
     const range = this.#watermark.advance(session, throughSeq);
+    if (range !== undefined) this.covered(session, range);
+  }
+
+  /**
+   * Sends a range the watermark newly covers: its gated events with views, then `flushed`
+   * (the half of {@linkcode Feeds.onFlushed} after the watermark moved, for a runtime that also
+   * offers the range to after-commit hooks).
+   *
+   * @param session the exact live object
+   * @param range what {@linkcode Watermark.advance} reported
+   */
+  covered(session: Session, range: CoveredRange): void {
     const feed = this.#feeds.get(session);
-    if (range === undefined || feed === undefined) return;
+    if (feed === undefined) return;
     const cursor = session.length - 1;
     const send = (items: FeedItem[]) => {
       const frames = items.map((item) => sseFrame(item, cursor));

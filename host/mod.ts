@@ -144,3 +144,4 @@ export {
   type ViewSource,
 } from "./views.ts";
 export { type CoveredRange, Watermark } from "./watermark.ts";
+export { DurableHooks, type DurableHooksOptions } from "./durable.ts";

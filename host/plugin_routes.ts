@@ -8,7 +8,7 @@
  */
 import { Hono } from "hono";
 import type { Context } from "hono";
-import { type AgentHandle, enabledPanels, type RouteContext, type WebHost } from "@chime/agent";
+import { enabledPanels, type RouteContext, type WebHost } from "@chime/contract";
 import { readJsonObject, sessionIdParam } from "./_http.ts";
 import type { HostRuntime } from "./runtime.ts";
 
@@ -24,8 +24,7 @@ export function webHost(runtime: HostRuntime): WebHost {
     store: runtime.store,
     durableLength: (session) => Math.min(runtime.watermark.get(session), session.length),
     resume: (id) => runtime.resume(id),
-    // The runtime's agents are `Agent`s of `@chime/agent`; `HostAgent` is the slice it drives.
-    agentFor: (session) => runtime.agentFor(session) as Promise<unknown> as Promise<AgentHandle>,
+    agentFor: (session) => runtime.agentFor(session),
   };
 }
 

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { Plugin } from "@chime/agent";
+import type { Plugin } from "@chime/contract";
 import { schedulePlugin } from "@chime/schedule";
 import { timeContextPlugin } from "@chime/timecontext";
 import { RENDERER_NAMES } from "@chime/ui/assets";
@@ -48,7 +48,7 @@ export const PLUGINS: Readonly<Record<string, RegistryEntry>> = {
   "@chime/timecontext": {
     options: [],
     check: () => {},
-    create: () => timeContextPlugin() as unknown as Plugin,
+    create: () => timeContextPlugin(),
   },
   "@chime/schedule": {
     // The hourly reminder budget (docs/recurring.md "Delivery").

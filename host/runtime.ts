@@ -27,6 +27,7 @@ import { resolveRegistry } from "./registry.ts";
 import { Views, type ViewSource } from "./views.ts";
 import { seedVerifiedPrefix } from "./history.ts";
 import { Watermark } from "./watermark.ts";
+import { DurableHooks } from "./durable.ts";
 
 /** Options of {@linkcode HostRuntime.open}. */
 export interface RuntimeOptions {
@@ -154,7 +155,19 @@ export class HostRuntime implements AsyncDisposable {
       closing: () => this.closing,
       release: (session) => this.#liveness.release(session),
     });
-    this.#flushed = store.onFlushed((session, through) => this.feeds.onFlushed(session, through));
+    const durable = new DurableHooks({
+      plugins: this.#plugins,
+      read: (session, from, to) => this.store.read(session, from, to),
+      reportError,
+    });
+    // One commit point (docs/design.md#receipt-watermark): the range the watermark newly covers
+    // goes to the stream clients as sidecars and to the plugins' after-commit hooks.
+    this.#flushed = store.onFlushed((session, through) => {
+      const range = this.watermark.advance(session, through);
+      if (range === undefined) return;
+      this.feeds.covered(session, range);
+      void durable.covered(session, range);
+    });
     // A prefix read back from storage is durable by construction. Seeding here, synchronously as
     // the session goes live (resume, or create of a stored id), uses exactly the loaded length,
     // before any agent or plugin can append to it.

@@ -3,7 +3,7 @@
 // plugin's pre-step hook. Nothing extra is persisted: the facts are the durable schedule/change
 // events themselves. The hook reads only the window it needs: from the tail back to the turn
 // before the current one.
-import type { PreStepHook } from "@chime/agent";
+import type { PreStepHook } from "@chime/contract";
 import type { SessionEvent } from "@chime/session";
 import { walkBack } from "./_window.ts";
 import { tryDecodeScheduleChange } from "./decoder.ts";

@@ -1,6 +1,6 @@
 // Private: the owner's maintenance task (docs/design.md#admission; docs/recurring.md "Delivery"),
 // synchronous from the read of the live schedule state (live.ts) to the last append.
-import type { AgentHandle } from "@chime/agent";
+import type { AgentHandle } from "@chime/contract";
 import { dispatchChange, occurrenceChange } from "./decoder.ts";
 import { reminderFrame } from "./frame.ts";
 import { LiveSchedule } from "./live.ts";

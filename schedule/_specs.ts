@@ -2,7 +2,7 @@
 // (docs/recurring.md "Tools"). Kept apart from the transaction code in tools.ts; the JSON
 // Schemas are generated from the argument schemas in _args.ts, which the validators in rules.ts
 // parse with (specs_test.ts and args_test.ts hold them in step).
-import type { ModelToolSpec } from "@chime/agent";
+import type { ModelToolSpec } from "@chime/contract";
 import {
   CREATE_ARGS,
   DELETE_ARGS,

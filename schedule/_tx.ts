@@ -3,7 +3,7 @@
 // decision over the live state (live.ts) → appends → second barrier → confirm. Tools, page actions
 // and the owner's start preflight use it; each operation only supplies a pure decision over the
 // state.
-import type { AgentHandle } from "@chime/agent";
+import type { AgentHandle } from "@chime/contract";
 import { toolError, type ToolFailure } from "./errors.ts";
 import type { ScheduleFifo } from "./fifo.ts";
 import type { ScheduleState } from "./fold.ts";

@@ -2,7 +2,7 @@
 // (docs/long-sessions.md "Bounded live session"). A walk starts at the tail and goes back only as
 // far as its caller needs: the in-memory tail synchronously, older events from storage in pages
 // (below `tailStart` every event is durable, so the stored prefix holds it).
-import type { AgentHandle } from "@chime/agent";
+import type { AgentHandle } from "@chime/contract";
 import type { Session, SessionEvent } from "@chime/session";
 
 /** What a walk needs of the agent. */

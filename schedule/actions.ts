@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { AgentHandle } from "@chime/agent";
+import type { AgentHandle } from "@chime/contract";
 import type { Clock } from "@chime/session";
 import { decideSnooze, decideStop } from "./_decide.ts";
 import { transact, type Tx } from "./_tx.ts";

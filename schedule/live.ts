@@ -15,7 +15,7 @@
  *
  * @module
  */
-import type { AgentHandle } from "@chime/agent";
+import type { AgentHandle } from "@chime/contract";
 import type { Session, SessionEvent } from "@chime/session";
 import { applyChange, decodeEvent, emptyState, type MutableScheduleState } from "./_apply.ts";
 import { foldStart, type ScheduleState } from "./fold.ts";

@@ -70,7 +70,7 @@ export type {
   ToolDefinition,
   ViewSource,
   WebHost,
-} from "@chime/agent";
+} from "@chime/contract";
 export {
   ScheduleError,
   type ScheduleErrorCode,

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { AgentError, type AgentHandle } from "@chime/agent";
+import { AgentError, type AgentHandle } from "@chime/contract";
 import { type Clock, MAX_TIMER_MS, type TimerHandle } from "@chime/session";
 import { deliverDue, type Delivery } from "./_deliver.ts";
 import { barrier, loadedSchedule } from "./_tx.ts";

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { AgentScope, Plugin } from "@chime/agent";
+import type { AgentScope, Plugin } from "@chime/contract";
 import type { Clock } from "@chime/session";
 import { activityHook } from "./_activity.ts";
 import { bindScheduleActions, ScheduleActions } from "./actions.ts";

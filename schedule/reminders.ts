@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { WebHost } from "@chime/agent";
+import type { WebHost } from "@chime/contract";
 import { foldSession } from "./fold.ts";
 import { LiveSchedule } from "./live.ts";
 import { scheduledAtMs, type ScheduleRecord, type SnoozeOf } from "./protocol.ts";

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import type { AgentHandle, ModelToolSpec, ToolContext, ToolDefinition } from "@chime/agent";
+import type { AgentHandle, ModelToolSpec, ToolContext, ToolDefinition } from "@chime/contract";
 import type { Clock } from "@chime/session";
 import {
   decideCreate,

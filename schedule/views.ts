@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { ContextScan, EventView, ViewSource } from "@chime/agent";
+import type { ContextScan, EventView, ViewSource } from "@chime/contract";
 import type { SessionEvent, SessionHeader } from "@chime/session";
 import { tryDecodeScheduleChange } from "./decoder.ts";
 import { foldStart } from "./fold.ts";

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { PluginWeb, RouteContext, SessionRoute } from "@chime/agent";
+import type { PluginWeb, RouteContext, SessionRoute } from "@chime/contract";
 import { SessionError } from "@chime/session";
 import { checkSnoozeSeconds, type ScheduleActions, scheduleActions } from "./actions.ts";
 import type { ToolFailure } from "./errors.ts";

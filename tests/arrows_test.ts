@@ -8,12 +8,13 @@ const ROOT = new URL("../", import.meta.url);
 const ALLOWED: Record<string, readonly string[]> = {
   migrations: [],
   session: ["migrations"],
-  agent: ["session"],
-  timecontext: ["session"],
-  schedule: ["agent", "session"],
-  offline: ["agent", "schedule", "timecontext"],
-  host: ["agent", "offline", "schedule", "session", "timecontext", "ui"],
-  ui: [],
+  contract: ["session"],
+  agent: ["contract", "session"],
+  timecontext: ["contract", "session"],
+  schedule: ["contract", "session"],
+  offline: ["agent", "contract", "schedule", "timecontext"],
+  host: ["agent", "contract", "offline", "schedule", "session", "timecontext", "ui"],
+  ui: ["contract"],
 };
 
 async function* sources(dir: URL): AsyncGenerator<URL> {
@@ -38,6 +39,30 @@ Deno.test("each member imports only the members its arrows allow", async () => {
       const used = [...importsOf(await Deno.readTextFile(file))].filter((m) => m !== member);
       const stray = used.filter((m) => !allowed.includes(m));
       assert.deepEqual(stray, [], `${file.pathname} imports ${stray.join(", ")}`);
+    }
+  }
+});
+
+Deno.test("the contract imports session types only and no npm package", async () => {
+  // docs/architecture.md "Seams": @chime/contract is browser-safe; what it takes from
+  // @chime/session is erased at run time.
+  for await (const file of sources(new URL("contract/", ROOT))) {
+    const code = codeOf(await Deno.readTextFile(file));
+    for (const m of code.matchAll(/^(import|export)\s+(type\s+)?[^;]*?from\s*"([^"]+)"/gm)) {
+      const [statement, , typeOnly, specifier] = m;
+      if (specifier!.startsWith("./")) continue;
+      assert.ok(specifier!.startsWith("@chime/session"), `${file.pathname}: ${statement}`);
+      assert.ok(typeOnly !== undefined, `${file.pathname} imports session values: ${statement}`);
+    }
+  }
+});
+
+Deno.test("plugins import the contract and the session, never the agent", async () => {
+  // docs/architecture.md "Dependency arrows": a plugin speaks the contract the agent implements.
+  for (const member of ["schedule", "timecontext"]) {
+    for await (const file of sources(new URL(`${member}/`, ROOT))) {
+      const used = importsOf(await Deno.readTextFile(file));
+      assert.ok(!used.has("agent"), `${file.pathname} imports @chime/agent`);
     }
   }
 });

@@ -45,12 +45,12 @@ const code = await run([
 ]);
 
 console.log(
-  "\nLine coverage of the members with a 100% target (session, schedule, timecontext, migrations):",
+  "\nLine coverage of the members with a 100% target (session, schedule, timecontext, migrations, contract):",
 );
 await run([
   "coverage",
   rawDir.pathname,
-  "--include=/(session|schedule|timecontext|migrations)/",
+  "--include=/(session|schedule|timecontext|migrations|contract)/",
   "--exclude=_test\\.ts$|/testing/",
 ]);
 

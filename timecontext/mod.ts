@@ -33,9 +33,6 @@
 export { hasTimeContextMarker, TIME_CONTEXT_MARKER, type TimeContextMarkerData } from "./marker.ts";
 export {
   TIME_CONTEXT_PLUGIN_NAME,
-  type TimeContextAgent,
-  type TimeContextBatch,
-  type TimeContextHook,
   type TimeContextOptions,
   type TimeContextPlugin,
   timeContextPlugin,

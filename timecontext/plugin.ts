@@ -1,16 +1,13 @@
 /**
- * The time-context plugin: one `agent/pre-step` hook (docs/design.md#time-context-reading).
- *
- * The public types below are the narrow slices of `@chime/agent`'s `Plugin`, `AgentScope`,
- * `StepBatch` and `AgentHandle` that this plugin reads; they are structurally compatible (the
- * tests assert `TimeContextPlugin` is assignable to `Plugin`) and keep this package's documented
- * surface self-contained.
+ * The time-context plugin: one `agent/pre-step` hook (docs/design.md#time-context-reading),
+ * typed by the plugin contract of `@chime/contract` (`contract/plugin.ts`).
  *
  * @module
  */
-import { TIME_CONTEXT_MARKER, type TimeContextMarkerData } from "./marker.ts";
+import type { Plugin, PreStepHook } from "@chime/contract";
+import { TIME_CONTEXT_MARKER } from "./marker.ts";
 import { formatTimeReading } from "./reading.ts";
-import { deriveZones, type ZoneSourceMessage } from "./zones.ts";
+import { deriveZones } from "./zones.ts";
 
 /** The plugin name. */
 export const TIME_CONTEXT_PLUGIN_NAME = "@chime/timecontext";
@@ -26,45 +23,13 @@ export interface TimeContextOptions {
   readonly clock?: { now(): number };
 }
 
-/** What the hook reads of a step's batch (a slice of `StepBatch` from `@chime/agent`). */
-export interface TimeContextBatch {
-  /** The open turn. */
-  readonly turnId: string;
-  /** The `user-rpc` events claimed into this step, with their bound provenance. */
-  readonly messages: readonly ZoneSourceMessage[];
-  /** Follow-up frames admitted into this step. */
-  readonly followups: readonly string[];
-}
-
-/** What the hook uses of the agent (a slice of `AgentHandle` from `@chime/agent`). */
-export interface TimeContextAgent {
-  /** The live session; only the immutable `header.timeZone` is read. */
-  readonly session: { readonly header: { readonly timeZone?: string } };
-  /** The agent's wall clock, epoch ms (UTC); used unless the options inject one. */
-  readonly clock: { now(): number };
-  /** Appends the marker; the agent records it only if the step then starts. */
-  append(type: typeof TIME_CONTEXT_MARKER, data: TimeContextMarkerData): unknown;
-}
-
-/** The `agent/pre-step` hook this plugin registers; structurally a `PreStepHook`. */
-export type TimeContextHook = (
-  batch: TimeContextBatch,
-  agent: TimeContextAgent,
-) => readonly string[] | undefined;
-
-/** The plugin; structurally a `Plugin` of `@chime/agent`. */
-export interface TimeContextPlugin {
+/** The plugin: a `Plugin` of `@chime/contract` named `@chime/timecontext`. */
+export interface TimeContextPlugin extends Plugin {
   /** Always `@chime/timecontext`. */
   readonly name: typeof TIME_CONTEXT_PLUGIN_NAME;
-  /**
-   * Registers the pre-step hook in the agent scope; the scope removes it when it ends.
-   *
-   * @param scope the agent scope (only `addPreStep` is used)
-   */
-  setup(scope: { addPreStep(hook: TimeContextHook): unknown }): void;
 }
 
-function timeContextHook(options: TimeContextOptions): TimeContextHook {
+function timeContextHook(options: TimeContextOptions): PreStepHook {
   return (batch, agent) => {
     // The agent only calls hooks with a non-empty batch; an empty one gets nothing, so no
     // reading and no marker can exist without content to read it with.

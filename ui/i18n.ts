@@ -3,10 +3,10 @@
  *
  * @module
  */
+import type { Lang } from "@chime/contract";
 import { signal } from "@preact/signals";
 
-/** A UI language. */
-export type Lang = "en" | "zh";
+export type { Lang } from "@chime/contract";
 
 /**
  * Picks the UI language for a BCP 47 tag: any `zh*` tag is Chinese, everything else English.

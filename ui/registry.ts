@@ -8,62 +8,27 @@
  *
  * @module
  */
+import type {
+  EventRenderer,
+  EventRenderers,
+  FollowupLabeler,
+  Lang,
+  PresentedEventNode,
+  RenderContext,
+  Rendered,
+  ToolSummarizer,
+  ToolSummary,
+} from "@chime/contract";
 import { el } from "./_el.ts";
-import type { Lang } from "./i18n.ts";
-import type { PresentedEventNode } from "./transcript.ts";
 
-/** What every renderer receives besides the node. */
-export interface RenderContext {
-  /** The UI language. */
-  readonly lang: Lang;
-  /** The viewer's IANA zone (`Intl.DateTimeFormat().resolvedOptions().timeZone`). */
-  readonly timeZone: string;
-  /**
-   * What the page lends renderers by name (actions, state), e.g. the schedule renderer's
-   * `ScheduleServices` under `"schedule"`. Absent in static rendering: no buttons then.
-   */
-  readonly services?: Readonly<Record<string, unknown>>;
-}
-
-/** What a renderer returns: a Preact child (a vnode is an `object`); `null` renders nothing. */
-export type Rendered = object | string | number | bigint | boolean | null | undefined;
-
-/**
- * Renders one node; `null` hides it. The third argument is the registry rendering it, so a
- * generic renderer can ask it for what renderer modules contributed
- * ({@linkcode EventViewRegistry.summarizeTool}, {@linkcode EventViewRegistry.followupLabel}).
- */
-export type EventRenderer = (
-  node: PresentedEventNode,
-  ctx: RenderContext,
-  registry: EventViewRegistry,
-) => Rendered;
-
-/** A tool result as one human line (the raw value stays behind the row's details). */
-export interface ToolSummary {
-  /** The sentence shown on the row. */
-  readonly text: string;
-  /** Whether the tool failed. */
-  readonly failed: boolean;
-  /** The error code of a failure, if any (docs/errors.md#tool-codes). */
-  readonly code?: string;
-}
-
-/**
- * Summarizes one tool's result (`tool/result.result`) in the viewer's language and zone.
- * `null` hides the row (another durable row already shows the effect); `undefined` declines,
- * and the conversation shows its neutral line.
- */
-export type ToolSummarizer = (
-  result: unknown,
-  ctx: RenderContext,
-) => ToolSummary | null | undefined;
-
-/**
- * Labels a `followup` event's `frame` (docs/events.md#followup) that its module sent, in the UI
- * language; `undefined` for frames it does not own.
- */
-export type FollowupLabeler = (frame: unknown, lang: Lang) => string | undefined;
+export type {
+  EventRenderer,
+  FollowupLabeler,
+  RenderContext,
+  Rendered,
+  ToolSummarizer,
+  ToolSummary,
+} from "@chime/contract";
 
 /** The slot name of the conversation event-view registry. */
 export const EVENT_VIEW_SLOT = "conversation.chat.eventview";
@@ -91,7 +56,7 @@ export const EVENT_VIEW_SLOT = "conversation.chat.eventview";
  * console.assert(registry.followupLabel("ping", "en") === "Ping delivered");
  * ```
  */
-export class EventViewRegistry {
+export class EventViewRegistry implements EventRenderers {
   readonly #renderers = new Map<string, EventRenderer>();
   readonly #summarizers = new Map<string, ToolSummarizer>();
   readonly #labelers = new Set<FollowupLabeler>();

@@ -4,28 +4,10 @@
  *
  * @module
  */
+import type { PresentedEventNode } from "@chime/contract";
 import type { EventView, WireEvent } from "./wire.ts";
 
-/** One renderable transcript entry. The durable `type` selects the renderer, not the view. */
-export interface PresentedEventNode {
-  /** Stable key: `${type}#${seq}`. */
-  readonly key: string;
-  /** The event seq. */
-  readonly seq: number;
-  /** The durable event type. */
-  readonly type: string;
-  /** Append instant, UTC RFC 3339. */
-  readonly at: string;
-  /** The event data. */
-  readonly data: unknown;
-  /** The commit-aware sidecar view, once attached. */
-  readonly view?: EventView;
-  /**
-   * For a `tool/result`: the tool's name, from the `tool/call` with the same `callId` in the
-   * window (docs/events.md#tool-call-tool-result); absent when that call is outside it.
-   */
-  readonly toolName?: string;
-}
+export type { PresentedEventNode } from "@chime/contract";
 
 /**
  * Presents window events as nodes, reusing the previous node object for a seq whose event and

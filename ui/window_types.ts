@@ -5,6 +5,8 @@
  */
 import type { EventView, WireEvent } from "./wire.ts";
 
+export type { Readable } from "@chime/contract";
+
 /** Query of an injected history fetch: the latest page when `before` is absent. */
 export interface HistoryQuery {
   /** Exclusive upper bound on `seq`; absent for the latest page. */
@@ -48,16 +50,6 @@ export interface BufferEntry {
   readonly event: WireEvent;
   /** Its view, if one arrived. */
   readonly view?: EventView;
-}
-
-/** A read-only reactive value (structurally a `ReadonlySignal` of `@preact/signals`). */
-export interface Readable<T> {
-  /** The current value; reading it inside a component or effect subscribes to it. */
-  readonly value: T;
-  /** Reads the value without subscribing. */
-  peek(): T;
-  /** Calls `fn` with the value now and on every change; returns an unsubscribe function. */
-  subscribe(fn: (value: T) => void): () => void;
 }
 
 /** Load state of a window. */

@@ -1,14 +1,16 @@
 /**
- * What a plugin brings to a web host besides its agent scope (docs/architecture.md "Plugins"):
- * session routes, commit-gated views, and the names of the client renderer and page panels that
- * show them. The contract lives here, beside {@linkcode Plugin}, because a plugin may not import
- * the host (docs/architecture.md "Dependency arrows"); the host implements {@linkcode WebHost}
- * and mounts whatever the loaded plugins contribute, knowing none of them by name.
+ * The web contract (docs/architecture.md "Plugins"): what a plugin brings to a web host besides
+ * its agent scope: session routes, commit-gated views, an after-commit hook
+ * ({@linkcode PluginWeb.onDurable}) and the names of the client renderer and page panels that
+ * show them. It lives in `@chime/contract`, beside {@linkcode Plugin}, because a plugin may not
+ * import the host (docs/architecture.md "Dependency arrows"); the host implements
+ * {@linkcode WebHost} and mounts whatever the loaded plugins contribute, knowing none of them by
+ * name.
  *
  * @module
  */
 import type { Session, SessionEvent, SessionHeader, SessionStore } from "@chime/session";
-import type { AgentHandle, Plugin } from "./types.ts";
+import type { AgentHandle, Plugin } from "./plugin.ts";
 
 /* ------------------------------------------------------------------ views */
 
@@ -163,6 +165,23 @@ export interface PluginWeb {
    * @default none
    */
   readonly panels?: readonly string[];
+  /**
+   * The after-commit hook: called by the host each time `session/flushed` advances the
+   * watermark of a live session (docs/design.md#receipt-watermark), whether or not a page is
+   * attached, with exactly the events that just became durable, ascending by `seq`. It runs at
+   * the same commit point as the sidecar views: never for an event before an acknowledged flush
+   * covers it, never for a rejected flush, never twice for one event in one host process. What a
+   * session loads from storage when it goes live (resume, a restart) is its durable prefix and
+   * is not offered again, nor is a fork's inherited prefix (its parent's events); a host that
+   * dies between a commit and its hook skips that hook, so a hook is a reaction, not a ledger.
+   * The host awaits nothing: a returned promise that rejects, and a throw, are logged and
+   * contained (the commit stands).
+   *
+   * @param session the live session whose log grew durably
+   * @param events the newly durable events, dense and ascending
+   * @default absent: the plugin does not react to commits
+   */
+  onDurable?(session: Session, events: readonly SessionEvent[]): void | Promise<void>;
 }
 
 /**
@@ -174,7 +193,7 @@ export interface PluginWeb {
  *
  * @example A plugin's panel needs its renderer
  * ```ts
- * import { enabledPanels } from "@chime/agent";
+ * import { enabledPanels } from "@chime/contract";
  * const plugin = { name: "p", setup() {}, web: { renderer: "r", panels: ["list"] } };
  * console.assert(enabledPanels([plugin], ["r"])[0] === "list");
  * console.assert(enabledPanels([plugin], []).length === 0);

@@ -1,0 +1,330 @@
+/**
+ * The page contract (docs/architecture.md "Plugins"): the one registration point of a plugin's
+ * page half, a client renderer module (e.g. `@chime/ui/schedule`). It registers event
+ * renderers, tool result lines and follow-up labels in the page's
+ * `conversation.chat.eventview` registry ({@linkcode EventRenderers}) and may bring panels,
+ * hints for the empty page, alerts for new committed views and its own assets (CSS and a
+ * service-worker script). The page (`@chime/ui`) implements it; renderer modules import it
+ * from here. Types only: no npm import, no DOM or Preact type.
+ *
+ * @module
+ */
+import type { EventView } from "./web.ts";
+import type { WireEvent } from "./wire.ts";
+
+export type { EventView, WireEvent };
+
+/** A UI language: English or Chinese. */
+export type Lang = "en" | "zh";
+
+/** A read-only reactive value (structurally a `ReadonlySignal` of `@preact/signals`). */
+export interface Readable<T> {
+  /** The current value; reading it inside a component or effect subscribes to it. */
+  readonly value: T;
+  /** Reads the value without subscribing. */
+  peek(): T;
+  /** Calls `fn` with the value now and on every change; returns an unsubscribe function. */
+  subscribe(fn: (value: T) => void): () => void;
+}
+
+/** What every renderer receives besides the node. */
+export interface RenderContext {
+  /** The UI language. */
+  readonly lang: Lang;
+  /** The viewer's IANA zone (`Intl.DateTimeFormat().resolvedOptions().timeZone`). */
+  readonly timeZone: string;
+  /**
+   * What the page lends renderers by name (actions, state), e.g. the schedule renderer's
+   * `ScheduleServices` under `"schedule"`. Absent in static rendering: no buttons then.
+   */
+  readonly services?: Readonly<Record<string, unknown>>;
+}
+
+/** What a renderer returns: a Preact child (a vnode is an `object`); `null` renders nothing. */
+export type Rendered = object | string | number | bigint | boolean | null | undefined;
+
+/** One renderable transcript entry. The durable `type` selects the renderer, not the view. */
+export interface PresentedEventNode {
+  /** Stable key: `${type}#${seq}`. */
+  readonly key: string;
+  /** The event seq. */
+  readonly seq: number;
+  /** The durable event type. */
+  readonly type: string;
+  /** Append instant, UTC RFC 3339. */
+  readonly at: string;
+  /** The event data. */
+  readonly data: unknown;
+  /** The commit-aware sidecar view, once attached. */
+  readonly view?: EventView;
+  /**
+   * For a `tool/result`: the tool's name, from the `tool/call` with the same `callId` in the
+   * window (docs/events.md#tool-call-tool-result); absent when that call is outside it.
+   */
+  readonly toolName?: string;
+}
+
+/**
+ * Renders one node; `null` hides it. The third argument is the registry rendering it, so a
+ * generic renderer can ask it for what renderer modules contributed
+ * ({@linkcode EventRenderers.summarizeTool}, {@linkcode EventRenderers.followupLabel}).
+ */
+export type EventRenderer = (
+  node: PresentedEventNode,
+  ctx: RenderContext,
+  registry: EventRenderers,
+) => Rendered;
+
+/** A tool result as one human line (the raw value stays behind the row's details). */
+export interface ToolSummary {
+  /** The sentence shown on the row. */
+  readonly text: string;
+  /** Whether the tool failed. */
+  readonly failed: boolean;
+  /** The error code of a failure, if any (docs/errors.md#tool-codes). */
+  readonly code?: string;
+}
+
+/**
+ * Summarizes one tool's result (`tool/result.result`) in the viewer's language and zone.
+ * `null` hides the row (another durable row already shows the effect); `undefined` declines,
+ * and the conversation shows its neutral line.
+ */
+export type ToolSummarizer = (
+  result: unknown,
+  ctx: RenderContext,
+) => ToolSummary | null | undefined;
+
+/**
+ * Labels a `followup` event's `frame` (docs/events.md#followup) that its module sent, in the UI
+ * language; `undefined` for frames it does not own.
+ */
+export type FollowupLabeler = (frame: unknown, lang: Lang) => string | undefined;
+
+/**
+ * The page's `conversation.chat.eventview` registry as a renderer module sees it (implemented
+ * by `EventViewRegistry` of `@chime/ui`).
+ */
+export interface EventRenderers {
+  /**
+   * Registers (or replaces) the renderer of a durable event type.
+   *
+   * @param type e.g. `schedule/change`
+   * @param renderer the renderer
+   * @returns a function that unregisters it again
+   */
+  register(type: string, renderer: EventRenderer): () => void;
+  /**
+   * Renders a node with its type's renderer (the JSON fallback for unknown types).
+   *
+   * @param node the node
+   * @param ctx language and zone
+   * @returns what to mount
+   */
+  render(node: PresentedEventNode, ctx: RenderContext): Rendered;
+  /**
+   * Registers (or replaces) the summarizer of one tool's results.
+   *
+   * @param tool the tool name, e.g. `schedule_list`
+   * @param summarizer the summarizer
+   * @returns a function that unregisters it again
+   */
+  registerToolSummary(tool: string, summarizer: ToolSummarizer): () => void;
+  /**
+   * Summarizes a tool result with its tool's registered summarizer.
+   *
+   * @param tool the tool name; `undefined` when unknown
+   * @param result the `tool/result` event's `result`
+   * @param ctx language and viewer zone
+   * @returns the summary, `null` to hide the row, or `undefined` when no summarizer answers
+   */
+  summarizeTool(
+    tool: string | undefined,
+    result: unknown,
+    ctx: RenderContext,
+  ): ToolSummary | null | undefined;
+  /**
+   * Registers a follow-up labeler.
+   *
+   * @param labeler labels the frames its module sends
+   * @returns a function that unregisters it again
+   */
+  registerFollowupLabel(labeler: FollowupLabeler): () => void;
+  /**
+   * The first registered label for a follow-up frame.
+   *
+   * @param frame the `followup` event's `frame`
+   * @param lang the UI language
+   * @returns the label, or `undefined` when no labeler owns the frame
+   */
+  followupLabel(frame: unknown, lang: Lang): string | undefined;
+}
+
+/** The open session's window as a panel reads it (implemented by `SessionWindow` of `@chime/ui`). */
+export interface PageWindow {
+  /** The window's events, dense and ascending. */
+  readonly events: Readable<readonly WireEvent[]>;
+  /** Commit-aware views by seq. */
+  readonly views: Readable<ReadonlyMap<number, EventView>>;
+  /** The durable bound: every `seq` below it is durable (the host's watermark as last seen). */
+  readonly durableBefore: Readable<number>;
+}
+
+/**
+ * What a client renderer module brings to the page besides code: texts the host serves from the
+ * built page, under the page's content security policy (`'self'` only), never inline.
+ */
+export interface ClientAssets {
+  /** A style sheet, served at `/assets/renderers/<index>.css` and linked by the page. @default none */
+  readonly css?: string;
+  /**
+   * A service-worker script, served at `/sw/<index>.js` with
+   * `Service-Worker-Allowed: /`; the page registers it when the module is enabled.
+   * @default none
+   */
+  readonly worker?: string;
+}
+
+/** A request below `/api/sessions/:id` (JSON body, JSON answer). */
+export interface PanelRequest {
+  /** `GET` unless given. */
+  readonly method?: "GET" | "POST";
+  /** Sent as JSON. */
+  readonly body?: unknown;
+}
+
+/** What the page lends a panel model. */
+export interface PanelHost {
+  /** The open session's id, `null` when none is open. */
+  readonly current: Readable<string | null>;
+  /** The open session's window (events, views, durable bound). */
+  readonly win: Readable<PageWindow | null>;
+  /**
+   * Where the open session's own events start: a fork's `seedLength` (the events below it are
+   * its parent's, whose reminders the fork cannot change), else `0`. Absent: `0`.
+   */
+  readonly seedLength?: Readable<number>;
+  /**
+   * Calls the host below one session (`/api/sessions/:id<path>`).
+   *
+   * @param id the session id
+   * @param path e.g. `/reminders`
+   * @param init method and JSON body
+   * @returns the JSON answer
+   * @throws {Error} the page's API error (its `code` is the host's error code)
+   */
+  request<T>(id: string, path: string, init?: PanelRequest): Promise<T>;
+  /**
+   * Shows an error in the page's banner.
+   *
+   * @param error what failed
+   */
+  fail(error: unknown): void;
+}
+
+/** One panel's state for one page (a `createModel` instance). */
+export interface PanelModel extends Disposable {
+  /** The number the chip shows (phones). */
+  readonly count: Readable<number>;
+  /**
+   * What the panel lends the event renderers, merged into `RenderContext.services` (e.g. the
+   * schedule renderer's snooze and stop under `"schedule"`).
+   */
+  readonly services: Readable<Readonly<Record<string, unknown>>>;
+  /**
+   * A session was opened or its stream reconnected (after the page resumed it).
+   *
+   * @param id the session id
+   */
+  opened(id: string): void;
+  /** The page left the session (another one, or none): forget its state. */
+  reset(): void;
+}
+
+/** What a panel's component receives. */
+export interface PanelViewProps {
+  /** The panel's model, as {@linkcode PanelDefinition.create} made it. */
+  readonly model: PanelModel;
+  /** Language, zone and services. */
+  readonly ctx: RenderContext;
+  /** Open as a sheet (phones). */
+  readonly open: boolean;
+  /** Closes the sheet. */
+  onClose(): void;
+}
+
+/** A page panel a renderer module contributes. */
+export interface PanelDefinition {
+  /** Its name, as `GET /api/client-config` lists it (e.g. `reminders`); also its element id. */
+  readonly name: string;
+  /** The chip's icon: a name of the page's icon set (`ui/icons.ts`), e.g. `bell`. */
+  readonly icon: string;
+  /**
+   * The chip's accessible label.
+   *
+   * @param lang the UI language
+   * @returns the label
+   */
+  label(lang: Lang): string;
+  /**
+   * Creates the panel's model for one page.
+   *
+   * @param host what the page lends it
+   * @returns the model; the page disposes it with the page
+   */
+  create(host: PanelHost): PanelModel;
+  /**
+   * The panel's component.
+   *
+   * @param props model, render context, sheet state
+   * @returns the panel element
+   */
+  view(props: PanelViewProps): Rendered;
+}
+
+/** What the page says of a new committed view (announcement, notification while hidden). */
+export interface ViewAlert {
+  /** A short title, e.g. "Reminder". */
+  readonly title: string;
+  /** The text, e.g. the reminder prompt. */
+  readonly body: string;
+}
+
+/** Texts of the empty page a renderer module may replace, by language. */
+export interface PageHints {
+  /** The composer's placeholder. */
+  readonly placeholder?: Readonly<Record<Lang, string>>;
+  /** The line shown in an empty conversation. */
+  readonly hello?: Readonly<Record<Lang, string>>;
+}
+
+/** A client renderer module: its one registration point in the page. */
+export interface ClientRenderer {
+  /** Its name, as `renderers` in `chime.jsonc` names it, e.g. `@chime/ui/schedule`. */
+  readonly name: string;
+  /**
+   * Registers its event renderers.
+   *
+   * @param registry the page's `conversation.chat.eventview` registry
+   * @returns a function that unregisters them
+   */
+  register(registry: EventRenderers): () => void;
+  /** Panels it can show (each only when the client configuration names it). @default none */
+  readonly panels?: readonly PanelDefinition[];
+  /** Texts of the empty page. @default the page's own */
+  readonly hints?: PageHints;
+  /**
+   * Styles and a service-worker script the module brings to the page (served by the host from
+   * the built page, under the page's unchanged content security policy).
+   * @default none
+   */
+  readonly assets?: ClientAssets;
+  /**
+   * Whether a newly committed view deserves an alert, and what it says.
+   *
+   * @param view a sidecar view that arrived after the window loaded
+   * @param lang the UI language
+   * @returns the alert, or `undefined` for none
+   */
+  alertOf?(view: EventView, lang: Lang): ViewAlert | undefined;
+}
