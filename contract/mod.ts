@@ -58,7 +58,9 @@ export {
   type ViewSource,
   type WebHost,
 } from "./web.ts";
+export { clientAssetPaths } from "./page.ts";
 export type {
+  ClientAssetPaths,
   ClientAssets,
   ClientRenderer,
   EventRenderer,

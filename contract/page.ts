@@ -5,7 +5,7 @@
  * `conversation.chat.eventview` registry ({@linkcode EventRenderers}) and may bring panels,
  * hints for the empty page, alerts for new committed views and its own assets (CSS and a
  * service-worker script). The page (`@chime/ui`) implements it; renderer modules import it
- * from here. Types only: no npm import, no DOM or Preact type.
+ * from here. Types and one pure helper: no npm import, no DOM or Preact type.
  *
  * @module
  */
@@ -171,18 +171,46 @@ export interface PageWindow {
 }
 
 /**
- * What a client renderer module brings to the page besides code: texts the host serves from the
- * built page, under the page's content security policy (`'self'` only), never inline.
+ * What a client renderer module brings to the page besides code: a style sheet and a
+ * service-worker script, as text. The page build (`ui/build.ts`) copies them into the built
+ * page and the host serves them at {@linkcode clientAssetPaths} under the page's content
+ * security policy (`'self'`: nothing inline, nothing from elsewhere); the page links the sheet
+ * and registers the worker (scope `/`) for each enabled module.
  */
 export interface ClientAssets {
-  /** A style sheet, served at `/assets/renderers/<index>.css` and linked by the page. @default none */
+  /** A CSS style sheet. @default none */
   readonly css?: string;
-  /**
-   * A service-worker script, served at `/sw/<index>.js` with
-   * `Service-Worker-Allowed: /`; the page registers it when the module is enabled.
-   * @default none
-   */
+  /** A service-worker script (classic, not a module). @default none */
   readonly worker?: string;
+}
+
+/** Where the host serves a renderer module's {@linkcode ClientAssets}. */
+export interface ClientAssetPaths {
+  /** The style sheet, e.g. `/renderers/chime-ui-schedule.css`. */
+  readonly css: string;
+  /** The service worker, e.g. `/renderers/chime-ui-schedule.sw.js` (served with `Service-Worker-Allowed: /`). */
+  readonly worker: string;
+}
+
+/**
+ * The URL paths of a renderer module's assets: its name with every run of characters other
+ * than letters and digits made one `-` (`@chime/ui/schedule` → `chime-ui-schedule`), below
+ * `/renderers/`. The host and the page both derive them from the name.
+ *
+ * @param name the module's name, as `renderers` in `chime.jsonc` names it
+ * @returns the two paths
+ *
+ * @example The schedule renderer's paths
+ * ```ts
+ * import { clientAssetPaths } from "@chime/contract/page";
+ * const paths = clientAssetPaths("@chime/ui/schedule");
+ * console.assert(paths.css === "/renderers/chime-ui-schedule.css");
+ * console.assert(paths.worker === "/renderers/chime-ui-schedule.sw.js");
+ * ```
+ */
+export function clientAssetPaths(name: string): ClientAssetPaths {
+  const slug = name.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "");
+  return { css: `/renderers/${slug}.css`, worker: `/renderers/${slug}.sw.js` };
 }
 
 /** A request below `/api/sessions/:id` (JSON body, JSON answer). */

@@ -24,6 +24,8 @@ export interface StaticAsset {
   readonly body: string;
   /** Its `Content-Type`. */
   readonly contentType: string;
+  /** Further headers, e.g. `Service-Worker-Allowed: /` for a renderer's worker. @default none */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** The HTTP surface of the host app (a Hono app). */
@@ -173,6 +175,7 @@ export function createApp(runtime: HostRuntime, options: AppOptions = {}): HostA
     app.get(path, (c) => {
       c.header("Content-Type", asset.contentType);
       c.header("Cache-Control", "no-cache");
+      for (const [name, value] of Object.entries(asset.headers ?? {})) c.header(name, value);
       return c.body(asset.body);
     });
   }

@@ -130,7 +130,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   }
   const http = server;
   app.resolve(createApp(runtime, {
-    assets: options.assets ?? defaultAssets(),
+    assets: options.assets ?? defaultAssets(config.renderers),
     boundHostname: hostname,
     allowedHosts: config.allowedHosts,
     bodyTimeoutMs: config.timeouts.bodySeconds * 1000,

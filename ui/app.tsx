@@ -24,6 +24,7 @@ import { SessionView } from "./client/session_view.tsx";
 import { connectStream } from "./client/stream.ts";
 import { text } from "./client/strings.ts";
 import { Topbar } from "./client/topbar.tsx";
+import { installAssets } from "./client/assets.ts";
 import { icon } from "./icons.ts";
 
 registerConversationViews(eventViews);
@@ -45,6 +46,7 @@ function newPage() {
     timeZone: api.browserTimeZone(),
     renderers: CLIENT_RENDERERS,
     registry: eventViews,
+    installAssets,
   });
 }
 

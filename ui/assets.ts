@@ -13,9 +13,19 @@
  *
  * @module
  */
-import { APP_JS, INDEX_HTML, STYLE_CSS } from "./assets_generated.ts";
+import type { ClientAssets } from "@chime/contract";
+import { APP_JS, INDEX_HTML, RENDERER_ASSETS_JSON, STYLE_CSS } from "./assets_generated.ts";
 
 export { RENDERER_NAMES } from "./renderer_names.ts";
+
+/**
+ * The assets each bundled renderer module brings (`ClientRenderer.assets`, contract/page.ts),
+ * by module name, as the page build collected them; the host serves those of the enabled
+ * modules at `clientAssetPaths(name)`.
+ */
+export const RENDERER_ASSETS: Readonly<Record<string, ClientAssets>> = JSON.parse(
+  RENDERER_ASSETS_JSON,
+);
 
 /** One static asset of the page. */
 export interface UiAsset {

@@ -79,3 +79,4 @@ export type {
   WireEvent,
   WireHeader,
 } from "./wire.ts";
+export { type AssetsEnv, installAssets } from "./client/assets.ts";

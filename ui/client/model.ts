@@ -211,6 +211,7 @@ export const PageModel = createModel((deps: PageDeps) => {
       }
       off();
       const on = enable(config, deps.renderers, deps.registry, panelHost);
+      deps.installAssets?.(on.modules);
       off = on.off;
       enabled.value = on.modules;
       panels.value = on.panels;

@@ -65,4 +65,10 @@ export interface PageDeps {
   readonly renderers: Readonly<Record<string, ClientRenderer>>;
   /** Where enabled modules register their event renderers (the page's `eventViews`). */
   readonly registry: EventViewRegistry;
+  /**
+   * Brings in the enabled modules' own assets (`ClientRenderer.assets`, contract/page.ts): links
+   * each style sheet and registers each service worker at its `clientAssetPaths` (the browser:
+   * `installAssets` of `./assets.ts`). @default none (tests, static rendering)
+   */
+  readonly installAssets?: (modules: readonly ClientRenderer[]) => void;
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { AgentError, enabledPanels, type Plugin } from "@chime/contract";
+import { AgentError, clientAssetPaths, enabledPanels, type Plugin } from "@chime/contract";
 
 Deno.test("AgentError carries its code and a Cannot message", () => {
   const error = new AgentError("busy", "Cannot run maintenance: the agent is busy");
@@ -16,4 +16,12 @@ Deno.test("enabledPanels() lists a plugin's panels only when its renderer is ena
   ];
   assert.deepEqual(enabledPanels(plugins, ["r", "s"]), ["one", "two"]);
   assert.deepEqual(enabledPanels(plugins, ["s"]), []);
+});
+
+Deno.test("clientAssetPaths() slugs a renderer name below /renderers/", () => {
+  assert.deepEqual(clientAssetPaths("@chime/ui/schedule"), {
+    css: "/renderers/chime-ui-schedule.css",
+    worker: "/renderers/chime-ui-schedule.sw.js",
+  });
+  assert.equal(clientAssetPaths("--odd name!").css, "/renderers/odd-name.css");
 });
