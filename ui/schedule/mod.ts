@@ -2,7 +2,7 @@
  * `@chime/ui/schedule`: the schedule plugin's client renderer module, and its one registration
  * point in the page, {@linkcode SCHEDULE_CLIENT} (docs/architecture.md "Plugins"): the bilingual
  * `schedule/change` renderer (reminder cards with the fixed session-local label,
- * docs/design.md#receipt-presentation; `./schedule.ts`), the `reminders` panel with its chip
+ * docs/design.md#receipt-presentation; `./view.ts`), the `reminders` panel with its chip
  * ({@linkcode ReminderPanelModel}, {@linkcode RemindersPanel}), the alert for a new reminder card
  * and the empty page's reminder hints. The page enables it only when `GET /api/client-config`
  * lists `@chime/ui/schedule`, and shows the panel only when that answer lists `reminders` (the
