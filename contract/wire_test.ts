@@ -1,5 +1,6 @@
 import { equal } from "node:assert/strict";
-import type { SessionEvent, SessionHeader } from "@chime/session";
+import type { SessionEvent } from "@chime/session/event";
+import type { SessionHeader } from "@chime/session/header";
 import type { WireEvent, WireHeader } from "./wire.ts";
 
 Deno.test("wire types stay assignable from the session types", () => {

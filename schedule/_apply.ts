@@ -2,7 +2,7 @@
 // (docs/design.md#session-log-authority-and-tools; docs/recurring.md "Transitions"). The pure fold
 // (fold.ts) and the live state (live.ts) both apply events with it, so the incremental state can
 // never drift from the reference fold.
-import type { SessionEvent } from "@chime/session";
+import type { SessionEvent } from "@chime/session/event";
 import { decodeScheduleChange } from "./decoder.ts";
 import { ScheduleError } from "./errors.ts";
 import type { Delivered } from "./fold.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { normalizeTimeZone } from "@chime/session";
+import { normalizeTimeZone } from "@chime/session/zone";
 import { extraKeys, isPlainObject } from "./_shape.ts";
 import { ScheduleError } from "./errors.ts";
 import {

@@ -5,7 +5,8 @@
  *
  * @module
  */
-import type { SessionEvent, SessionHeader } from "@chime/session";
+import type { SessionEvent } from "@chime/session/event";
+import type { SessionHeader } from "@chime/session/header";
 import { applyChange, decodeEvent, emptyState } from "./_apply.ts";
 import {
   SCHEDULE_CHANGE,

@@ -12,7 +12,8 @@
  *
  * @module
  */
-import type { SessionEvent, SessionHeader } from "@chime/session";
+import type { SessionEvent } from "@chime/session/event";
+import type { SessionHeader } from "@chime/session/header";
 import { tryDecodeScheduleChange } from "./decoder.ts";
 import { foldStart } from "./fold.ts";
 import {

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { SessionEvent } from "@chime/session";
+import type { SessionEvent } from "@chime/session/event";
 
 /** The event type of every schedule change in the session log. */
 export const SCHEDULE_CHANGE = "schedule/change" as const;

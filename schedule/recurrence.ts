@@ -18,7 +18,7 @@
  *
  * @module
  */
-import { normalizeTimeZone } from "@chime/session";
+import { normalizeTimeZone } from "@chime/session/zone";
 import { type Compiled, occurrences, periodNear, ZoneClock } from "./_rrule_expand.ts";
 import { formatRule, parseRule } from "./_rrule_parse.ts";
 import { wallOfPlain } from "./_zone_cache.ts";

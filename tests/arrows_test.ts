@@ -14,7 +14,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   schedule: ["contract", "session"],
   offline: ["agent", "contract", "schedule", "timecontext"],
   host: ["agent", "contract", "offline", "schedule", "session", "timecontext", "ui"],
-  ui: ["contract"],
+  // The contract is npm-free; the schedule only through per-path pure exports, never a barrel.
+  ui: ["contract", "schedule"],
 };
 
 async function* sources(dir: URL): AsyncGenerator<URL> {
@@ -112,7 +113,7 @@ Deno.test("the page knows no renderer module by name beyond its static registry"
   }
   for await (const file of sources(new URL("ui/", ROOT))) {
     const code = codeOf(await Deno.readTextFile(file));
-    if (/from\s*"\.\/schedule_client\.ts"/.test(code)) {
+    if (/from\s*"\.\/schedule\/mod\.ts"/.test(code)) {
       assert.ok(file.pathname.endsWith("/ui/renderers.ts"), `${file.pathname} imports the module`);
     }
   }
@@ -121,17 +122,81 @@ Deno.test("the page knows no renderer module by name beyond its static registry"
 Deno.test("the generic page has no schedule words: they arrive with the schedule slice", async () => {
   // docs/architecture.md "Plugins": the conversation renderers, the registry and the page shell
   // are generic; schedule tool lines and the reminder follow-up label are contributed to the
-  // registry by `ui/schedule*.ts` / `ui/_schedule_*.ts`. Only the static renderer map, the wire
-  // mirror and the module re-exporting its types name the schedule.
+  // registry by `ui/schedule/`. Only the static renderer map, the wire mirror and the module
+  // re-exporting its types name the schedule.
   const NAMING = new Set(["renderers.ts", "renderer_names.ts", "wire.ts", "mod.ts"]);
   for await (const file of sources(new URL("ui/", ROOT))) {
     const name = file.pathname.split("/").at(-1)!;
-    if (/^_?schedule/.test(name) || name === "assets_generated.ts") continue;
+    if (file.pathname.includes("/ui/schedule/") || name === "assets_generated.ts") continue;
     if (file.pathname.includes("/ui/dist/")) continue;
     const code = codeOf(await Deno.readTextFile(file));
     if (file.pathname.endsWith("/ui/renderers.ts")) continue;
     assert.ok(!/from\s*"\.\.?\/_?schedule/.test(code), `${file.pathname} imports the slice`);
     if (NAMING.has(name) && file.pathname.endsWith(`/ui/${name}`)) continue;
     assert.ok(!/schedul|remind|提醒/i.test(code), `${file.pathname} names the schedule in code`);
+  }
+});
+
+/** Every `@chime/…`, relative and bare specifier a file's code imports (not its doc examples). */
+function specifiersOf(text: string): string[] {
+  return [...codeOf(text).matchAll(/(?:from|import)\s*\(?\s*"([^"]+)"/g)].map((m) => m[1]!);
+}
+
+/** The specifiers a file loads at run time: type-only imports and re-exports are erased. */
+function runtimeSpecifiersOf(text: string): string[] {
+  const code = codeOf(text).replace(/^(?:import|export)\s+type\b[^;]*?from\s*"[^"]+";?/gm, "");
+  return specifiersOf(code);
+}
+
+/** A member's per-path pure exports: `deno.json` `exports` without the barrel and `./testing`. */
+async function purePaths(member: string): Promise<Map<string, URL>> {
+  const exports = JSON.parse(await Deno.readTextFile(new URL(`${member}/deno.json`, ROOT))).exports;
+  const paths = new Map<string, URL>();
+  for (const [key, file] of Object.entries(exports as Record<string, string>)) {
+    if (key === "." || key === "./testing") continue;
+    paths.set(`@chime/${member}/${key.slice(2)}`, new URL(`${member}/${file.slice(2)}`, ROOT));
+  }
+  return paths;
+}
+
+Deno.test("page halves import no member barrel: only per-path pure exports", async () => {
+  // docs/architecture.md "Per-path exports": the page bundles the server's pure code (one
+  // describer, schedule/_describe.ts) but never a barrel, which would pull @libsql/client or openai.
+  const pure = new Map<string, URL>();
+  for (const member of ["session", "schedule", "contract"]) {
+    for (const [specifier, url] of await purePaths(member)) pure.set(specifier, url);
+  }
+  // The contract's barrel is itself browser-safe (the "contract" test above).
+  pure.set("@chime/contract", new URL("contract/mod.ts", ROOT));
+  const files: URL[] = [];
+  const walk = async (dir: URL) => {
+    for await (const entry of Deno.readDir(dir)) {
+      const url = new URL(entry.name + (entry.isDirectory ? "/" : ""), dir);
+      if (entry.isDirectory && entry.name !== "dist") await walk(url);
+      if (entry.isFile && /\.tsx?$/.test(entry.name)) files.push(url);
+    }
+  };
+  await walk(new URL("ui/", ROOT));
+  for (const file of files) {
+    for (const specifier of specifiersOf(await Deno.readTextFile(file))) {
+      const member = /^@chime\/([a-z]+)/.exec(specifier)?.[1];
+      if (member === undefined || member === "ui") continue;
+      assert.ok(pure.has(specifier), `${file.pathname} imports ${specifier}, not a pure path`);
+    }
+  }
+  // Each pure path, transitively, loads no barrel, no npm package and no other member's code.
+  for (const [specifier, entry] of pure) {
+    const seen = new Set<string>();
+    const todo = [entry];
+    while (todo.length > 0) {
+      const url = todo.pop()!;
+      if (seen.has(url.href)) continue;
+      seen.add(url.href);
+      for (const s of runtimeSpecifiersOf(await Deno.readTextFile(url))) {
+        if (s.startsWith(".")) todo.push(new URL(s, url));
+        else if (pure.has(s)) todo.push(pure.get(s)!);
+        else assert.ok(s.startsWith("node:"), `${specifier} loads ${s} (${url.pathname})`);
+      }
+    }
   }
 });

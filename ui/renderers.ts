@@ -6,7 +6,7 @@
  * @module
  */
 import type { ClientRenderer } from "./client_renderer.ts";
-import { SCHEDULE_CLIENT } from "./schedule_client.ts";
+import { SCHEDULE_CLIENT } from "./schedule/mod.ts";
 
 /** Client renderer modules bundled in the page, by name. */
 export const CLIENT_RENDERERS: Readonly<Record<string, ClientRenderer>> = {

@@ -3,12 +3,11 @@ import { registerConversationViews } from "./conversation.ts";
 import { detectLang } from "./i18n.ts";
 import { EventViewRegistry, type RenderContext } from "./registry.ts";
 import {
-  activeReminders,
   formatOccurrence,
   registerScheduleView,
   reminderPresentation,
   SESSION_LOCAL_LABEL,
-} from "./schedule.ts";
+} from "./schedule/view.ts";
 import { byTestId, vnodeText } from "./testing/vnode_text.ts";
 import { presentEvent, TranscriptAdapter } from "./transcript.ts";
 import { uiAsset } from "./assets.ts";
@@ -152,21 +151,6 @@ Deno.test("conversation renderers: messages, compact tools, turn errors, hidden 
       "Forked",
     ),
   );
-});
-
-Deno.test("activeReminders() folds creates minus delete and dispatch, from seedLength on", () => {
-  const c = (seq: number, id: string, when: string) =>
-    e(seq, "schedule/change", { op: "create", record: { ...record, id, scheduledAt: when } });
-  const events = [
-    c(0, "a", "2030-01-01T05:00:00.000Z"),
-    c(1, "b", "2030-01-01T03:00:00.000Z"),
-    c(2, "c", "2030-01-01T04:00:00.000Z"),
-    e(3, "schedule/change", { op: "delete", id: "b" }),
-    c(4, "d", "2030-01-01T02:00:00.000Z"),
-    e(5, "schedule/change", { op: "dispatch", id: "c" }),
-  ];
-  eq(activeReminders(events).map((x) => x.id), ["d", "a"]);
-  eq(activeReminders(events, { seedLength: 1 }).map((x) => x.id), ["d"]);
 });
 
 Deno.test("formatOccurrence() renders the viewer zone and UTC, falling back to UTC", () => {

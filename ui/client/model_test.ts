@@ -7,7 +7,7 @@ import { ApiError } from "./api.ts";
 import type { ClientConfigWire, PanelRequest } from "../client_renderer.ts";
 import { EventViewRegistry } from "../registry.ts";
 import { CLIENT_RENDERERS } from "../renderers.ts";
-import type { ReminderPanel } from "../schedule_panel.ts";
+import type { ReminderPanel } from "../schedule/panel.ts";
 import { type PageApi, PageModel } from "./model.ts";
 
 /** The client configuration of `examples/web-schedule/chime.jsonc`. */

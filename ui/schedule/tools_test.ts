@@ -2,12 +2,12 @@
 // follow-ups rendered with and without the schedule renderer registered (docs/architecture.md
 // "Plugins": everything schedule-shaped arrives only with the schedule renderer).
 import { deepStrictEqual as eq, equal, match, ok } from "node:assert/strict";
-import { registerConversationViews } from "./conversation.ts";
-import { EventViewRegistry, type RenderContext, type Rendered } from "./registry.ts";
-import { SCHEDULE_CLIENT } from "./schedule_client.ts";
-import { byTestId, vnodeText } from "./testing/vnode_text.ts";
-import { TranscriptAdapter } from "./transcript.ts";
-import type { WireEvent } from "./wire.ts";
+import { registerConversationViews } from "../conversation.ts";
+import { EventViewRegistry, type RenderContext, type Rendered } from "../registry.ts";
+import { SCHEDULE_CLIENT } from "./mod.ts";
+import { byTestId, vnodeText } from "../testing/vnode_text.ts";
+import { TranscriptAdapter } from "../transcript.ts";
+import type { WireEvent } from "../wire.ts";
 
 const at = "2030-01-01T08:05:00.000Z";
 const e = (seq: number, type: string, data: unknown): WireEvent => ({ seq, type, at, data });

@@ -5,13 +5,13 @@
  *
  * @module
  */
-import { el } from "./_el.ts";
-import type { CardState, DurableOutcome } from "./_schedule_outcomes.ts";
-import { failureText, TEXT, when } from "./_schedule_strings.ts";
-import { icon, type IconName } from "./icons.ts";
-import type { RenderContext, Rendered } from "./registry.ts";
-import { formatOccurrence, repeatLine, SESSION_LOCAL_LABEL } from "./schedule_text.ts";
-import type { ReminderPresentation } from "./wire.ts";
+import { el } from "../_el.ts";
+import type { CardState, DurableOutcome } from "./_outcomes.ts";
+import { failureText, TEXT, when } from "./_strings.ts";
+import { icon, type IconName } from "../icons.ts";
+import type { RenderContext, Rendered } from "../registry.ts";
+import { formatOccurrence, repeatLine, SESSION_LOCAL_LABEL } from "./text.ts";
+import type { ReminderPresentation } from "../wire.ts";
 
 /** What a snooze or stop click led to (or, for a card, what the durable log says came of it). */
 export interface ReminderOutcome {
@@ -30,7 +30,7 @@ export interface ReminderOutcome {
   readonly since?: number;
 }
 
-export type { CardState, DurableOutcome } from "./_schedule_outcomes.ts";
+export type { CardState, DurableOutcome } from "./_outcomes.ts";
 
 /**
  * What a page lends the renderer through `RenderContext.services[SCHEDULE_SERVICES]`: the

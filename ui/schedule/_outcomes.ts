@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { ScheduleRecordWire, WireEvent } from "./wire.ts";
+import type { ScheduleRecordWire, WireEvent } from "../wire.ts";
 
 /** The durable outcome of a card: snoozed until an instant, or the series stopped. */
 export interface DurableOutcome {

@@ -2,7 +2,7 @@
  * `@chime/ui/schedule`: the schedule plugin's client renderer module, and its one registration
  * point in the page, {@linkcode SCHEDULE_CLIENT} (docs/architecture.md "Plugins"): the bilingual
  * `schedule/change` renderer (reminder cards with the fixed session-local label,
- * docs/design.md#receipt-presentation; `./schedule.ts`), the `reminders` panel with its chip
+ * docs/design.md#receipt-presentation; `./view.ts`), the `reminders` panel with its chip
  * ({@linkcode ReminderPanelModel}, {@linkcode RemindersPanel}), the alert for a new reminder card
  * and the empty page's reminder hints. The page enables it only when `GET /api/client-config`
  * lists `@chime/ui/schedule`, and shows the panel only when that answer lists `reminders` (the
@@ -19,14 +19,14 @@
  *
  * @module
  */
-import type { ClientRenderer, PanelDefinition } from "./client_renderer.ts";
-import { registerScheduleView, reminderPresentation } from "./schedule.ts";
-import { ReminderPanelModel } from "./schedule_panel.ts";
-import { PANEL_TEXT, RemindersPanel } from "./schedule_panel_view.tsx";
+import type { ClientRenderer, PanelDefinition } from "../client_renderer.ts";
+import { registerScheduleView, reminderPresentation } from "./view.ts";
+import { ReminderPanelModel } from "./panel.ts";
+import { PANEL_TEXT, RemindersPanel } from "./panel_view.tsx";
 
-export * from "./schedule.ts";
-export { durableScheduleMark, type ReminderPanel, ReminderPanelModel } from "./schedule_panel.ts";
-export { PANEL_TEXT, RemindersPanel } from "./schedule_panel_view.tsx";
+export * from "./view.ts";
+export { durableScheduleMark, type ReminderPanel, ReminderPanelModel } from "./panel.ts";
+export { PANEL_TEXT, RemindersPanel } from "./panel_view.tsx";
 export type {
   ClientRenderer,
   PageHints,
@@ -36,7 +36,7 @@ export type {
   PanelRequest,
   PanelViewProps,
   ViewAlert,
-} from "./client_renderer.ts";
+} from "../client_renderer.ts";
 
 /** The `reminders` panel. */
 export const REMINDERS_PANEL: PanelDefinition = {

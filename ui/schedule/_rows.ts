@@ -5,12 +5,12 @@
  * @module
  */
 import type { VNode } from "preact";
-import { el } from "./_el.ts";
-import { TEXT, when } from "./_schedule_strings.ts";
-import { icon, type IconName } from "./icons.ts";
-import type { RenderContext } from "./registry.ts";
-import { repeatLine } from "./schedule_text.ts";
-import type { ScheduleRecordWire } from "./wire.ts";
+import { el } from "../_el.ts";
+import { TEXT, when } from "./_strings.ts";
+import { icon, type IconName } from "../icons.ts";
+import type { RenderContext } from "../registry.ts";
+import { repeatLine } from "./text.ts";
+import type { ScheduleRecordWire } from "../wire.ts";
 
 /**
  * One change as a `<details>` row: an icon and a line, the raw body in a `<pre>`.
@@ -56,7 +56,7 @@ export function quoted(prompt: string | undefined): (VNode | string)[] {
 export function recordLine(record: ScheduleRecordWire, ctx: RenderContext): (VNode | string)[] {
   const t = TEXT[ctx.lang];
   if (record.kind === "recurring" && record.rrule && record.timeZone) {
-    const repeat = { rrule: record.rrule, timeZone: record.timeZone };
+    const repeat = { rrule: record.rrule, timeZone: record.timeZone, dtstart: record.dtstart };
     return [
       " · ",
       repeatLine(repeat, undefined, ctx),

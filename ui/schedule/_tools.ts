@@ -7,8 +7,8 @@
  *
  * @module
  */
-import type { Lang } from "./i18n.ts";
-import type { EventViewRegistry, RenderContext, ToolSummarizer, ToolSummary } from "./registry.ts";
+import type { Lang } from "../i18n.ts";
+import type { EventViewRegistry, RenderContext, ToolSummarizer, ToolSummary } from "../registry.ts";
 
 type ErrorText = (e: { knownTimeZones?: readonly string[] | undefined }) => string;
 

@@ -1,8 +1,8 @@
 import { deepEqual, equal } from "node:assert/strict";
 import { signal } from "@preact/signals";
-import { durableScheduleMark, ReminderPanelModel } from "./schedule_panel.ts";
-import { SessionWindow } from "./window.ts";
-import type { RemindersPage, WireEvent } from "./wire.ts";
+import { durableScheduleMark, ReminderPanelModel } from "./panel.ts";
+import { SessionWindow } from "../window.ts";
+import type { RemindersPage, WireEvent } from "../wire.ts";
 
 const at = "2030-01-01T00:00:00.000Z";
 const e = (seq: number, type: string): WireEvent => ({ seq, type, at, data: {} });

@@ -1,17 +1,16 @@
 import { deepEqual, equal, match, ok } from "node:assert/strict";
-import type { RenderContext } from "./registry.ts";
+import type { RenderContext } from "../registry.ts";
+import { describeRule } from "@chime/schedule/describe";
 import {
-  activeReminders,
-  describeRule,
   type ReminderOutcome,
   renderScheduleChange,
   repeatLine,
   SCHEDULE_SERVICES,
   type ScheduleServices,
-} from "./schedule.ts";
-import { byTestId, vnodeText } from "./testing/vnode_text.ts";
-import { presentEvent } from "./transcript.ts";
-import type { EventView, WireEvent } from "./wire.ts";
+} from "./view.ts";
+import { byTestId, vnodeText } from "../testing/vnode_text.ts";
+import { presentEvent } from "../transcript.ts";
+import type { EventView, WireEvent } from "../wire.ts";
 
 const at = "2030-01-01T00:00:00.000Z";
 const e = (seq: number, data: unknown): WireEvent => ({ seq, type: "schedule/change", at, data });
@@ -163,30 +162,66 @@ Deno.test("v2 rows: recurring create, snooze, update, stop and skip read as one 
   );
 });
 
-Deno.test("describeRule() and repeatLine() word the RRULE subset in English and Chinese", () => {
+Deno.test("repeatLine() words a series as the server's describeRule does, in English and Chinese", () => {
+  // One describer: schedule/_describe.ts, bundled into the page (docs/recurring.md "Host and page").
   const cases: [string, string, string][] = [
-    ["FREQ=MINUTELY", "every minute", "每分钟"],
-    ["FREQ=HOURLY;INTERVAL=2", "every 2 hours", "每 2 小时"],
-    ["FREQ=DAILY;BYHOUR=9;BYMINUTE=0", "daily at 09:00", "每天 09:00"],
+    ["FREQ=MINUTELY", "repeats every minute (UTC)", "重复：每分钟（UTC）"],
+    ["FREQ=HOURLY;INTERVAL=2", "repeats every 2 hours (UTC)", "重复：每隔2小时（UTC）"],
+    ["FREQ=DAILY;BYHOUR=9;BYMINUTE=0", "repeats daily at 09:00 (UTC)", "重复：每天 09:00（UTC）"],
     [
       "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=8;BYMINUTE=30",
-      "on weekdays at 08:30",
-      "工作日 08:30",
+      "repeats every weekday at 08:30 (UTC)",
+      "重复：工作日 08:30（UTC）",
     ],
-    ["FREQ=WEEKLY;BYDAY=MO", "weekly on Mon", "每周一"],
-    ["FREQ=MONTHLY;BYMONTHDAY=-1", "monthly on the last day", "每月最后一天"],
-    ["FREQ=YEARLY", "FREQ=YEARLY", "FREQ=YEARLY"],
+    [
+      "FREQ=MONTHLY;BYMONTHDAY=-1",
+      "repeats monthly on the last day at 00:00 (UTC)",
+      "重复：每月最后一天 00:00（UTC）",
+    ],
+    // Outside the subset, or no DTSTART: the rule itself, never a guess.
+    ["FREQ=YEARLY", "repeats FREQ=YEARLY (UTC)", "重复：FREQ=YEARLY（UTC）"],
   ];
-  for (const [rule, en, zh] of cases) {
-    equal(describeRule(rule, "en"), en, rule);
-    equal(describeRule(rule, "zh"), zh, rule);
+  for (const [rrule, en, zh] of cases) {
+    const repeat = { rrule, timeZone: "UTC", dtstart: "2030-01-01T00:00:00" };
+    equal(repeatLine(repeat, undefined, ctx()), en, rrule);
+    equal(repeatLine(repeat, undefined, ctx(undefined, "zh")), zh, rrule);
+    equal(
+      repeatLine({ ...repeat, dtstart: undefined }, undefined, ctx()),
+      `repeats ${rrule} (UTC)`,
+    );
   }
-  const repeat = { rrule: "FREQ=MINUTELY", timeZone: "UTC" };
+  const repeat = { rrule: "FREQ=MINUTELY", timeZone: "UTC", dtstart: "2030-01-01T00:00:00" };
   equal(repeatLine(repeat, null, ctx()), "repeats every minute (UTC) · no further occurrences");
   equal(
     repeatLine({ ...repeat, text: { en: "repeats each minute", zh: "" } }, undefined, ctx()),
     "repeats each minute (UTC)",
   );
+});
+
+Deno.test("regression: a monthly-by-weekday transcript row reads as its card and the server do", () => {
+  // It read "repeats monthly at 10:00" while the card and schedule_list said the first Monday and
+  // the count (the page had a describer of its own; now it bundles schedule/_describe.ts).
+  const record = {
+    id: "sch_3",
+    kind: "recurring",
+    prompt: "pay rent",
+    rrule: "FREQ=MONTHLY;BYDAY=1MO;BYHOUR=10;BYMINUTE=0;COUNT=3",
+    dtstart: "2030-01-07T10:00:00",
+    timeZone: "Europe/Berlin",
+    scheduledAt: "2030-01-07T09:00:00.000Z",
+  };
+  const words = describeRule(record, "en");
+  equal(words, "monthly on the first Monday at 10:00 (Europe/Berlin), 3 times");
+  const row = (lang: "en" | "zh") =>
+    vnodeText(
+      renderScheduleChange(
+        presentEvent(e(1, { version: 2, op: "create", record })),
+        ctx(undefined, lang),
+      ),
+    );
+  ok(row("en").includes(` · repeats ${words} · first `), row("en"));
+  equal(describeRule(record, "zh"), "每月第一个周一 10:00（Europe/Berlin），共3次");
+  ok(row("zh").includes(`重复：${describeRule(record, "zh")}`), row("zh"));
 });
 
 Deno.test("regression: repeatLine() names the zone once when the host's words already carry it", () => {
@@ -208,37 +243,15 @@ Deno.test("regression: repeatLine() names the zone once when the host's words al
     repeatLine(daily, next, ctx(undefined, "zh")),
     "重复：每天 09:00（Asia/Shanghai），共5次· 下次 2030年1月2日 09:00",
   );
-  // Words without a zone (the host's "every minute", the page's own describeRule) get it added.
-  const minutely = { rrule: "FREQ=MINUTELY", timeZone: "Asia/Shanghai" };
+  // Words without a zone (the server's "every minute") get it added.
+  const minutely = {
+    rrule: "FREQ=MINUTELY",
+    timeZone: "Asia/Shanghai",
+    dtstart: "2030-01-01T09:00:00",
+  };
   equal(
     repeatLine({ ...minutely, text: { en: "every minute", zh: "每分钟" } }, undefined, ctx()),
     "repeats every minute (Asia/Shanghai)",
   );
   equal(repeatLine(minutely, undefined, ctx(undefined, "zh")), "重复：每分钟（Asia/Shanghai）");
-});
-
-Deno.test("activeReminders() keeps a recurring record past its dispatches until exhausted or stopped", () => {
-  const rec = {
-    id: "r",
-    kind: "recurring",
-    prompt: "blink",
-    rrule: "FREQ=MINUTELY",
-    timeZone: "UTC",
-    dtstart: "2030-01-01T00:00:00",
-    scheduledAt: at,
-  };
-  const next = "2030-01-01T00:01:00.000Z";
-  const events = [
-    e(0, { version: 2, op: "create", record: rec }),
-    e(1, { version: 2, op: "dispatch", id: "r", occurrenceAt: at, missed: 0, nextAt: next }),
-  ];
-  deepEqual(activeReminders(events).map((r) => r.scheduledAt), [next]);
-  equal(activeReminders([...events, e(2, { version: 2, op: "stop", id: "r" })]).length, 0);
-  equal(
-    activeReminders([
-      ...events,
-      e(2, { version: 2, op: "dispatch", id: "r", occurrenceAt: next, missed: 0, nextAt: null }),
-    ]).length,
-    0,
-  );
 });

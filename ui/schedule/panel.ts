@@ -11,16 +11,16 @@
  * @module
  */
 import { computed, createModel, effect, signal } from "@preact/signals";
-import { cardFacts, cardState } from "./_schedule_outcomes.ts";
-import type { PanelHost, PanelModel } from "./client_renderer.ts";
+import { cardFacts, cardState } from "./_outcomes.ts";
+import type { PanelHost, PanelModel } from "../client_renderer.ts";
 import {
   promptsById,
   type ReminderOutcome,
   SCHEDULE_SERVICES,
   type ScheduleServices,
-} from "./schedule.ts";
-import type { Readable } from "./window_types.ts";
-import type { ActiveReminderWire, RemindersPage, WireEvent } from "./wire.ts";
+} from "./view.ts";
+import type { Readable } from "../window_types.ts";
+import type { ActiveReminderWire, RemindersPage, WireEvent } from "../wire.ts";
 
 /**
  * The highest `seq` of a `schedule/change` event the host reported durable, or `-1`. The panel

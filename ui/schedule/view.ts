@@ -20,20 +20,20 @@
  *
  * @module
  */
-import { el } from "./_el.ts";
-import { reminderCard, reminderPresentation, servicesOf } from "./_schedule_card.ts";
-import { quoted, recordLine, row } from "./_schedule_rows.ts";
-import { TEXT } from "./_schedule_strings.ts";
-import { registerScheduleTools } from "./_schedule_tools.ts";
-import { icon } from "./icons.ts";
+import { el } from "../_el.ts";
+import { reminderCard, reminderPresentation, servicesOf } from "./_card.ts";
+import { quoted, recordLine, row } from "./_rows.ts";
+import { TEXT } from "./_strings.ts";
+import { registerScheduleTools } from "./_tools.ts";
+import { icon } from "../icons.ts";
 import {
   type EventViewRegistry,
   jsonFallback,
   type RenderContext,
   type Rendered,
-} from "./registry.ts";
-import type { PresentedEventNode } from "./transcript.ts";
-import type { ScheduleRecordWire, WireEvent } from "./wire.ts";
+} from "../registry.ts";
+import type { PresentedEventNode } from "../transcript.ts";
+import type { ScheduleRecordWire, WireEvent } from "../wire.ts";
 
 export {
   type CardState,
@@ -45,20 +45,15 @@ export {
   reminderPresentation,
   SCHEDULE_SERVICES,
   type ScheduleServices,
-} from "./_schedule_card.ts";
+} from "./_card.ts";
+export { registerScheduleTools, reminderFollowupLabel, SCHEDULE_TOOL_SUMMARIES } from "./_tools.ts";
 export {
-  registerScheduleTools,
-  reminderFollowupLabel,
-  SCHEDULE_TOOL_SUMMARIES,
-} from "./_schedule_tools.ts";
-export {
-  describeRule,
   formatOccurrence,
   type FormattedOccurrence,
   type RepeatInfo,
   repeatLine,
   SESSION_LOCAL_LABEL,
-} from "./schedule_text.ts";
+} from "./text.ts";
 
 /**
  * Renders a `schedule/change` node (versions 1 and 2): a card for a dispatch with a view, one
@@ -162,33 +157,4 @@ export function promptsById(events: readonly WireEvent[]): Map<string, string> {
     if (r && typeof r.id === "string" && typeof r.prompt === "string") prompts.set(r.id, r.prompt);
   }
   return prompts;
-}
-
-/**
- * The active reminders in a window: creates not yet deleted or dispatched, soonest first. On a
- * fork only events from `seedLength` on count, so inherited reminders are not active work.
- *
- * @param events the window's events (older creates outside the window are unknown)
- * @param options `seedLength` of the session header, if any
- * @returns the active records
- */
-export function activeReminders(
-  events: readonly WireEvent[],
-  options: { readonly seedLength?: number | undefined } = {},
-): ScheduleRecordWire[] {
-  const active = new Map<string, ScheduleRecordWire>();
-  for (const e of events) {
-    if (e.type !== "schedule/change" || e.seq < (options.seedLength ?? 0)) continue;
-    const d = e.data as { op?: string; record?: ScheduleRecordWire; id?: string; nextAt?: unknown };
-    if ((d.op === "create" || d.op === "update") && d.record) active.set(d.record.id, d.record);
-    else if (d.op === "delete" || d.op === "stop") active.delete(d.id ?? "");
-    else if (d.op === "dispatch" || d.op === "skip") {
-      const r = active.get(d.id ?? "");
-      // A recurring dispatch is terminal only when the series is exhausted (`nextAt: null`).
-      if (r?.kind === "recurring" && typeof d.nextAt === "string") {
-        active.set(r.id, { ...r, scheduledAt: d.nextAt });
-      } else active.delete(d.id ?? "");
-    }
-  }
-  return [...active.values()].sort((a, b) => a.scheduledAt.localeCompare(b.scheduledAt));
 }

@@ -1,19 +1,19 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { signal } from "@preact/signals";
-import { cardFacts, cardState } from "./_schedule_outcomes.ts";
-import type { RenderContext } from "./registry.ts";
+import { cardFacts, cardState } from "./_outcomes.ts";
+import type { RenderContext } from "../registry.ts";
 import {
   type ReminderOutcome,
   renderScheduleChange,
   SCHEDULE_SERVICES,
   type ScheduleServices,
-} from "./schedule.ts";
-import { ReminderPanelModel } from "./schedule_panel.ts";
-import { RemindersPanel } from "./schedule_panel_view.tsx";
-import { byTestId, vnodeText } from "./testing/vnode_text.ts";
-import { presentEvent } from "./transcript.ts";
-import { SessionWindow } from "./window.ts";
-import type { ActiveReminderWire, EventView, WireEvent } from "./wire.ts";
+} from "./view.ts";
+import { ReminderPanelModel } from "./panel.ts";
+import { RemindersPanel } from "./panel_view.tsx";
+import { byTestId, vnodeText } from "../testing/vnode_text.ts";
+import { presentEvent } from "../transcript.ts";
+import { SessionWindow } from "../window.ts";
+import type { ActiveReminderWire, EventView, WireEvent } from "../wire.ts";
 
 const at = "2030-01-01T00:00:00.000Z";
 const T1 = "2030-01-01T01:00:00.000Z";

@@ -9,12 +9,12 @@
  *
  * @module
  */
-import type { PanelViewProps } from "./client_renderer.ts";
-import type { Lang } from "./i18n.ts";
-import { icon } from "./icons.ts";
-import type { Rendered } from "./registry.ts";
-import { formatOccurrence, reminderActions, repeatLine, SESSION_LOCAL_LABEL } from "./schedule.ts";
-import type { ReminderPanel } from "./schedule_panel.ts";
+import type { PanelViewProps } from "../client_renderer.ts";
+import type { Lang } from "../i18n.ts";
+import { icon } from "../icons.ts";
+import type { Rendered } from "../registry.ts";
+import { formatOccurrence, reminderActions, repeatLine, SESSION_LOCAL_LABEL } from "./view.ts";
+import type { ReminderPanel } from "./panel.ts";
 
 /** The panel's texts by language. */
 export const PANEL_TEXT: Readonly<

@@ -1,12 +1,15 @@
 /**
  * Reminder wording of `@chime/ui/schedule`, in English and Chinese: the fixed session-local
  * label, occurrences in the viewer's zone and UTC, and how a recurring reminder repeats
- * ("repeats daily at 09:00 (Asia/Shanghai) · next …", docs/recurring.md "Host and page").
+ * ("repeats daily at 09:00 (Asia/Shanghai) · next …", docs/recurring.md "Host and page"). A series
+ * is named in the server's words only (`@chime/schedule/describe`): the page has no describer
+ * of its own.
  *
  * @module
  */
-import { type Lang, localeOf } from "./i18n.ts";
-import type { RenderContext } from "./registry.ts";
+import { describeRule } from "@chime/schedule/describe";
+import { type Lang, localeOf } from "../i18n.ts";
+import type { RenderContext } from "../registry.ts";
 
 /** The fixed session-local label, per language. */
 export const SESSION_LOCAL_LABEL: Readonly<Record<Lang, string>> = {
@@ -63,72 +66,24 @@ export function formatOccurrence(iso: string, ctx: RenderContext): FormattedOccu
   return { local: Number.isNaN(date.getTime()) ? iso : fmt.format(date), zone, utc };
 }
 
-const DAYS: Readonly<Record<Lang, Readonly<Record<string, string>>>> = {
-  en: { MO: "Mon", TU: "Tue", WE: "Wed", TH: "Thu", FR: "Fri", SA: "Sat", SU: "Sun" },
-  zh: { MO: "一", TU: "二", WE: "三", TH: "四", FR: "五", SA: "六", SU: "日" },
-};
-
-const pad = (n: string | undefined) => (n ?? "0").padStart(2, "0");
-
 /**
- * Describes an RRULE (the subset of docs/recurring.md) in words, for rows whose event carries
- * only the rule; the host's `text` wins where it is given.
+ * A series in the server's words (`schedule/_describe.ts` `describeRule`, the same words the
+ * host sends with a card or the reminders panel; docs/recurring.md "Host and page"). Falls back to
+ * the rule itself when there is no DTSTART or the rule is outside the subset.
  *
- * @param rrule an RFC 5545 RRULE value, e.g. `FREQ=DAILY;BYHOUR=9;BYMINUTE=0`
+ * @param repeat the rule, its zone and DTSTART
  * @param lang the UI language
- * @returns e.g. `daily at 09:00` / `每天 09:00`; the rule itself when it is not understood
- * @example
- * ```ts
- * import { describeRule } from "@chime/ui/schedule";
- * console.assert(describeRule("FREQ=DAILY;BYHOUR=9;BYMINUTE=0", "en") === "daily at 09:00");
- * ```
+ * @returns e.g. `monthly on the first Monday at 10:00 (Europe/Berlin), 3 times`
  */
-export function describeRule(rrule: string, lang: Lang): string {
-  const p = new Map(
-    rrule.split(";").map((part) => part.split("=") as [string, string | undefined]),
-  );
-  const n = Number(p.get("INTERVAL") ?? "1");
-  const hour = p.get("BYHOUR");
-  const minute = p.get("BYMINUTE");
-  const zh = lang === "zh";
-  const time = hour !== undefined && !hour.includes(",")
-    ? (zh ? ` ${pad(hour)}:${pad(minute)}` : ` at ${pad(hour)}:${pad(minute)}`)
-    : "";
-  const days = (p.get("BYDAY") ?? "").split(",").filter(Boolean);
-  const dayNames = days.map((d) => DAYS[lang][d.replace(/^[+-]?\d+/, "")] ?? d);
-  const weekdays = days.length === 5 &&
-    ["MO", "TU", "WE", "TH", "FR"].every((d) => days.includes(d));
-  switch (p.get("FREQ")) {
-    case "MINUTELY":
-      return zh
-        ? (n === 1 ? "每分钟" : `每 ${n} 分钟`)
-        : (n === 1 ? "every minute" : `every ${n} minutes`);
-    case "HOURLY":
-      return zh ? (n === 1 ? "每小时" : `每 ${n} 小时`) : (n === 1 ? "hourly" : `every ${n} hours`);
-    case "DAILY":
-      if (weekdays) return zh ? `工作日${time}` : `on weekdays${time}`;
-      return (zh ? (n === 1 ? "每天" : `每 ${n} 天`) : (n === 1 ? "daily" : `every ${n} days`)) +
-        time;
-    case "WEEKLY": {
-      if (weekdays) return zh ? `工作日${time}` : `on weekdays${time}`;
-      const on = dayNames.length
-        ? (zh ? `周${dayNames.join("、")}` : ` on ${dayNames.join(", ")}`)
-        : "";
-      return (zh
-        ? (n === 1 ? `每${on || "周"}` : `每 ${n} 周${on}`)
-        : (n === 1 ? `weekly${on}` : `every ${n} weeks${on}`)) + time;
-    }
-    case "MONTHLY": {
-      const day = p.get("BYMONTHDAY");
-      const on = day === "-1"
-        ? (zh ? "最后一天" : " on the last day")
-        : day
-        ? (zh ? `${day} 日` : ` on day ${day}`)
-        : "";
-      return (zh ? `每月${on}` : `monthly${on}`) + time;
-    }
-    default:
-      return rrule;
+function seriesWords(repeat: RepeatInfo, lang: Lang): string {
+  if (repeat.dtstart === undefined) return repeat.rrule;
+  try {
+    return describeRule(
+      { rrule: repeat.rrule, dtstart: repeat.dtstart, timeZone: repeat.timeZone },
+      lang,
+    );
+  } catch {
+    return repeat.rrule;
   }
 }
 
@@ -138,12 +93,16 @@ export interface RepeatInfo {
   readonly rrule: string;
   /** IANA zone of the rule. */
   readonly timeZone: string;
+  /** Local DTSTART of the series, when known (the server's words need it). */
+  readonly dtstart?: string | undefined;
   /** The host's wording per language, if given. */
   readonly text?: { readonly en: string; readonly zh: string } | undefined;
 }
 
 /**
- * The repeat line of a card or panel row: "repeats daily at 09:00 (Asia/Shanghai) · next …".
+ * The repeat line of a card, transcript row or panel row: "repeats daily at 09:00
+ * (Asia/Shanghai) · next …". The words are the host's `text` when given, else the server's
+ * `describeRule` of the rule (so a row, its card and the panel say the same).
  * The zone is named once: the host's wording already names it for rules with a time of day
  * (`daily at 09:00 (Asia/Shanghai), 5 times`), so it is added only when the words lack it.
  *
@@ -151,6 +110,17 @@ export interface RepeatInfo {
  * @param nextAt the next target (UTC), `null` when the series is exhausted, `undefined` unknown
  * @param ctx the viewer's language and zone (the next time is shown in the viewer's zone)
  * @returns the line
+ * @example A transcript row's words are the server's
+ * ```ts
+ * import { repeatLine } from "@chime/ui/schedule";
+ * const repeat = {
+ *   rrule: "FREQ=MONTHLY;BYDAY=1MO;BYHOUR=10;BYMINUTE=0;COUNT=3",
+ *   dtstart: "2026-12-07T10:00:00",
+ *   timeZone: "Europe/Berlin",
+ * };
+ * const line = repeatLine(repeat, undefined, { lang: "en", timeZone: "UTC" });
+ * console.assert(line === "repeats monthly on the first Monday at 10:00 (Europe/Berlin), 3 times");
+ * ```
  */
 export function repeatLine(
   repeat: RepeatInfo,
@@ -158,7 +128,7 @@ export function repeatLine(
   ctx: RenderContext,
 ): string {
   const zh = ctx.lang === "zh";
-  const words = repeat.text?.[ctx.lang] || describeRule(repeat.rrule, ctx.lang);
+  const words = repeat.text?.[ctx.lang] || seriesWords(repeat, ctx.lang);
   const lead = zh
     ? (words.startsWith("重复") ? words : `重复：${words}`)
     : (/^repeats\b/i.test(words) ? words : `repeats ${words}`);

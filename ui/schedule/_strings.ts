@@ -5,10 +5,10 @@
  * @module
  */
 import type { VNode } from "preact";
-import { el } from "./_el.ts";
-import type { Lang } from "./i18n.ts";
-import type { RenderContext } from "./registry.ts";
-import { formatOccurrence } from "./schedule_text.ts";
+import { el } from "../_el.ts";
+import type { Lang } from "../i18n.ts";
+import type { RenderContext } from "../registry.ts";
+import { formatOccurrence } from "./text.ts";
 
 /** The renderer's strings, by language. */
 export const TEXT = {
