@@ -61,15 +61,15 @@ export {
   type SessionStoreOptions,
 } from "./store.ts";
 export { isTimeZone, normalizeTimeZone, timeZonesEqual } from "./zone.ts";
-export { LibsqlBackend, type LibsqlBackendOptions } from "./libsql_backend.ts";
+export { LibsqlBackend, type LibsqlBackendOptions } from "./libsql/libsql_backend.ts";
 export {
   type AcquireResult,
   type Lease,
   type LeaseOwner,
   SessionLeases,
   type SessionLeasesOptions,
-} from "./lease.ts";
-export { JsonlBackend, type JsonlBackendOptions } from "./jsonl_backend.ts";
+} from "./libsql/lease.ts";
+export { JsonlBackend, type JsonlBackendOptions } from "./jsonl/jsonl_backend.ts";
 export {
   checkStorage,
   doctorMain,

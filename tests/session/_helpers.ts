@@ -13,8 +13,8 @@ import type {
 } from "../../session/backend.ts";
 import type { SessionEvent } from "../../session/event.ts";
 import type { SessionHeader } from "../../session/header.ts";
-import { JsonlBackend } from "../../session/jsonl_backend.ts";
-import { LibsqlBackend } from "../../session/libsql_backend.ts";
+import { JsonlBackend } from "../../session/jsonl/jsonl_backend.ts";
+import { LibsqlBackend } from "../../session/libsql/libsql_backend.ts";
 import type { Fault } from "../../session/testing/memory_backend.ts";
 import { MemoryBackend } from "../../session/testing/memory_backend.ts";
 

@@ -5,10 +5,10 @@
  * @module
  */
 import { dirname } from "node:path";
-import type { SessionError } from "./errors.ts";
-import type { SessionEvent } from "./event.ts";
-import type { SessionHeader } from "./header.ts";
-import { checkEvent, checkHeader, corrupt, decodeText, parseJson } from "./_decode.ts";
+import type { SessionError } from "../errors.ts";
+import type { SessionEvent } from "../event.ts";
+import type { SessionHeader } from "../header.ts";
+import { checkEvent, checkHeader, corrupt, decodeText, parseJson } from "../_decode.ts";
 
 const NEWLINE = 0x0a;
 

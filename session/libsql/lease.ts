@@ -12,7 +12,7 @@
  * @module
  */
 import type { Client, Row } from "@libsql/client";
-import { type Clock, systemClock } from "./clock.ts";
+import { type Clock, systemClock } from "../clock.ts";
 
 /** A lease this host holds. */
 export interface Lease {

@@ -11,13 +11,13 @@ import type {
   StoredCursor,
   StoredSession,
   StoredTail,
-} from "./backend.ts";
-import { SessionError } from "./errors.ts";
-import type { SessionEvent } from "./event.ts";
-import { isSessionId, normalizeHeader, type SessionHeader } from "./header.ts";
+} from "../backend.ts";
+import { SessionError } from "../errors.ts";
+import type { SessionEvent } from "../event.ts";
+import { isSessionId, normalizeHeader, type SessionHeader } from "../header.ts";
 import { readHeader, scanLog, setAside, syncDir, writeDurably } from "./_jsonl_io.ts";
-import { lockFolder } from "./_writer_lock.ts";
-import { checkForkPoint } from "./_fork.ts";
+import { lockFolder } from "../_writer_lock.ts";
+import { checkForkPoint } from "../_fork.ts";
 
 /** Options of {@linkcode JsonlBackend.open}. */
 export interface JsonlBackendOptions {
