@@ -218,10 +218,15 @@ export interface LeaseTableOptions {
   readonly clock?: Clock;
 }
 
-/** A storage configuration: the driver's `kind` and whatever that driver parsed. */
-export interface StorageSettings {
+/**
+ * A storage configuration: the driver's `kind` and whatever that driver parsed, opaque to
+ * everyone but that driver.
+ */
+export interface StorageDriverSettings {
   /** The driver that parsed it (a key of the host's driver table). */
   readonly kind: string;
+  /** The driver's own options. */
+  readonly [option: string]: unknown;
 }
 
 /** What a driver's `parse` is told besides the raw settings. */
@@ -260,7 +265,7 @@ export class StorageSettingsError extends Error {
  * storage, so that the host names no backend (docs/architecture.md "Storage drivers"). Methods
  * take the settings their own `parse` returned.
  */
-export interface StorageDriver<S extends StorageSettings = StorageSettings> {
+export interface StorageDriver<S extends StorageDriverSettings = StorageDriverSettings> {
   /** The `storage.kind` it answers to. */
   readonly kind: string;
   /**
@@ -281,7 +286,7 @@ export interface StorageDriver<S extends StorageSettings = StorageSettings> {
    * @param configured the configured settings (of any kind), whose options may carry over
    * @returns the settings for `location`
    */
-  fromLocation?(location: string, baseDir: string, configured: StorageSettings): S;
+  fromLocation?(location: string, baseDir: string, configured: StorageDriverSettings): S;
   /**
    * Whether many hosts share this storage: no per-file writer lock, and sessions need leases
    * (docs/long-sessions.md "Fenced appends").

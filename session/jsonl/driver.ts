@@ -11,12 +11,12 @@ import { onlyKeys, text } from "../_storage_settings.ts";
 import { JsonlBackend } from "./jsonl_backend.ts";
 
 /** Parsed `storage` settings of the JSONL driver. */
-export interface JsonlSettings {
+export type JsonlSettings = {
   /** Always `jsonl`. */
   readonly kind: "jsonl";
   /** The absolute folder holding `<id>.jsonl` files; created when missing. */
   readonly dir: string;
-}
+};
 
 /**
  * The JSONL storage driver: a folder of one file per session, for a single host.

@@ -21,7 +21,7 @@ import { SessionLeases } from "./lease.ts";
 import { LibsqlBackend, type LibsqlBackendOptions } from "./libsql_backend.ts";
 
 /** Parsed `storage` settings of the libSQL driver. */
-export interface LibsqlSettings {
+export type LibsqlSettings = {
   /** Always `libsql`. */
   readonly kind: "libsql";
   /** `file:` URL (absolute), `:memory:`, or a remote `libsql:`/`http(s):`/`ws(s):` URL. */
@@ -31,7 +31,7 @@ export interface LibsqlSettings {
    * enforced by leases. @default true for `libsql:`, `http(s):` and `ws(s):` URLs, else false
    */
   readonly shared?: boolean;
-}
+};
 
 const REMOTE = /^(libsql|https?|wss?):/;
 
