@@ -6,11 +6,7 @@
  *
  * @module
  */
-import {
-  type PersistenceBackend,
-  type StorageDriver,
-  StorageSettingsError,
-} from "@chime/session";
+import { type PersistenceBackend, type StorageDriver, StorageSettingsError } from "@chime/session";
 import { MemoryBackend } from "@chime/session/testing";
 
 /** Parsed settings of {@linkcode memoryDriver}. */
