@@ -131,7 +131,16 @@ export function resolveRegistry(
   });
 }
 
-/** Storage drivers a configuration's `storage.kind` may name, by kind. */
+/**
+ * Storage drivers a configuration's `storage.kind` may name, by kind: a new driver is one
+ * folder plus one row here (docs/architecture.md "Storage drivers").
+ *
+ * @example The known kinds
+ * ```ts
+ * import { STORAGE_DRIVERS } from "@chime/host";
+ * console.assert(Object.keys(STORAGE_DRIVERS).join() === "libsql,jsonl");
+ * ```
+ */
 export const STORAGE_DRIVERS: Readonly<Record<string, StorageDriver>> = {
   libsql: libsqlDriver,
   jsonl: jsonlDriver,

@@ -253,7 +253,11 @@ export class StorageSettingsError extends Error {
   /** Always `storage_settings_invalid`. */
   readonly code = "storage_settings_invalid" as const;
 
-  /** @param message what is wrong, naming the key */
+  /**
+   * Creates the error.
+   *
+   * @param message what is wrong, naming the key
+   */
   constructor(message: string) {
     super(message);
     this.name = "StorageSettingsError";
