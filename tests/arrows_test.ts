@@ -110,3 +110,20 @@ Deno.test("the generic page has no schedule words: they arrive with the schedule
     assert.ok(!/schedul|remind|提醒/i.test(code), `${file.pathname} names the schedule in code`);
   }
 });
+
+Deno.test("the host knows no storage backend beyond its static registry", async () => {
+  // docs/architecture.md "Storage drivers": host/registry.ts alone names the drivers; the host
+  // reaches storage through `StorageDriver` and imports no database client (host/build.ts only
+  // lists the native package for bundling).
+  for await (const file of sources(new URL("host/", ROOT))) {
+    const code = codeOf(await Deno.readTextFile(file));
+    if (file.pathname.endsWith("/host/build.ts")) continue;
+    assert.ok(!/from\s*"@libsql\/client"/.test(code), `${file.pathname} imports a database client`);
+    if (file.pathname.endsWith("/host/registry.ts")) continue;
+    assert.ok(
+      !/\b(LibsqlBackend|JsonlBackend|SessionLeases|libsqlDriver|jsonlDriver)\b/.test(code),
+      `${file.pathname} names a storage backend`,
+    );
+    assert.ok(!/kind\s*[!=]==?\s*"(libsql|jsonl)"/.test(code), `${file.pathname} decides by kind`);
+  }
+});
