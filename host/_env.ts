@@ -8,7 +8,9 @@
 import { type ModelConfig, modelFromEnv } from "@chime/agent";
 import type { HostConfig } from "./config.ts";
 import { ConfigError } from "./errors.ts";
-import { checkAdvertisedUrl, checkHosts, checkPort, checkToken, libsqlUrl } from "./_validate.ts";
+import type { StorageDriver } from "@chime/session";
+import { storageAt } from "./registry.ts";
+import { checkAdvertisedUrl, checkHosts, checkPort, checkToken } from "./_validate.ts";
 
 /**
  * The `model` entry as the host reads it: `@chime/agent`'s {@linkcode ModelConfig} or
@@ -64,7 +66,8 @@ function chooseModel(configured: HostModelConfig, env: Env): ModelSettings {
 }
 
 /**
- * Applies `CHIME_PORT`, `CHIME_DB` (a libSQL URL or a path, relative to `cwd`), `CHIME_TOKEN`,
+ * Applies `CHIME_PORT`, `CHIME_DB` (a location of the registry's `LOCATION_DRIVER`, a libSQL URL
+ * or a path relative to `cwd`; the driver keeps what it carries over), `CHIME_TOKEN`,
  * `CHIME_ALLOWED_HOSTS` (comma-separated names; replaces `allowedHosts`),
  * `CHIME_ADVERTISED_URL` (this host's base URL in shared mode) and the model
  * variables. No key anywhere ⇒ the offline model; a configured `{ kind: 'none' }` ignores the
@@ -74,6 +77,7 @@ function chooseModel(configured: HostModelConfig, env: Env): ModelSettings {
  * @param modelConfig the configured `model` entry
  * @param env environment variables
  * @param cwd base for a relative `CHIME_DB` path
+ * @param drivers the storage drivers
  * @returns the configuration with overrides applied
  * @throws {ConfigError} `config_invalid` for a bad port or URL
  */
@@ -82,16 +86,13 @@ export function applyEnv(
   modelConfig: HostModelConfig,
   env: Env,
   cwd: string,
+  drivers: Readonly<Record<string, StorageDriver>>,
 ): HostConfig {
   const port = nonEmpty(env, "CHIME_PORT");
   const db = nonEmpty(env, "CHIME_DB");
   const token = nonEmpty(env, "CHIME_TOKEN");
   const hosts = nonEmpty(env, "CHIME_ALLOWED_HOSTS");
   const advertised = nonEmpty(env, "CHIME_ADVERTISED_URL");
-  // A `CHIME_DB` override keeps the configured `storage.shared`.
-  const shared = config.storage.kind === "libsql" && config.storage.shared !== undefined
-    ? { shared: config.storage.shared }
-    : {};
   return {
     ...config,
     ...(advertised === undefined
@@ -104,9 +105,7 @@ export function applyEnv(
     ...(port === undefined ? {} : {
       port: checkPort(/^\d+$/.test(port) ? Number(port) : Number.NaN, "CHIME_PORT"),
     }),
-    ...(db === undefined
-      ? {}
-      : { storage: { kind: "libsql", url: libsqlUrl(db, cwd), ...shared } }),
+    ...(db === undefined ? {} : { storage: storageAt(db, cwd, config.storage, drivers) }),
     model: chooseModel(modelConfig, env),
   };
 }

@@ -3,11 +3,11 @@
  *
  * @module
  */
-import { isAbsolute, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { type StorageDriver, StorageSettingsError } from "@chime/session";
 import type { HostConfig, HttpTimeouts, StorageSettings } from "./config.ts";
 import { cwdProblem } from "./_cwd.ts";
 import { ConfigError } from "./errors.ts";
+import { storageDriver } from "./registry.ts";
 import type { HostModelConfig } from "./_env.ts";
 
 type Json = Record<string, unknown>;
@@ -77,33 +77,22 @@ export function checkPort(value: unknown, where: string): number {
   return value;
 }
 
-/** `file:` URL for a relative or absolute path; other URLs unchanged. */
-export function libsqlUrl(url: string, base: string): string {
-  if (url === ":memory:" || /^(libsql|https?|wss?):/.test(url)) return url;
-  const path = url.startsWith("file:") ? url.slice("file:".length) : url;
-  if (path.startsWith("//") || path === ":memory:") return url;
-  return pathToFileURL(isAbsolute(path) ? path : resolve(base, path)).href;
-}
-
-function storage(file: string, raw: unknown, dataDir: string | undefined): StorageSettings {
+/** `storage`: dispatched to the driver its `kind` names (`host/registry.ts`). */
+function storage(
+  file: string,
+  raw: unknown,
+  dataDir: string | undefined,
+  drivers: Readonly<Record<string, StorageDriver>>,
+): StorageSettings {
   if (!isObject(raw)) fail(file, `storage must be an object`);
-  const base = dataDir ?? String(raw["#dir"]);
-  if (raw.kind === "libsql") {
-    onlyKeys(file, "storage.", raw, ["kind", "url", "shared"]);
-    if (raw.shared !== undefined && typeof raw.shared !== "boolean") {
-      fail(file, `storage.shared must be true or false`);
-    }
-    return {
-      kind: "libsql",
-      url: libsqlUrl(text(file, "storage.url", raw.url), base),
-      ...(raw.shared === undefined ? {} : { shared: raw.shared }),
-    };
+  const baseDir = dataDir ?? String(raw["#dir"]);
+  const driver = storageDriver(raw.kind, { file, drivers });
+  try {
+    return driver.parse(raw, { file, baseDir });
+  } catch (error) {
+    if (error instanceof StorageSettingsError) fail(file, error.message);
+    throw error;
   }
-  if (raw.kind === "jsonl") {
-    onlyKeys(file, "storage.", raw, ["kind", "dir"]);
-    return { kind: "jsonl", dir: resolve(base, text(file, "storage.dir", raw.dir)) };
-  }
-  fail(file, `storage.kind must be "libsql" or "jsonl"`);
 }
 
 function model(file: string, raw: unknown): HostModelConfig {
@@ -275,12 +264,14 @@ function lease(file: string, raw: unknown): { readonly ttlSeconds: number } {
  *
  * @param raw the merged layers, with `#dir` anchors
  * @param file the top file, for messages
+ * @param drivers the storage drivers `storage.kind` may name
  * @returns the typed configuration (before env overrides)
  * @throws {ConfigError} `config_invalid`
  */
 export function validateConfig(
   raw: Json,
   file: string,
+  drivers: Readonly<Record<string, StorageDriver>>,
 ): Omit<HostConfig, "files" | "model"> & { readonly model: HostModelConfig } {
   onlyKeys(file, "", raw, TOP_KEYS);
   const dataDir = raw.dataDir === undefined ? undefined : text(file, "dataDir", raw.dataDir);
@@ -291,7 +282,7 @@ export function validateConfig(
     hostname,
     port: raw.port === undefined ? 8787 : checkPort(raw.port, `${file}: port`),
     ...(dataDir === undefined ? {} : { dataDir }),
-    storage: storage(file, raw.storage, dataDir),
+    storage: storage(file, raw.storage, dataDir, drivers),
     model: raw.model === undefined ? { kind: "offline" } : model(file, raw.model),
     plugins,
     pluginOptions: pluginOptions(file, raw.pluginOptions, plugins),

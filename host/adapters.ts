@@ -7,15 +7,9 @@
 import { type Agent, type ModelAdapter, OpenAICompatibleAdapter } from "@chime/agent";
 import type { AgentHandle } from "@chime/contract";
 import { OfflineModel } from "@chime/offline";
-import {
-  type Clock,
-  JsonlBackend,
-  LibsqlBackend,
-  type LibsqlBackendOptions,
-  type PersistenceBackend,
-} from "@chime/session";
+import type { Clock, PersistenceBackend, StorageDriver } from "@chime/session";
 import type { ModelSettings, StorageSettings } from "./config.ts";
-import { storageDirectory } from "./config.ts";
+import { storageDriver } from "./registry.ts";
 
 /**
  * What the host drives of a root agent: the `Agent` of `@chime/agent` as its routes use it
@@ -27,25 +21,28 @@ export type HostAgent =
   & AgentHandle;
 
 /**
- * Creates the configured backend, making a local data directory when needed.
+ * Opens the configured backend through its driver (`host/registry.ts`), making its local data
+ * directory first when it has one.
  *
  * @param storage resolved storage settings
- * @param options in shared mode, the fencing token this host holds for each session
+ * @param options in shared mode `fence`, the fencing token this host holds for each session;
+ *   `drivers`, the table `storage.kind` resolves against (default `STORAGE_DRIVERS`)
  * @returns the open backend
  */
 export async function openBackend(
   storage: StorageSettings,
-  options: { readonly fence?: (sessionId: string) => number | undefined } = {},
+  options: {
+    readonly fence?: (sessionId: string) => number | undefined;
+    readonly drivers?: Readonly<Record<string, StorageDriver>>;
+  } = {},
 ): Promise<PersistenceBackend> {
-  const dir = storageDirectory(storage);
+  const driver = storageDriver(
+    storage.kind,
+    options.drivers === undefined ? {} : { drivers: options.drivers },
+  );
+  const dir = driver.directory(storage);
   if (dir !== undefined) await Deno.mkdir(dir, { recursive: true });
-  if (storage.kind === "jsonl") return await JsonlBackend.open({ dir: storage.dir });
-  const libsql: LibsqlBackendOptions = {
-    url: storage.url,
-    ...(storage.shared === undefined ? {} : { shared: storage.shared }),
-    ...(options.fence === undefined ? {} : { fence: options.fence }),
-  };
-  return await LibsqlBackend.open(libsql);
+  return await driver.open(storage, options.fence === undefined ? {} : { fence: options.fence });
 }
 
 /**

@@ -6,17 +6,18 @@
  * @module
  */
 import { dirname, isAbsolute, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { parse, type ParseError, printParseErrorCode } from "jsonc-parser";
 import {
   MIN_CONTEXT_TOKENS,
   OFFLINE_CONTEXT_TOKENS,
   OPENAI_COMPATIBLE_CONTEXT_TOKENS,
 } from "@chime/agent";
+import type { StorageDriver, StorageDriverSettings } from "@chime/session";
 import { applyEnv, type ModelSettings as EnvModelSettings } from "./_env.ts";
 import { validateConfig } from "./_validate.ts";
 import { ConfigError } from "./errors.ts";
 import type { LeaseSettings } from "./leases.ts";
+import { STORAGE_DRIVERS, storageDriver } from "./registry.ts";
 
 /**
  * The model to build, with why it was chosen and its request budget: `contextTokens`
@@ -27,19 +28,12 @@ export type ModelSettings = EnvModelSettings & { readonly contextTokens?: number
 export type { LeaseSettings } from "./leases.ts";
 export { ConfigError, type ConfigErrorCode } from "./errors.ts";
 
-/** Where sessions are persisted. Relative paths are already resolved. */
-export type StorageSettings =
-  | {
-    readonly kind: "libsql";
-    readonly url: string;
-    /**
-     * Several hosts share this database (issue 16): no per-file writer lock, one live owner
-     * per session enforced by leases. @default true for `libsql:`, `http(s):` and `ws(s):`
-     * URLs, else false
-     */
-    readonly shared?: boolean;
-  }
-  | { readonly kind: "jsonl"; readonly dir: string };
+/**
+ * Where sessions are persisted: the settings the `storage.kind` driver parsed (relative paths
+ * already resolved), carried through opaque; only that driver reads the rest
+ * (`host/registry.ts` `STORAGE_DRIVERS`, docs/architecture.md "Storage drivers").
+ */
+export type StorageSettings = StorageDriverSettings;
 
 /** A loaded, validated, env-applied configuration. */
 export interface HostConfig {
@@ -116,6 +110,8 @@ export interface LoadConfigOptions {
   readonly cwd?: string;
   /** Reads a file as text. @default Deno.readTextFile */
   readonly readTextFile?: (path: string) => Promise<string>;
+  /** The storage drivers `storage.kind` names. @default STORAGE_DRIVERS of `host/registry.ts` */
+  readonly storageDrivers?: Readonly<Record<string, StorageDriver>>;
 }
 
 type Json = Record<string, unknown>;
@@ -269,8 +265,9 @@ export async function loadConfig(
   if (options.dataDir !== undefined) value.dataDir = resolvePath(cwd, options.dataDir);
   const top = files.at(-1) ?? file;
   const contextTokens = takeContextTokens(value, top);
-  const { model, ...config } = validateConfig(value, top);
-  const loaded = applyEnv({ ...config, files }, model, options.env ?? {}, cwd);
+  const drivers = options.storageDrivers ?? STORAGE_DRIVERS;
+  const { model, ...config } = validateConfig(value, top, drivers);
+  const loaded = applyEnv({ ...config, files }, model, options.env ?? {}, cwd, drivers);
   const budget = contextTokens ??
     (loaded.model.kind === "openai-compatible"
       ? OPENAI_COMPATIBLE_CONTEXT_TOKENS
@@ -279,16 +276,15 @@ export async function loadConfig(
 }
 
 /**
- * The directory a `file:` URL or plain path names, for creating it before opening storage.
+ * The local directory the configured storage needs, for creating it before opening storage.
  *
  * @param storage resolved storage settings
+ * @param drivers the driver table @default STORAGE_DRIVERS
  * @returns the directory to create, or `undefined` for remote and in-memory storage
  */
-export function storageDirectory(storage: StorageSettings): string | undefined {
-  if (storage.kind === "jsonl") return storage.dir;
-  if (!storage.url.startsWith("file:")) return undefined;
-  const path = storage.url.startsWith("file://")
-    ? fileURLToPath(storage.url)
-    : storage.url.slice("file:".length);
-  return path === ":memory:" ? undefined : dirname(path);
+export function storageDirectory(
+  storage: StorageSettings,
+  drivers?: Readonly<Record<string, StorageDriver>>,
+): string | undefined {
+  return storageDriver(storage.kind, drivers === undefined ? {} : { drivers }).directory(storage);
 }

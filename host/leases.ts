@@ -1,27 +1,28 @@
 /**
- * {@linkcode HostLeases}: one live owner per session among several hosts sharing one libSQL
- * database (issue 16, docs/deploy.md). Making a session live acquires its lease; the runtime
+ * {@linkcode HostLeases}: one live owner per session among several hosts sharing one storage
+ * (docs/deploy.md, docs/long-sessions.md "Fenced appends"), over the driver's `LeaseTable`. Making a session live acquires its lease; the runtime
  * renews every held lease each TTL/3; a lease that cannot be renewed (taken by another host, or
  * past its expiry without a successful renewal) is lost, and the runtime turns the session cold
  * here. {@linkcode leaseRouting} answers `409 session_owned_elsewhere` with the owner's URL for
  * requests that would make a session live while another host holds it.
  *
- * Leases exist only in shared mode (`storage.shared`, implied for remote libSQL URLs); a single
- * host keeps the per-file writer lock and needs none.
+ * Leases exist only in shared mode (the driver's `shared`: for libSQL `storage.shared`, implied
+ * for remote URLs); a single host keeps the per-file writer lock and needs none.
  *
  * @module
  */
-import { createClient } from "@libsql/client";
 import type { MiddlewareHandler } from "hono";
-import {
-  type Clock,
-  type Lease,
-  type LeaseOwner,
-  SessionLeases,
-  type TimerHandle,
+import type {
+  Clock,
+  Lease,
+  LeaseOwner,
+  LeaseTable,
+  StorageDriver,
+  TimerHandle,
 } from "@chime/session";
 import type { StorageSettings } from "./config.ts";
-import { HostError } from "./errors.ts";
+import { ConfigError, HostError } from "./errors.ts";
+import { storageDriver } from "./registry.ts";
 import { sessionIdParam } from "./_http.ts";
 
 /** Lease settings of a host. */
@@ -41,19 +42,22 @@ export interface HostLeasesOptions {
   /** Where renewal failures go. */
   readonly reportError: (error: unknown) => void;
   /** Called last by dispose (closes the lease connection). @default nothing */
-  readonly onClose?: () => void;
+  readonly onClose?: () => void | PromiseLike<void>;
 }
 
 /**
- * Whether storage is shared by several hosts: `storage.shared`, implied for remote libSQL URLs
- * (`libsql:`, `http(s):`, `ws(s):`) as docs/long-sessions.md "Fenced appends" says.
+ * Whether storage is shared by several hosts, as its driver says (libSQL: `storage.shared`,
+ * implied for remote URLs, as docs/long-sessions.md "Fenced appends" says).
  *
  * @param storage resolved storage settings
+ * @param drivers the driver table @default STORAGE_DRIVERS
  * @returns `true` in shared mode
  */
-export function sharedStorage(storage: StorageSettings): boolean {
-  if (storage.kind !== "libsql") return false;
-  return storage.shared ?? /^(libsql|https?|wss?):/.test(storage.url);
+export function sharedStorage(
+  storage: StorageSettings,
+  drivers?: Readonly<Record<string, StorageDriver>>,
+): boolean {
+  return storageDriver(storage.kind, drivers === undefined ? {} : { drivers }).shared(storage);
 }
 
 /**
@@ -101,12 +105,12 @@ export function isLeaseLost(error: unknown): boolean {
  */
 export class HostLeases implements AsyncDisposable {
   /** The lease table (this host's view of it). */
-  readonly table: SessionLeases;
+  readonly table: LeaseTable;
   readonly #ttlMs: number;
   readonly #clock: Clock;
   readonly #onLost: HostLeasesOptions["onLost"];
   readonly #reportError: (error: unknown) => void;
-  readonly #onClose: (() => void) | undefined;
+  readonly #onClose: (() => void | PromiseLike<void>) | undefined;
   readonly #held = new Map<string, Lease>();
   /** The last token held per session, kept after a loss: a stale token fails the fence. */
   readonly #tokens = new Map<string, number>();
@@ -121,7 +125,7 @@ export class HostLeases implements AsyncDisposable {
    * @param table the lease table, holder and URL set
    * @param options ttl, clock, loss callback
    */
-  constructor(table: SessionLeases, options: HostLeasesOptions) {
+  constructor(table: LeaseTable, options: HostLeasesOptions) {
     this.table = table;
     this.#ttlMs = options.ttlMs;
     this.#clock = options.clock;
@@ -241,7 +245,7 @@ export class HostLeases implements AsyncDisposable {
     await this.#renewing;
     const held = [...this.#held.keys()];
     await Promise.all(held.map((id) => this.release(id).catch(this.#reportError)));
-    this.#onClose?.();
+    await this.#onClose?.();
   }
 }
 
@@ -251,36 +255,43 @@ export interface OpenLeasesOptions extends Omit<HostLeasesOptions, "ttlMs"> {
   readonly lease?: LeaseSettings;
   /** This host's advertised base URL. @default set by `startServer` once it listens */
   readonly advertisedUrl?: string;
-  /** A lease table to use whatever the storage (tests). @default one over `storage.url` */
-  readonly table?: SessionLeases;
+  /** A lease table to use whatever the storage (tests). @default the storage driver's */
+  readonly table?: LeaseTable;
+  /** The storage drivers. @default STORAGE_DRIVERS of `host/registry.ts` */
+  readonly drivers?: Readonly<Record<string, StorageDriver>>;
 }
 
 /**
- * Opens the lease holder of a host in shared mode, over its own connection to the shared
- * database (the `session_leases` table of schema v15).
+ * Opens the lease holder of a host in shared mode, over the storage driver's lease table on its
+ * own connection (for libSQL the `session_leases` table of schema v15).
  *
  * @param storage resolved storage settings
  * @param options lease settings, URL, clock, loss callback
  * @returns the holder, or `undefined` when storage is not shared
+ * @throws {ConfigError} `config_invalid` when the storage is shared but its driver has no
+ *   lease table
  */
-export function openLeases(
+export async function openLeases(
   storage: StorageSettings,
   options: OpenLeasesOptions,
-): HostLeases | undefined {
-  const { table, lease, advertisedUrl, ...rest } = options;
+): Promise<HostLeases | undefined> {
+  const { table, lease, advertisedUrl, drivers, ...rest } = options;
   const ttlMs = (lease?.ttlSeconds ?? 15) * 1000;
   if (table !== undefined) return new HostLeases(table, { ...rest, ttlMs });
-  if (storage.kind !== "libsql" || !sharedStorage(storage)) return undefined;
-  const client = createClient({
-    url: storage.url,
-    ...(storage.url.startsWith("file:") ? { timeout: 5_000 } : {}),
-  });
-  const own = new SessionLeases(client, {
+  const driver = storageDriver(storage.kind, drivers === undefined ? {} : { drivers });
+  if (!driver.shared(storage)) return undefined;
+  if (driver.leases === undefined) {
+    throw new ConfigError(
+      "config_invalid",
+      `Cannot load config: storage.kind "${driver.kind}" is shared but has no lease table`,
+    );
+  }
+  const own = await driver.leases(storage, {
     holder: hostId(),
     clock: options.clock,
     ...(advertisedUrl === undefined ? {} : { url: advertisedUrl }),
   });
-  return new HostLeases(own, { ...rest, ttlMs, onClose: () => client.close() });
+  return new HostLeases(own, { ...rest, ttlMs, onClose: () => own[Symbol.asyncDispose]() });
 }
 
 /**

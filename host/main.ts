@@ -18,9 +18,10 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { checkStorage, formatReport } from "@chime/session";
+import { formatReport, type StorageReport } from "@chime/session";
 import { type HostConfig, loadConfig } from "./config.ts";
 import { ConfigError } from "./errors.ts";
+import { storageDriver } from "./registry.ts";
 import { configureLogging, logUnexpected, parseLogLevel } from "./log.ts";
 import { startServer } from "./server.ts";
 
@@ -33,6 +34,18 @@ const BUILT_IN_DEFAULT = `{
   "plugins": [],
   "renderers": []
 }`;
+
+/** The configured store's report, scanned by its driver (`--check-storage`). */
+async function checkConfigured(config: HostConfig): Promise<StorageReport> {
+  const driver = storageDriver(config.storage.kind);
+  if (driver.check === undefined) {
+    throw new ConfigError(
+      "config_invalid",
+      `Cannot check storage: storage.kind "${driver.kind}" has no storage check`,
+    );
+  }
+  return await driver.check(config.storage);
+}
 
 async function resolveConfig(
   values: { config?: string; "data-dir"?: string },
@@ -92,7 +105,7 @@ async function main(args: string[]): Promise<number> {
   if (values["check-storage"]) {
     // Scan the configured store and exit: 0 clean, 1 damage found, 2 cannot scan (a running
     // host, no store yet). Nothing is changed.
-    const report = await checkStorage(config.storage).catch((error) => {
+    const report = await checkConfigured(config).catch((error) => {
       console.error(`chime: ${describe(error)}`);
       return undefined;
     });
@@ -113,7 +126,7 @@ async function main(args: string[]): Promise<number> {
   const model = config.model.kind === "offline" || config.model.kind === "none"
     ? `${config.model.kind} (${config.model.reason})`
     : `${config.model.model} at ${config.model.baseURL} (${config.model.reason})`;
-  const storage = config.storage.kind === "libsql" ? config.storage.url : config.storage.dir;
+  const storage = storageDriver(config.storage.kind).describe(config.storage);
   // One write, so a reader that waits for the listen line sees the whole banner with it.
   const banner = [`chime listening on ${server.url}`];
   if (server.signInUrl !== undefined) {

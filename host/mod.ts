@@ -105,11 +105,15 @@ export {
   seedVerifiedPrefix,
 } from "./history.ts";
 export {
+  LOCATION_DRIVER,
   type PluginFactory,
   PLUGINS,
   type RegistryEntry,
   RENDERERS,
   resolveRegistry,
+  STORAGE_DRIVERS,
+  storageAt,
+  storageDriver,
 } from "./registry.ts";
 export { type ClientConfig, clientConfig, webHost } from "./plugin_routes.ts";
 export { createModel, type HostAgent, openBackend } from "./adapters.ts";

@@ -1,14 +1,21 @@
 /**
- * The static plugin registry: names in `chime.jsonc` resolve here, never through a dynamic
- * `import()` of a path, so `deno compile` embeds everything a config can name. It is the one
- * place the host names a plugin: everything else a plugin brings (tools, hooks, owners, routes,
- * views, renderer and panel names) arrives through the plugin object itself
- * (docs/architecture.md "Plugins"). Renderer names are those bundled in the page
- * (`RENDERER_NAMES` of `@chime/ui/assets`).
+ * The static registry of plugins and storage drivers: names in `chime.jsonc` resolve here,
+ * never through a dynamic `import()` of a path, so `deno compile` embeds everything a config can
+ * name. It is the one place the host names a plugin or a storage driver: everything else a
+ * plugin brings (tools, hooks, owners, routes, views, renderer and panel names) arrives through
+ * the plugin object itself (docs/architecture.md "Plugins"), and everything else about storage
+ * through its `StorageDriver` (docs/architecture.md "Storage drivers"). Renderer names are those
+ * bundled in the page (`RENDERER_NAMES` of `@chime/ui/assets`).
  *
  * @module
  */
 import type { Plugin } from "@chime/contract";
+import {
+  jsonlDriver,
+  libsqlDriver,
+  type StorageDriver,
+  type StorageDriverSettings,
+} from "@chime/session";
 import { schedulePlugin } from "@chime/schedule";
 import { timeContextPlugin } from "@chime/timecontext";
 import { RENDERER_NAMES } from "@chime/ui/assets";
@@ -122,4 +129,88 @@ export function resolveRegistry(
     entry.check(options, where);
     return () => entry.create(options);
   });
+}
+
+/**
+ * Storage drivers a configuration's `storage.kind` may name, by kind: a new driver is one
+ * folder plus one row here (docs/architecture.md "Storage drivers").
+ *
+ * @example The known kinds
+ * ```ts
+ * import { STORAGE_DRIVERS } from "@chime/host";
+ * console.assert(Object.keys(STORAGE_DRIVERS).join() === "libsql,jsonl");
+ * ```
+ */
+export const STORAGE_DRIVERS: Readonly<Record<string, StorageDriver>> = {
+  libsql: libsqlDriver,
+  jsonl: jsonlDriver,
+};
+
+/** The driver whose location `CHIME_DB` names (README "Configuration"). */
+export const LOCATION_DRIVER = "libsql";
+
+/** `"a"`, `"a" or "b"`, `"a", "b" or "c"`. */
+function alternatives(names: readonly string[]): string {
+  const quoted = names.map((n) => `"${n}"`);
+  return quoted.length < 2
+    ? quoted.join("")
+    : `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1)}`;
+}
+
+/**
+ * The storage driver a `storage.kind` names.
+ *
+ * @param kind the configured kind
+ * @param options `file` for the message, `drivers` to resolve against @default STORAGE_DRIVERS
+ * @returns the driver
+ * @throws {ConfigError} `config_invalid` naming the known kinds
+ *
+ * @example The default storage resolves
+ * ```ts
+ * import { storageDriver } from "@chime/host";
+ * console.assert(storageDriver("libsql").kind === "libsql");
+ * ```
+ */
+export function storageDriver(
+  kind: unknown,
+  options: {
+    readonly file?: string;
+    readonly drivers?: Readonly<Record<string, StorageDriver>>;
+  } = {},
+): StorageDriver {
+  const drivers = options.drivers ?? STORAGE_DRIVERS;
+  if (typeof kind === "string" && Object.hasOwn(drivers, kind)) return drivers[kind]!;
+  const where = options.file === undefined ? "" : `${options.file}: `;
+  throw new ConfigError(
+    "config_invalid",
+    `Cannot load config: ${where}storage.kind must be ${alternatives(Object.keys(drivers))}`,
+  );
+}
+
+/**
+ * The storage a location override (`CHIME_DB`) names: {@linkcode LOCATION_DRIVER}'s settings
+ * for it, keeping what that driver carries over from the configured settings.
+ *
+ * @param location the URL or path
+ * @param baseDir base of a relative path
+ * @param configured the configured settings
+ * @param drivers the table @default STORAGE_DRIVERS
+ * @returns the settings
+ *
+ * @example A path becomes a file URL
+ * ```ts
+ * import { storageAt } from "@chime/host";
+ * const storage = storageAt("my.db", "/data", { kind: "jsonl" });
+ * console.assert(storage.kind === "libsql");
+ * ```
+ */
+export function storageAt(
+  location: string,
+  baseDir: string,
+  configured: StorageDriverSettings,
+  drivers: Readonly<Record<string, StorageDriver>> = STORAGE_DRIVERS,
+): StorageDriverSettings {
+  const driver = storageDriver(LOCATION_DRIVER, { drivers });
+  if (driver.fromLocation === undefined) throw new TypeError(`${driver.kind} takes no location`);
+  return driver.fromLocation(location, baseDir, configured);
 }

@@ -7,11 +7,12 @@
 import { Loader, type ModelAdapter, type Plugin } from "@chime/agent";
 import {
   type Clock,
+  type LeaseTable,
   type PersistenceBackend,
   type Session,
   SessionError,
-  type SessionLeases,
   SessionStore,
+  type StorageDriver,
   systemClock,
 } from "@chime/session";
 import { storedMessageExists } from "./_find_message.ts";
@@ -38,7 +39,12 @@ export interface RuntimeOptions {
   /** A backend to use instead of `config.storage` (tests). */
   readonly backend?: PersistenceBackend;
   /** A lease table to use instead of one opened from shared `config.storage` (tests). */
-  readonly leaseTable?: SessionLeases;
+  readonly leaseTable?: LeaseTable;
+  /**
+   * The storage drivers `config.storage.kind` resolves against (tests: a new driver).
+   * @default STORAGE_DRIVERS of `host/registry.ts`
+   */
+  readonly storageDrivers?: Readonly<Record<string, StorageDriver>>;
   /** A model to use instead of `config.model` (tests, benches). */
   readonly model?: ModelAdapter;
   /** Plugins to load instead of the registry's (tests). */
@@ -102,7 +108,12 @@ export class HostRuntime implements AsyncDisposable {
   readonly #plugins: Plugin[] = [];
   #closing: Promise<void> | undefined;
 
-  private constructor(options: RuntimeOptions, store: SessionStore, views: Views) {
+  private constructor(
+    options: RuntimeOptions,
+    store: SessionStore,
+    views: Views,
+    leases: HostLeases | undefined,
+  ) {
     this.store = store;
     this.#loader = new Loader();
     this.views = views;
@@ -125,16 +136,7 @@ export class HostRuntime implements AsyncDisposable {
       clock,
       reportError,
     });
-    this.leases = openLeases(options.config.storage, {
-      clock,
-      reportError,
-      onLost: (id, owner) => this.#liveness.lost(id, owner?.url ?? ""),
-      ...(options.config.lease === undefined ? {} : { lease: options.config.lease }),
-      ...(options.config.advertisedUrl === undefined
-        ? {}
-        : { advertisedUrl: options.config.advertisedUrl }),
-      ...(options.leaseTable === undefined ? {} : { table: options.leaseTable }),
-    });
+    this.leases = leases;
     this.#liveness = new SessionLiveness({
       store,
       leases: this.leases,
@@ -196,18 +198,39 @@ export class HostRuntime implements AsyncDisposable {
     // The fence reads the leases the runtime opens once the backend is open (schema first).
     const late: { runtime?: HostRuntime } = {};
     const fence = (id: string) => late.runtime?.leases?.fence(id);
+    const storage = options.config.storage;
+    const drivers = options.storageDrivers === undefined ? {} : { drivers: options.storageDrivers };
     const backend = options.backend ??
-      await openBackend(
-        options.config.storage,
-        sharedStorage(options.config.storage) ? { fence } : {},
-      );
+      await openBackend(storage, {
+        ...drivers,
+        ...(sharedStorage(storage, options.storageDrivers) ? { fence } : {}),
+      });
+    let leases: HostLeases | undefined;
+    try {
+      leases = await openLeases(storage, {
+        ...drivers,
+        clock: options.clock ?? systemClock,
+        reportError: options.reportError ?? ((e) => globalThis.reportError(e)),
+        onLost: (id, owner) => {
+          if (late.runtime !== undefined) late.runtime.#liveness.lost(id, owner?.url ?? "");
+        },
+        ...(options.config.lease === undefined ? {} : { lease: options.config.lease }),
+        ...(options.config.advertisedUrl === undefined
+          ? {}
+          : { advertisedUrl: options.config.advertisedUrl }),
+        ...(options.leaseTable === undefined ? {} : { table: options.leaseTable }),
+      });
+    } catch (error) {
+      await backend[Symbol.asyncDispose]();
+      throw error;
+    }
     const store = new SessionStore({
       backend,
       ...(options.clock === undefined ? {} : { clock: options.clock }),
       ...(options.reportError === undefined ? {} : { reportError: options.reportError }),
     });
     const views = new Views(options.views ?? plugins.flatMap((p) => p.web?.views ?? []));
-    const runtime = new HostRuntime(options, store, views);
+    const runtime = new HostRuntime(options, store, views, leases);
     late.runtime = runtime;
     try {
       for (const plugin of plugins) {

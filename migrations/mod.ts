@@ -33,4 +33,4 @@ export {
   UPGRADE_V13_TO_V15,
   UPGRADE_V14_TO_V15,
   V14_SCHEMA_VERSION,
-} from "./schema.ts";
+} from "./libsql/schema.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Session } from "./session.ts";
 import { SessionStore } from "./store.ts";
-import { LibsqlBackend } from "./libsql_backend.ts";
+import { LibsqlBackend } from "./libsql/libsql_backend.ts";
 import { header, tempDir } from "../tests/session/_helpers.ts";
 
 Deno.test("`Session.append()` freezes every node reachable from the event, and only a copy", () => {

@@ -1,9 +1,14 @@
 /**
- * The storage port every persistence backend (libSQL, JSONL, memory) implements.
- * Interface first, one transport per file (CONTRIBUTING.md#code).
+ * The storage port every persistence backend (libSQL, JSONL, memory) implements, the
+ * {@linkcode LeaseTable} of shared storage (docs/long-sessions.md "Schema v15"), and the
+ * {@linkcode StorageDriver} seam a host registers storage through: one driver per folder
+ * (`session/libsql/`, `session/jsonl/`), one row in the host's table (docs/architecture.md
+ * "Storage drivers"). Interface first, one transport per file (CONTRIBUTING.md#code).
  *
  * @module
  */
+import type { Clock } from "./clock.ts";
+import type { StorageReport } from "./doctor.ts";
 import type { SessionEvent } from "./event.ts";
 import type { SessionHeader } from "./header.ts";
 
@@ -124,4 +129,204 @@ export interface PersistenceBackend extends AsyncDisposable {
   ): Promise<SessionEvent[]>;
   /** Lists stored headers, newest first. */
   list(): Promise<SessionHeader[]>;
+}
+
+/** A lease this host holds (docs/long-sessions.md "Fenced appends"). */
+export interface Lease {
+  /** The session. */
+  readonly sessionId: string;
+  /** The fencing token; a later holder always gets a larger one. */
+  readonly token: number;
+  /** When the lease runs out unless renewed, epoch ms (UTC). */
+  readonly expiresAt: number;
+}
+
+/** The row of a session's lease, as any host reads it. */
+export interface LeaseOwner {
+  /** The holder's host id. */
+  readonly holder: string;
+  /** The holder's advertised base URL (where its session is live). */
+  readonly url: string;
+  /** The current fencing token. */
+  readonly token: number;
+  /** Expiry, epoch ms (UTC); `0` after a release. */
+  readonly expiresAt: number;
+  /** Whether the lease is still in force at the reading host's `now` (`expiresAt ≥ now`). */
+  readonly live: boolean;
+}
+
+/** The result of {@linkcode LeaseTable.acquire}. */
+export type AcquireResult =
+  | { readonly ok: true; readonly lease: Lease }
+  | { readonly ok: false; readonly owner: LeaseOwner };
+
+/**
+ * One host's view of the lease table of shared storage: one live owner per session among many
+ * hosts (docs/long-sessions.md "Schema v15"). The table is the only authority; every transition
+ * is atomic in storage, so of several hosts racing only one wins. The token of a session only
+ * ever grows, and the storage fence refuses an append under a stale one
+ * (docs/long-sessions.md "Fenced appends"). `SessionLeases` (`session/libsql/lease.ts`)
+ * implements it over libSQL.
+ */
+export interface LeaseTable {
+  /** This host's id, stored as the holder. */
+  readonly holder: string;
+  /** This host's advertised base URL, written with each acquisition (set once it listens). */
+  url: string;
+  /**
+   * Takes the lease of a free session (never leased, released, or expired).
+   *
+   * @param sessionId the session
+   * @param ttlMs lease length, ms
+   * @returns the lease (token one larger than the last), or the live owner while held (this
+   *   host included: a holder renews, it does not acquire twice)
+   * @throws {RangeError} for a ttl that is not a positive integer
+   */
+  acquire(sessionId: string, ttlMs: number): Promise<AcquireResult>;
+  /**
+   * Extends a held lease while its token is still the session's current one.
+   *
+   * @param lease the lease held
+   * @param ttlMs new length from now, ms
+   * @returns the renewed lease, or `undefined` once another acquisition took it
+   * @throws {RangeError} for a ttl that is not a positive integer
+   */
+  renew(lease: Lease, ttlMs: number): Promise<Lease | undefined>;
+  /**
+   * Gives a lease up: it expires at once and keeps its token.
+   *
+   * @param lease the lease held
+   * @returns `true` when it was still held and is now released
+   */
+  release(lease: Lease): Promise<boolean>;
+  /**
+   * Reads a session's lease.
+   *
+   * @param sessionId the session
+   * @returns holder, URL, token and expiry, or `undefined` when it was never leased
+   */
+  owner(sessionId: string): Promise<LeaseOwner | undefined>;
+}
+
+/** Who a {@linkcode LeaseTable} acts for. */
+export interface LeaseTableOptions {
+  /** This host's id, stored as the holder. */
+  readonly holder: string;
+  /** This host's advertised base URL; may be set later. @default "" */
+  readonly url?: string;
+  /** Wall clock for expiries. @default systemClock */
+  readonly clock?: Clock;
+}
+
+/**
+ * A storage configuration: the driver's `kind` and whatever that driver parsed, opaque to
+ * everyone but that driver.
+ */
+export interface StorageDriverSettings {
+  /** The driver that parsed it (a key of the host's driver table). */
+  readonly kind: string;
+  /** The driver's own options. */
+  readonly [option: string]: unknown;
+}
+
+/** What a driver's `parse` is told besides the raw settings. */
+export interface StorageParseContext {
+  /** The configuration file that declares the settings (for messages). */
+  readonly file: string;
+  /** Absolute directory relative paths resolve against (`dataDir`, else the declaring file's). */
+  readonly baseDir: string;
+}
+
+/**
+ * Bad storage settings, thrown by {@linkcode StorageDriver.parse}: the message names the key
+ * (`storage.url must be a non-empty string`); the host reports it as `config_invalid`
+ * (`Cannot load config: FILE: MESSAGE`, docs/errors.md).
+ *
+ * @example Thrown for a missing key
+ * ```ts
+ * import { StorageSettingsError } from "@chime/session";
+ * const error = new StorageSettingsError("storage.dir must be a non-empty string");
+ * console.assert(error.code === "storage_settings_invalid");
+ * ```
+ */
+export class StorageSettingsError extends Error {
+  /** Always `storage_settings_invalid`. */
+  readonly code = "storage_settings_invalid" as const;
+
+  /**
+   * Creates the error.
+   *
+   * @param message what is wrong, naming the key
+   */
+  constructor(message: string) {
+    super(message);
+    this.name = "StorageSettingsError";
+  }
+}
+
+/**
+ * A storage driver: everything a host needs to configure, open, share and check one kind of
+ * storage, so that the host names no backend (docs/architecture.md "Storage drivers"). Methods
+ * take the settings their own `parse` returned.
+ */
+export interface StorageDriver<S extends StorageDriverSettings = StorageDriverSettings> {
+  /** The `storage.kind` it answers to. */
+  readonly kind: string;
+  /**
+   * Validates the raw `storage` object of a configuration; keys starting with `#` are the
+   * loader's anchors and are ignored.
+   *
+   * @param raw the `storage` object as configured
+   * @param context the declaring file and the base of relative paths
+   * @returns the settings, paths absolute
+   * @throws {StorageSettingsError} naming the bad key
+   */
+  parse(raw: Readonly<Record<string, unknown>>, context: StorageParseContext): S;
+  /**
+   * Optional: the settings a location override names (`CHIME_DB`, README "Configuration").
+   *
+   * @param location a URL or path
+   * @param baseDir base of a relative path
+   * @param configured the configured settings (of any kind), whose options may carry over
+   * @returns the settings for `location`
+   */
+  fromLocation?(location: string, baseDir: string, configured: StorageDriverSettings): S;
+  /**
+   * Whether many hosts share this storage: no per-file writer lock, and sessions need leases
+   * (docs/long-sessions.md "Fenced appends").
+   */
+  shared(settings: S): boolean;
+  /** The local directory to create before opening, or `undefined` (remote, in memory). */
+  directory(settings: S): string | undefined;
+  /** Where the storage is, for the startup banner (a URL or a folder; never a secret). */
+  describe(settings: S): string;
+  /**
+   * Opens the backend.
+   *
+   * @param settings parsed settings
+   * @param options in shared mode `fence`: the token this host holds for a session, checked
+   *   at each append (docs/long-sessions.md "Fenced appends")
+   * @returns the open backend
+   * @throws {SessionError} `schema_rejected`, `storage_in_use` and the like
+   */
+  open(
+    settings: S,
+    options: { readonly fence?: (sessionId: string) => number | undefined },
+  ): Promise<PersistenceBackend>;
+  /**
+   * Optional, required when {@linkcode StorageDriver.shared} can be true: opens this host's
+   * lease table over its own connection; disposing it closes that connection.
+   *
+   * @param settings parsed settings
+   * @param options holder, advertised URL, clock
+   * @returns the table
+   */
+  leases?(settings: S, options: LeaseTableOptions): Promise<LeaseTable & AsyncDisposable>;
+  /**
+   * Optional: scans the store read-only and reports its damage (`--check-storage`).
+   *
+   * @param settings parsed settings
+   * @returns the report
+   */
+  check?(settings: S): Promise<StorageReport>;
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { LibsqlBackend } from "./libsql_backend.ts";
+import { LibsqlBackend } from "./libsql/libsql_backend.ts";
 import { SessionError } from "./errors.ts";
 import { SessionStore } from "./store.ts";
 import { ev, evs, header, tempDir } from "../tests/session/_helpers.ts";

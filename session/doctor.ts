@@ -24,9 +24,9 @@ import { classifySchema } from "@chime/migrations";
 import { join } from "node:path";
 import { SessionError } from "./errors.ts";
 import { isSessionId } from "./header.ts";
-import { readLog } from "./_jsonl_io.ts";
-import { databasePath, readState } from "./_libsql_open.ts";
-import { scanEvents, scanHeaders } from "./_doctor_sql.ts";
+import { readLog } from "./jsonl/_jsonl_io.ts";
+import { databasePath, readState } from "./libsql/_libsql_open.ts";
+import { scanEvents, scanHeaders } from "./libsql/_doctor_sql.ts";
 import { damageOf, type StorageDamage } from "./_decode.ts";
 
 export type { StorageDamage };

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { CREATE_V13 } from "@chime/migrations";
 import { checkStorage, doctorMain, formatReport } from "./doctor.ts";
-import { JsonlBackend } from "./jsonl_backend.ts";
-import { LibsqlBackend } from "./libsql_backend.ts";
+import { JsonlBackend } from "./jsonl/jsonl_backend.ts";
+import { LibsqlBackend } from "./libsql/libsql_backend.ts";
 import { SessionError } from "./errors.ts";
 import { evs, header, sha256, tempDir } from "../tests/session/_helpers.ts";
 import { buildDamaged, runSql } from "../tests/session/_damage.ts";

@@ -1,8 +1,10 @@
 /**
  * `@chime/session` owns the session log: the immutable {@linkcode SessionHeader}, the event
  * envelope, the append-only {@linkcode Session}, the {@linkcode SessionStore} with its `flush`
- * checkpoint and `session/flushed` observation, the persistence coordinator, the libSQL and JSONL
- * backends, `inspect` and the storage doctor ({@linkcode checkStorage}).
+ * checkpoint and `session/flushed` observation, the persistence coordinator, the storage seam
+ * ({@linkcode StorageDriver}, {@linkcode LeaseTable}), the libSQL and JSONL drivers (also at
+ * `@chime/session/libsql` and `@chime/session/jsonl`), `inspect` and the storage doctor
+ * ({@linkcode checkStorage}).
  *
  * @example Create a session and make an event durable
  * ```ts
@@ -16,12 +18,21 @@
  *
  * @module
  */
-export type {
-  EventPage,
-  PersistenceBackend,
-  StoredCursor,
-  StoredSession,
-  StoredTail,
+export {
+  type AcquireResult,
+  type EventPage,
+  type Lease,
+  type LeaseOwner,
+  type LeaseTable,
+  type LeaseTableOptions,
+  type PersistenceBackend,
+  type StorageDriver,
+  type StorageDriverSettings,
+  type StorageParseContext,
+  StorageSettingsError,
+  type StoredCursor,
+  type StoredSession,
+  type StoredTail,
 } from "./backend.ts";
 export { type Clock, MAX_TIMER_MS, systemClock, type TimerHandle } from "./clock.ts";
 export { type CommitObserver, PersistenceController } from "./coordinator.ts";
@@ -61,15 +72,20 @@ export {
   type SessionStoreOptions,
 } from "./store.ts";
 export { isTimeZone, normalizeTimeZone, timeZonesEqual } from "./zone.ts";
-export { LibsqlBackend, type LibsqlBackendOptions } from "./libsql_backend.ts";
 export {
-  type AcquireResult,
-  type Lease,
-  type LeaseOwner,
+  LibsqlBackend,
+  type LibsqlBackendOptions,
+  libsqlDriver,
+  type LibsqlSettings,
   SessionLeases,
   type SessionLeasesOptions,
-} from "./lease.ts";
-export { JsonlBackend, type JsonlBackendOptions } from "./jsonl_backend.ts";
+} from "./libsql/mod.ts";
+export {
+  JsonlBackend,
+  type JsonlBackendOptions,
+  jsonlDriver,
+  type JsonlSettings,
+} from "./jsonl/mod.ts";
 export {
   checkStorage,
   doctorMain,

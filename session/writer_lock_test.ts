@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { JsonlBackend } from "./jsonl_backend.ts";
-import { LibsqlBackend } from "./libsql_backend.ts";
+import { JsonlBackend } from "./jsonl/jsonl_backend.ts";
+import { LibsqlBackend } from "./libsql/libsql_backend.ts";
 import { SessionError } from "./errors.ts";
 import { header, tempDir } from "../tests/session/_helpers.ts";
 import { JsonLineChild } from "../tests/_child.ts";

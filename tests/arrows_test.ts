@@ -142,18 +142,26 @@ function specifiersOf(text: string): string[] {
   return [...codeOf(text).matchAll(/(?:from|import)\s*\(?\s*"([^"]+)"/g)].map((m) => m[1]!);
 }
 
+/** Export paths that are storage drivers, each one folder of `session/` (docs/architecture.md). */
+const DRIVER_FOLDERS = new Set(["session/libsql", "session/jsonl"]);
+
 /** The specifiers a file loads at run time: type-only imports and re-exports are erased. */
 function runtimeSpecifiersOf(text: string): string[] {
   const code = codeOf(text).replace(/^(?:import|export)\s+type\b[^;]*?from\s*"[^"]+";?/gm, "");
   return specifiersOf(code);
 }
 
-/** A member's per-path pure exports: `deno.json` `exports` without the barrel and `./testing`. */
+/**
+ * A member's per-path pure exports: `deno.json` `exports` without the barrel, `./testing` and the
+ * storage driver folders (`session/libsql/`, `session/jsonl/`: they carry their database client).
+ */
 async function purePaths(member: string): Promise<Map<string, URL>> {
   const exports = JSON.parse(await Deno.readTextFile(new URL(`${member}/deno.json`, ROOT))).exports;
   const paths = new Map<string, URL>();
   for (const [key, file] of Object.entries(exports as Record<string, string>)) {
-    if (key === "." || key === "./testing") continue;
+    if (key === "." || key === "./testing" || DRIVER_FOLDERS.has(`${member}/${key.slice(2)}`)) {
+      continue;
+    }
     paths.set(`@chime/${member}/${key.slice(2)}`, new URL(`${member}/${file.slice(2)}`, ROOT));
   }
   return paths;
@@ -198,5 +206,22 @@ Deno.test("page halves import no member barrel: only per-path pure exports", asy
         else assert.ok(s.startsWith("node:"), `${specifier} loads ${s} (${url.pathname})`);
       }
     }
+  }
+});
+
+Deno.test("the host knows no storage backend beyond its static registry", async () => {
+  // docs/architecture.md "Storage drivers": host/registry.ts alone names the drivers; the host
+  // reaches storage through `StorageDriver` and imports no database client (host/build.ts only
+  // lists the native package for bundling).
+  for await (const file of sources(new URL("host/", ROOT))) {
+    const code = codeOf(await Deno.readTextFile(file));
+    if (file.pathname.endsWith("/host/build.ts")) continue;
+    assert.ok(!/from\s*"@libsql\/client"/.test(code), `${file.pathname} imports a database client`);
+    if (file.pathname.endsWith("/host/registry.ts")) continue;
+    assert.ok(
+      !/\b(LibsqlBackend|JsonlBackend|SessionLeases|libsqlDriver|jsonlDriver)\b/.test(code),
+      `${file.pathname} names a storage backend`,
+    );
+    assert.ok(!/kind\s*[!=]==?\s*"(libsql|jsonl)"/.test(code), `${file.pathname} decides by kind`);
   }
 });

@@ -1,8 +1,10 @@
 /**
- * Test doubles shared by every member: a fake clock and a fault-injecting memory backend.
+ * Test doubles shared by every member: a fake clock, a fault-injecting memory backend, and the
+ * {@linkcode leaseTableContract} any driver's lease table must meet.
  *
  * @module
  */
 export { FakeClock, flushMicrotasks } from "./fake_clock.ts";
 export { type Fault, MemoryBackend } from "./memory_backend.ts";
 export { createLeaseTable, SESSION_LEASES_DDL } from "./lease_table.ts";
+export { leaseTableContract, type OpenLeaseTables } from "./lease_table_contract.ts";

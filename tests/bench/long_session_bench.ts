@@ -20,7 +20,7 @@
  * @module
  */
 import { createClient } from "@libsql/client";
-import { LibsqlBackend } from "../../session/libsql_backend.ts";
+import { LibsqlBackend } from "../../session/libsql/libsql_backend.ts";
 import { SessionStore } from "../../session/store.ts";
 
 const SIZES = [1_000, 100_000, 1_000_000];

@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { LibsqlBackend } from "../../session/libsql_backend.ts";
+import { LibsqlBackend } from "../../session/libsql/libsql_backend.ts";
 import { SessionStore } from "../../session/store.ts";
 import type { SessionEvent } from "../../session/event.ts";
 import { rawGroupCommit, settle } from "./_raw_baseline.ts";

@@ -78,10 +78,10 @@ function checkLoaded(config: HostConfig): void {
   assert.ok(typeof config.hostname === "string" && config.hostname.trim() !== "");
   assert.ok(Number.isInteger(config.port) && config.port >= 0 && config.port <= 65535);
   if (config.storage.kind === "libsql") {
-    assert.match(config.storage.url, /^(file:|libsql:|https?:|wss?:|:memory:$)/);
+    assert.match(String(config.storage.url), /^(file:|libsql:|https?:|wss?:|:memory:$)/);
   } else {
     assert.equal(config.storage.kind, "jsonl");
-    assert.ok(config.storage.dir.startsWith("/"));
+    assert.ok(String(config.storage.dir).startsWith("/"));
   }
   assert.ok(["offline", "none", "openai-compatible"].includes(config.model.kind));
   if (config.model.kind === "openai-compatible") assert.ok(URL.canParse(config.model.baseURL));

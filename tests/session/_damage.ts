@@ -9,7 +9,7 @@
  */
 import { createClient } from "@libsql/client";
 import { fileURLToPath } from "node:url";
-import { LibsqlBackend } from "../../session/libsql_backend.ts";
+import { LibsqlBackend } from "../../session/libsql/libsql_backend.ts";
 import { evs, header } from "./_helpers.ts";
 import { JsonLineChild } from "../_child.ts";
 

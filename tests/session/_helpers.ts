@@ -13,10 +13,11 @@ import type {
 } from "../../session/backend.ts";
 import type { SessionEvent } from "../../session/event.ts";
 import type { SessionHeader } from "../../session/header.ts";
-import { JsonlBackend } from "../../session/jsonl_backend.ts";
-import { LibsqlBackend } from "../../session/libsql_backend.ts";
+import { JsonlBackend } from "../../session/jsonl/jsonl_backend.ts";
+import { LibsqlBackend } from "../../session/libsql/libsql_backend.ts";
 import type { Fault } from "../../session/testing/memory_backend.ts";
 import { MemoryBackend } from "../../session/testing/memory_backend.ts";
+import { memoryDriver } from "./_memory_driver.ts";
 
 /** A temp directory removed on dispose. */
 export async function tempDir(): Promise<{ path: string } & AsyncDisposable> {
@@ -54,12 +55,22 @@ export function evs(from: number, to: number): SessionEvent[] {
   return Array.from({ length: to - from }, (_, i) => ev(from + i));
 }
 
-/** The backend kinds every contract test runs against. */
-export type BackendKind = "memory" | "libsql" | "jsonl";
+/**
+ * The backend kinds every contract test runs against; `driver` is the test storage driver of
+ * `_memory_driver.ts`, opened through the `StorageDriver` seam.
+ */
+export type BackendKind = "memory" | "libsql" | "jsonl" | "driver";
 
 /** Opens a backend of `kind` inside `dir`. */
 export async function openBackend(kind: BackendKind, dir: string): Promise<PersistenceBackend> {
   if (kind === "memory") return new MemoryBackend();
+  if (kind === "driver") {
+    const settings = memoryDriver.parse({ kind: "memory-test", name: dir }, {
+      file: "test.jsonc",
+      baseDir: dir,
+    });
+    return await memoryDriver.open(settings, {});
+  }
   if (kind === "libsql") return await LibsqlBackend.open({ url: `file:${dir}/chime.db` });
   return await JsonlBackend.open({ dir: `${dir}/jsonl` });
 }

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { JsonlBackend } from "../../session/jsonl_backend.ts";
-import { LibsqlBackend } from "../../session/libsql_backend.ts";
+import { JsonlBackend } from "../../session/jsonl/jsonl_backend.ts";
+import { LibsqlBackend } from "../../session/libsql/libsql_backend.ts";
 
 const [kind, path] = Deno.args as [string, string];
 const _backend = kind === "libsql"

@@ -2,8 +2,8 @@
  * Child process of the restart lane: appends and flushes in a loop, printing each acknowledged
  * seq on its own line, until it is killed. Usage: `_restart_writer.ts <libsql|jsonl> <dir>`.
  */
-import { JsonlBackend } from "../../session/jsonl_backend.ts";
-import { LibsqlBackend } from "../../session/libsql_backend.ts";
+import { JsonlBackend } from "../../session/jsonl/jsonl_backend.ts";
+import { LibsqlBackend } from "../../session/libsql/libsql_backend.ts";
 import { SessionStore } from "../../session/store.ts";
 
 const [kind, dir] = Deno.args as [string, string];

@@ -5,7 +5,7 @@
  * sessions in one tick still share one transaction.
  */
 import assert from "node:assert/strict";
-import { LibsqlBackend } from "../../session/libsql_backend.ts";
+import { LibsqlBackend } from "../../session/libsql/libsql_backend.ts";
 import { SessionError } from "../../session/errors.ts";
 import { SessionStore } from "../../session/store.ts";
 import type { SessionEvent } from "../../session/event.ts";

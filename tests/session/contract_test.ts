@@ -5,7 +5,8 @@ import { type BackendKind, ev, evs, header, openBackend, tempDir } from "./_help
 
 const code = (c: string) => (e: unknown) => e instanceof SessionError && e.code === c;
 
-for (const kind of ["memory", "libsql", "jsonl"] as const satisfies BackendKind[]) {
+// `driver`: a backend opened through a registered `StorageDriver` meets the same contract.
+for (const kind of ["memory", "libsql", "jsonl", "driver"] as const satisfies BackendKind[]) {
   Deno.test(`the ${kind} backend stores, pages and lists sessions`, async () => {
     await using dir = await tempDir();
     await using backend = await openBackend(kind, dir.path);

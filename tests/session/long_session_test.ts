@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { SessionError } from "../../session/errors.ts";
-import { LibsqlBackend } from "../../session/libsql_backend.ts";
+import { LibsqlBackend } from "../../session/libsql/libsql_backend.ts";
 import { Session } from "../../session/session.ts";
 import { SessionStore } from "../../session/store.ts";
 import { MemoryBackend } from "../../session/testing/memory_backend.ts";

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { SessionStore } from "../../session/store.ts";
 import { MemoryBackend } from "../../session/testing/memory_backend.ts";
-import { LibsqlBackend } from "../../session/libsql_backend.ts";
+import { LibsqlBackend } from "../../session/libsql/libsql_backend.ts";
 import { tempDir } from "./_helpers.ts";
 
 type Op = { kind: "append"; count: number } | { kind: "flush"; fault: "none" | "before" | "after" };

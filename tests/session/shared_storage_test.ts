@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { createClient } from "@libsql/client";
 import { SessionError } from "../../session/errors.ts";
-import { LibsqlBackend } from "../../session/libsql_backend.ts";
+import { LibsqlBackend } from "../../session/libsql/libsql_backend.ts";
 import { ev, evs, header, tempDir } from "./_helpers.ts";
 
 async function setLease(url: string, id: string, token: number): Promise<void> {

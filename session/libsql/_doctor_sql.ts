@@ -13,7 +13,7 @@ import {
   SELECT_HEADERS,
   SELECT_HEADERS_V13,
 } from "./_libsql_sql.ts";
-import { damageOf, type StorageDamage } from "./_decode.ts";
+import { damageOf, type StorageDamage } from "../_decode.ts";
 
 const PAGE = 1_000;
 const LOSSY = new TextDecoder();

@@ -8,10 +8,10 @@
  */
 import type { Client } from "@libsql/client";
 import { setImmediate } from "node:timers";
-import type { StoredCursor } from "./backend.ts";
-import { SessionError } from "./errors.ts";
-import type { SessionEvent } from "./event.ts";
-import type { SessionHeader } from "./header.ts";
+import type { StoredCursor } from "../backend.ts";
+import { SessionError } from "../errors.ts";
+import type { SessionEvent } from "../event.ts";
+import type { SessionHeader } from "../header.ts";
 import { leaseHeld } from "./_libsql_read.ts";
 import { encodeRows, leaseLost, type Pending, planCommit, validate } from "./_libsql_commit.ts";
 

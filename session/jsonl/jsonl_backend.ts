@@ -11,13 +11,13 @@ import type {
   StoredCursor,
   StoredSession,
   StoredTail,
-} from "./backend.ts";
-import { SessionError } from "./errors.ts";
-import type { SessionEvent } from "./event.ts";
-import { isSessionId, normalizeHeader, type SessionHeader } from "./header.ts";
+} from "../backend.ts";
+import { SessionError } from "../errors.ts";
+import type { SessionEvent } from "../event.ts";
+import { isSessionId, normalizeHeader, type SessionHeader } from "../header.ts";
 import { readHeader, scanLog, setAside, syncDir, writeDurably } from "./_jsonl_io.ts";
-import { lockFolder } from "./_writer_lock.ts";
-import { checkForkPoint } from "./_fork.ts";
+import { lockFolder } from "../_writer_lock.ts";
+import { checkForkPoint } from "../_fork.ts";
 
 /** Options of {@linkcode JsonlBackend.open}. */
 export interface JsonlBackendOptions {
@@ -146,7 +146,8 @@ export class JsonlBackend implements PersistenceBackend {
         if (error instanceof Deno.errors.AlreadyExists) {
           throw new SessionError("session_exists", `Cannot initialize: ${header.id} is stored`);
         }
-        throw error; // not reachable in tests: link fails only on I/O errors or a full disk
+        // deno-coverage-ignore -- link fails only on I/O errors or a full disk
+        throw error;
       } finally {
         await Deno.remove(tmp);
       }

@@ -4,10 +4,10 @@
  * @module
  */
 import type { Client } from "@libsql/client";
-import type { EventPage, StoredSession, StoredTail } from "./backend.ts";
-import type { SessionEvent } from "./event.ts";
-import type { SessionHeader } from "./header.ts";
-import { corrupt } from "./_decode.ts";
+import type { EventPage, StoredSession, StoredTail } from "../backend.ts";
+import type { SessionEvent } from "../event.ts";
+import type { SessionHeader } from "../header.ts";
+import { corrupt } from "../_decode.ts";
 import {
   pageEvents,
   rowToEvent,

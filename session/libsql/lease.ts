@@ -1,6 +1,6 @@
 /**
  * {@linkcode SessionLeases}: the lease state machine over the `session_leases` table of schema
- * v15 (docs/long-sessions.md "Schema v15", issue 16): one live owner per session among many
+ * v15 (docs/long-sessions.md "Schema v15"), the libSQL {@linkcode LeaseTable}: one live owner per session among many
  * hosts sharing one libSQL database.
  *
  * A session is free when it has no row or its `expires_at` is in the past. Acquiring a free
@@ -12,46 +12,19 @@
  * @module
  */
 import type { Client, Row } from "@libsql/client";
-import { type Clock, systemClock } from "./clock.ts";
+import type {
+  AcquireResult,
+  Lease,
+  LeaseOwner,
+  LeaseTable,
+  LeaseTableOptions,
+} from "../backend.ts";
+import { type Clock, systemClock } from "../clock.ts";
 
-/** A lease this host holds. */
-export interface Lease {
-  /** The session. */
-  readonly sessionId: string;
-  /** The fencing token; a later holder always gets a larger one. */
-  readonly token: number;
-  /** When the lease runs out unless renewed, epoch ms (UTC). */
-  readonly expiresAt: number;
-}
+export type { AcquireResult, Lease, LeaseOwner } from "../backend.ts";
 
-/** The row of a session's lease, as any host reads it. */
-export interface LeaseOwner {
-  /** The holder's host id. */
-  readonly holder: string;
-  /** The holder's advertised base URL (where its session is live). */
-  readonly url: string;
-  /** The current fencing token. */
-  readonly token: number;
-  /** Expiry, epoch ms (UTC); `0` after a release. */
-  readonly expiresAt: number;
-  /** Whether the lease is still in force at the reading host's `now` (`expiresAt ≥ now`). */
-  readonly live: boolean;
-}
-
-/** The result of {@linkcode SessionLeases.acquire}. */
-export type AcquireResult =
-  | { readonly ok: true; readonly lease: Lease }
-  | { readonly ok: false; readonly owner: LeaseOwner };
-
-/** Options of {@linkcode SessionLeases}. */
-export interface SessionLeasesOptions {
-  /** This host's id, stored as `holder`. */
-  readonly holder: string;
-  /** This host's advertised base URL, stored as `holder_url`; may be set later. @default "" */
-  readonly url?: string;
-  /** Wall clock for expiries. @default systemClock */
-  readonly clock?: Clock;
-}
+/** Options of {@linkcode SessionLeases}: `holder` and `url` are stored as `holder_url`. */
+export type SessionLeasesOptions = LeaseTableOptions;
 
 // One statement: the insert of a first lease, or the take-over of an expired one. When the row
 // is live, the conflict's WHERE is false, nothing changes and nothing is returned.
@@ -93,7 +66,7 @@ function checkTtl(ttlMs: number): void {
  * client.close();
  * ```
  */
-export class SessionLeases {
+export class SessionLeases implements LeaseTable {
   /** This host's id. */
   readonly holder: string;
   readonly #client: Client;

@@ -4,9 +4,9 @@
  * @module
  */
 import type { InStatement, Row } from "@libsql/client";
-import type { EventPage } from "./backend.ts";
-import type { SessionEvent } from "./event.ts";
-import type { SessionHeader } from "./header.ts";
+import type { EventPage } from "../backend.ts";
+import type { SessionEvent } from "../event.ts";
+import type { SessionHeader } from "../header.ts";
 import {
   checkEvent,
   checkHeader,
@@ -14,7 +14,7 @@ import {
   decodeNullableText,
   decodeText,
   parseJson,
-} from "./_decode.ts";
+} from "../_decode.ts";
 
 /** Columns of `sessions` in the order {@linkcode headerArgs} lists them. */
 export const HEADER_COLUMNS = "id, cwd, created_at, origin, parent_id, forked_through_seq, " +

@@ -8,9 +8,9 @@
  * @module
  */
 import type { InStatement, InValue } from "@libsql/client";
-import { SessionError } from "./errors.ts";
-import type { SessionEvent } from "./event.ts";
-import type { SessionHeader } from "./header.ts";
+import { SessionError } from "../errors.ts";
+import type { SessionEvent } from "../event.ts";
+import type { SessionHeader } from "../header.ts";
 import { HEADER_COLUMNS, headerArgs } from "./_libsql_sql.ts";
 
 /** One queued `initialize`, `fork` or `append` call. */

@@ -12,12 +12,12 @@ import type {
   StoredCursor,
   StoredSession,
   StoredTail,
-} from "./backend.ts";
-import type { SessionEvent } from "./event.ts";
-import { normalizeHeader, type SessionHeader } from "./header.ts";
+} from "../backend.ts";
+import type { SessionEvent } from "../event.ts";
+import { normalizeHeader, type SessionHeader } from "../header.ts";
 import { databasePath, prepareSchema, rejected } from "./_libsql_open.ts";
-import { lockDatabaseFile } from "./_writer_lock.ts";
-import { checkForkPoint } from "./_fork.ts";
+import { lockDatabaseFile } from "../_writer_lock.ts";
+import { checkForkPoint } from "../_fork.ts";
 import { rowToHeader, SELECT_CURSOR } from "./_libsql_sql.ts";
 import { loadAll, readHeaders, readPage, readTail, readTypes } from "./_libsql_read.ts";
 import { type Fence, GroupCommit } from "./_libsql_group.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { JsonlBackend } from "./jsonl_backend.ts";
-import { SessionError } from "./errors.ts";
-import { ev, evs, header, tempDir } from "../tests/session/_helpers.ts";
+import { SessionError } from "../errors.ts";
+import { ev, evs, header, tempDir } from "../../tests/session/_helpers.ts";
 
 const code = (c: string) => (e: unknown) => e instanceof SessionError && e.code === c;
 
@@ -47,7 +47,7 @@ Deno.test("`JsonlBackend` reads a missing delegationDepth as 0", async () => {
 Deno.test("`JsonlBackend` refuses ids that could escape its directory", async () => {
   await using dir = await tempDir();
   await using backend = await JsonlBackend.open({ dir: dir.path });
-  for (const id of ["../evil", "a/b", "", "x".repeat(65)]) {
+  for (const id of ["../../evil", "a/b", "", "x".repeat(65)]) {
     await assert.rejects(backend.initialize(header(id), []), code("invalid_session_id"));
     await assert.rejects(backend.load(id), code("invalid_session_id"));
   }

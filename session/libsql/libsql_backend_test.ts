@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { createClient } from "@libsql/client";
 import { APPLICATION_ID, CREATE_V13, CREATE_V14, CREATE_V15 } from "@chime/migrations";
 import { LibsqlBackend } from "./libsql_backend.ts";
-import { SessionError } from "./errors.ts";
-import { ev, evs, header, sha256, tempDir } from "../tests/session/_helpers.ts";
+import { SessionError } from "../errors.ts";
+import { ev, evs, header, sha256, tempDir } from "../../tests/session/_helpers.ts";
 
 async function build(path: string, statements: readonly string[]): Promise<void> {
   const client = createClient({ url: `file:${path}` });

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { createClient } from "@libsql/client";
 import fc from "fast-check";
-import type { Clock } from "./clock.ts";
+import type { Clock } from "../clock.ts";
 import { type Lease, SessionLeases } from "./lease.ts";
-import { createLeaseTable } from "./testing/lease_table.ts";
+import { createLeaseTable } from "../testing/lease_table.ts";
 
 const TTL = 15_000;
 const noTimers = (): never => {

@@ -7,7 +7,7 @@
 import type { Client } from "@libsql/client";
 import { classifySchema, CREATE_V15, type SchemaEntry } from "@chime/migrations";
 import { fileURLToPath } from "node:url";
-import { SessionError } from "./errors.ts";
+import { SessionError } from "../errors.ts";
 
 /**
  * The file path of a local libSQL URL (`file:path`, `file:///abs`), or `undefined` for an

@@ -11,7 +11,7 @@ import {
   UPGRADE_V13_TO_V14,
   UPGRADE_V13_TO_V15,
   UPGRADE_V14_TO_V15,
-} from "./mod.ts";
+} from "../mod.ts";
 
 async function stateAfter(statements: readonly string[]): Promise<SchemaState> {
   const client = createClient({ url: ":memory:" });

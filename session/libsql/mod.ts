@@ -1,0 +1,21 @@
+/**
+ * `@chime/session/libsql`: the libSQL storage driver ({@linkcode libsqlDriver}), its backend
+ * ({@linkcode LibsqlBackend}, schema v15 of `@chime/migrations`) and its lease table
+ * ({@linkcode SessionLeases}); docs/long-sessions.md "Schema v15" and "Fenced appends".
+ *
+ * @example Open an in-memory database through the driver
+ * ```ts
+ * import { libsqlDriver } from "@chime/session/libsql";
+ * const settings = libsqlDriver.parse({ kind: "libsql", url: ":memory:" }, {
+ *   file: "chime.jsonc",
+ *   baseDir: "/",
+ * });
+ * await using backend = await libsqlDriver.open(settings, {});
+ * console.assert((await backend.list()).length === 0);
+ * ```
+ *
+ * @module
+ */
+export { libsqlDriver, type LibsqlSettings, libsqlUrl } from "./driver.ts";
+export { LibsqlBackend, type LibsqlBackendOptions } from "./libsql_backend.ts";
+export { SessionLeases, type SessionLeasesOptions } from "./lease.ts";
