@@ -81,6 +81,8 @@ export const RENDERERS: readonly string[] = RENDERER_NAMES;
  * @param plugins plugin names, in load order
  * @param renderers renderer names
  * @param pluginOptions options by plugin name (`HostConfig.pluginOptions`) @default {}
+ * @param table the plugins names resolve against (tests: a new plugin is one more row)
+ *   @default PLUGINS
  * @returns the plugin factories in order (each builds a fresh instance with its options)
  * @throws {ConfigError} `config_invalid` naming the unknown entry and the known ones, an option
  *   the plugin does not take, or a value out of range
@@ -96,6 +98,7 @@ export function resolveRegistry(
   plugins: readonly string[],
   renderers: readonly string[],
   pluginOptions: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {},
+  table: Readonly<Record<string, RegistryEntry>> = PLUGINS,
 ): PluginFactory[] {
   for (const name of renderers) {
     if (!RENDERERS.includes(name)) {
@@ -106,11 +109,11 @@ export function resolveRegistry(
     }
   }
   return plugins.map((name) => {
-    const entry = Object.hasOwn(PLUGINS, name) ? PLUGINS[name] : undefined;
+    const entry = Object.hasOwn(table, name) ? table[name] : undefined;
     if (entry === undefined) {
       throw new ConfigError(
         "config_invalid",
-        `Cannot load config: unknown plugin "${name}" (known: ${Object.keys(PLUGINS).join(", ")})`,
+        `Cannot load config: unknown plugin "${name}" (known: ${Object.keys(table).join(", ")})`,
       );
     }
     const options = Object.hasOwn(pluginOptions, name) ? pluginOptions[name]! : {};

@@ -24,7 +24,7 @@ import type { HostConfig } from "./config.ts";
 import { HostError } from "./errors.ts";
 import { type HostLeases, openLeases, sharedStorage } from "./leases.ts";
 import { type FeedLimits, Feeds } from "./feed.ts";
-import { resolveRegistry } from "./registry.ts";
+import { type RegistryEntry, resolveRegistry } from "./registry.ts";
 import { Views, type ViewSource } from "./views.ts";
 import { seedVerifiedPrefix } from "./history.ts";
 import { Watermark } from "./watermark.ts";
@@ -45,6 +45,11 @@ export interface RuntimeOptions {
    * @default STORAGE_DRIVERS of `host/registry.ts`
    */
   readonly storageDrivers?: Readonly<Record<string, StorageDriver>>;
+  /**
+   * The plugins `config.plugins` names resolve against (tests: a new plugin).
+   * @default PLUGINS of `host/registry.ts`
+   */
+  readonly pluginTable?: Readonly<Record<string, RegistryEntry>>;
   /** A model to use instead of `config.model` (tests, benches). */
   readonly model?: ModelAdapter;
   /** Plugins to load instead of the registry's (tests). */
@@ -193,6 +198,7 @@ export class HostRuntime implements AsyncDisposable {
       options.config.plugins,
       options.config.renderers,
       options.config.pluginOptions,
+      options.pluginTable,
     );
     const plugins = options.plugins ?? factories.map((create) => create());
     // The fence reads the leases the runtime opens once the backend is open (schema first).
