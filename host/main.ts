@@ -19,7 +19,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { formatReport, type StorageReport } from "@chime/session";
-import { type HostConfig, loadConfig } from "./config.ts";
+import { type HostConfig, loadConfig } from "./config/config.ts";
 import { ConfigError } from "./errors.ts";
 import { storageDriver } from "./registry.ts";
 import { configureLogging, logUnexpected, parseLogLevel } from "./log.ts";

@@ -64,15 +64,15 @@ export {
   type HostApp,
   type StaticAsset,
   STATUS_BY_CODE,
-} from "./app.ts";
-export { defaultAssets } from "./assets.ts";
-export { loginPage } from "./auth.ts";
+} from "./http/app.ts";
+export { defaultAssets } from "./http/assets.ts";
+export { loginPage } from "./auth/auth.ts";
 export {
   CONTENT_SECURITY_POLICY,
   isLoopbackName,
   type OriginOptions,
   SECURITY_HEADERS,
-} from "./security.ts";
+} from "./http/security.ts";
 export {
   type HostConfig,
   type HttpTimeouts,
@@ -82,10 +82,10 @@ export {
   parseJsonc,
   storageDirectory,
   type StorageSettings,
-} from "./config.ts";
+} from "./config/config.ts";
 export { ConfigError, type ConfigErrorCode, HostError, type HostErrorCode } from "./errors.ts";
 /** The model the environment and configuration chose, before its context budget is added. */
-export type { ModelSettings as ModelChoice } from "./_env.ts";
+export type { ModelSettings as ModelChoice } from "./config/_env.ts";
 export {
   type BacklogSource,
   type EventRange,
@@ -93,8 +93,8 @@ export {
   type FeedLimits,
   Feeds,
   type FeedsOptions,
-} from "./feed.ts";
-export { type EventView, type FeedItem, HEARTBEAT_FRAME, sseFrame } from "./frame.ts";
+} from "./feed/feed.ts";
+export { type EventView, type FeedItem, HEARTBEAT_FRAME, sseFrame } from "./feed/frame.ts";
 export {
   attachedHistory,
   detachedHistory,
@@ -103,7 +103,7 @@ export {
   type ProvenPrefix,
   provenPrefix,
   seedVerifiedPrefix,
-} from "./history.ts";
+} from "./sessions/history.ts";
 export {
   LOCATION_DRIVER,
   type PluginFactory,
@@ -115,8 +115,8 @@ export {
   storageAt,
   storageDriver,
 } from "./registry.ts";
-export { type ClientConfig, clientConfig, webHost } from "./plugin_routes.ts";
-export { createModel, type HostAgent, openBackend } from "./adapters.ts";
+export { type ClientConfig, clientConfig, webHost } from "./plugins/plugin_routes.ts";
+export { createModel, type HostAgent, openBackend } from "./config/adapters.ts";
 export {
   type ChimeLogLevel,
   configureLogging,
@@ -129,7 +129,7 @@ export {
   type PluginLogger,
   pluginLogger,
 } from "./log.ts";
-export { HostRuntime, type RuntimeOptions } from "./runtime.ts";
+export { HostRuntime, type RuntimeOptions } from "./sessions/runtime.ts";
 export {
   HostLeases,
   type HostLeasesOptions,
@@ -137,15 +137,15 @@ export {
   openLeases,
   type OpenLeasesOptions,
   sharedStorage,
-} from "./leases.ts";
+} from "./leases/leases.ts";
 export { type RunningServer, startServer, type StartServerOptions } from "./server.ts";
-export type { StreamOptions } from "./sse.ts";
+export type { StreamOptions } from "./feed/sse.ts";
 export {
   type ContextScan,
   type EventReader,
   type SyncEventReader,
   Views,
   type ViewSource,
-} from "./views.ts";
-export { type CoveredRange, Watermark } from "./watermark.ts";
-export { DurableHooks, type DurableHooksOptions } from "./durable.ts";
+} from "./plugins/views.ts";
+export { type CoveredRange, Watermark } from "./feed/watermark.ts";
+export { DurableHooks, type DurableHooksOptions } from "./plugins/durable.ts";

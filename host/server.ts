@@ -4,14 +4,14 @@
  *
  * @module
  */
-import { TcpFront } from "./_front.ts";
-import { type AppOptions, createApp, type HostApp } from "./app.ts";
-import { defaultAssets } from "./assets.ts";
-import type { HostConfig } from "./config.ts";
+import { TcpFront } from "./http/_front.ts";
+import { type AppOptions, createApp, type HostApp } from "./http/app.ts";
+import { defaultAssets } from "./http/assets.ts";
+import type { HostConfig } from "./config/config.ts";
 import { ConfigError } from "./errors.ts";
 import { logLifecycle } from "./log.ts";
-import { HostRuntime, type RuntimeOptions } from "./runtime.ts";
-import { isLoopbackName } from "./security.ts";
+import { HostRuntime, type RuntimeOptions } from "./sessions/runtime.ts";
+import { isLoopbackName } from "./http/security.ts";
 
 /**
  * Options of {@linkcode startServer}: the runtime's overrides (backend, model, plugins, views,

@@ -1,6 +1,6 @@
 /**
  * Private: the checks drivers' `parse` share (`session/libsql/driver.ts`,
- * `session/jsonl/driver.ts`), with the messages `host/_validate.ts` uses for every other key.
+ * `session/jsonl/driver.ts`), with the messages `host/config/_validate.ts` uses for every other key.
  *
  * @module
  */

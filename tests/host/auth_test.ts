@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { Hono } from "hono";
 import { createApp, HostError, loginPage } from "@chime/host";
-import { tokenAuth } from "../../host/auth.ts";
+import { tokenAuth } from "../../host/auth/auth.ts";
 import { postJson, testRuntime } from "./_helpers.ts";
 
 const TOKEN = "a-token-of-24-characters";

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { createApp } from "@chime/host";
 import { MemoryBackend } from "@chime/session/testing";
-import { TITLE_MAX, titleOf } from "../../host/titles.ts";
+import { TITLE_MAX, titleOf } from "../../host/sessions/titles.ts";
 import { testRuntime } from "./_helpers.ts";
 
 const say = (text: string, n = 0) => ({

@@ -9,7 +9,7 @@ import type { AgentHandle } from "@chime/contract";
 import { OfflineModel } from "@chime/offline";
 import type { Clock, PersistenceBackend, StorageDriver } from "@chime/session";
 import type { ModelSettings, StorageSettings } from "./config.ts";
-import { storageDriver } from "./registry.ts";
+import { storageDriver } from "../registry.ts";
 
 /**
  * What the host drives of a root agent: the `Agent` of `@chime/agent` as its routes use it

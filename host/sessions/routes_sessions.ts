@@ -7,18 +7,18 @@
 import { Hono } from "hono";
 import { SessionError } from "@chime/session";
 import { cwdProblem } from "./_cwd.ts";
-import { HostError } from "./errors.ts";
+import { HostError } from "../errors.ts";
 import { attachedHistory, detachedHistory } from "./history.ts";
 import { SessionTitles } from "./titles.ts";
 import type { HostRuntime } from "./runtime.ts";
-import { type StreamOptions, streamSession } from "./sse.ts";
+import { type StreamOptions, streamSession } from "../feed/sse.ts";
 import {
   intValue,
   readJsonObject,
   readOptionalJsonObject,
   sessionIdParam,
   timeZoneField,
-} from "./_http.ts";
+} from "../http/_http.ts";
 
 function notFound(id: string): SessionError {
   return new SessionError("session_not_found", `Cannot find session: no session ${id}`);

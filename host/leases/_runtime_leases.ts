@@ -6,9 +6,9 @@
  * @module
  */
 import type { Session, SessionStore } from "@chime/session";
-import type { Feeds } from "./feed.ts";
+import type { Feeds } from "../feed/feed.ts";
 import { type HostLeases, isLeaseLost } from "./leases.ts";
-import type { RuntimeAgents } from "./_runtime_agents.ts";
+import type { RuntimeAgents } from "../sessions/_runtime_agents.ts";
 
 /** What {@linkcode SessionLiveness} drives. */
 export interface SessionLivenessOptions {

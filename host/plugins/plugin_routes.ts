@@ -9,8 +9,8 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
 import { enabledPanels, type RouteContext, type WebHost } from "@chime/contract";
-import { readJsonObject, sessionIdParam } from "./_http.ts";
-import type { HostRuntime } from "./runtime.ts";
+import { readJsonObject, sessionIdParam } from "../http/_http.ts";
+import type { HostRuntime } from "../sessions/runtime.ts";
 
 /**
  * What the host lends plugin routes: its store, the watermark as the durable bound of a live

@@ -6,7 +6,7 @@
  */
 import type { ViewSource } from "@chime/agent";
 import type { SessionEvent, SessionHeader } from "@chime/session";
-import type { EventView } from "./frame.ts";
+import type { EventView } from "../feed/frame.ts";
 
 // The contract a plugin implements lives in `@chime/agent` (a plugin cannot import the host).
 export type { ContextScan, ViewSource } from "@chime/agent";

@@ -7,7 +7,7 @@
  */
 import type { Agent, Plugin } from "@chime/agent";
 import type { Clock, Session, SessionStore, TimerHandle } from "@chime/session";
-import type { Feeds } from "./feed.ts";
+import type { Feeds } from "../feed/feed.ts";
 
 /** What {@linkcode IdleRelease} watches and how it releases. */
 export interface IdleReleaseOptions {

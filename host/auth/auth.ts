@@ -8,8 +8,8 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
-import { readBody } from "./_body.ts";
-import { HostError } from "./errors.ts";
+import { readBody } from "../http/_body.ts";
+import { HostError } from "../errors.ts";
 
 /** Options of {@linkcode tokenAuth}. */
 export interface TokenAuthOptions {
@@ -196,7 +196,7 @@ function mayTrySignInUrl(c: Context): boolean {
 
 /**
  * The trailing window of wrong tokens. Global, not per client: behind the idle-timeout front
- * (`host/_front.ts`) or a reverse proxy every client connects from loopback.
+ * (`host/http/_front.ts`) or a reverse proxy every client connects from loopback.
  */
 class FailureWindow {
   readonly #max: number;

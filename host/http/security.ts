@@ -7,7 +7,7 @@
  * @module
  */
 import type { Context, MiddlewareHandler } from "hono";
-import { HostError } from "./errors.ts";
+import { HostError } from "../errors.ts";
 
 /** The page's Content Security Policy: its own scripts, styles and connections only. */
 export const CONTENT_SECURITY_POLICY: string =

@@ -7,7 +7,7 @@
 import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
 import type { Session } from "@chime/session";
-import { HostError } from "./errors.ts";
+import { HostError } from "../errors.ts";
 import type { Feeds } from "./feed.ts";
 import { HEARTBEAT_FRAME } from "./frame.ts";
 

@@ -8,7 +8,7 @@
 import type { Session, SessionEvent } from "@chime/session";
 import { FeedClient, type FeedLimits } from "./feed_client.ts";
 import { type EventView, type FeedItem, sseFrame } from "./frame.ts";
-import type { Views } from "./views.ts";
+import type { Views } from "../plugins/views.ts";
 import type { CoveredRange, Watermark } from "./watermark.ts";
 
 export { type BacklogSource, FeedClient, type FeedLimits } from "./feed_client.ts";

@@ -7,8 +7,8 @@
  */
 import type { Plugin } from "@chime/contract";
 import type { Session, SessionEvent } from "@chime/session";
-import type { EventRange } from "./feed.ts";
-import type { CoveredRange } from "./watermark.ts";
+import type { EventRange } from "../feed/feed.ts";
+import type { CoveredRange } from "../feed/watermark.ts";
 
 /** Options of {@linkcode DurableHooks}. */
 export interface DurableHooksOptions {

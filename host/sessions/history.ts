@@ -13,8 +13,8 @@ import {
   type SessionHeader,
   type SessionStore,
 } from "@chime/session";
-import type { EventView } from "./frame.ts";
-import type { Views } from "./views.ts";
+import type { EventView } from "../feed/frame.ts";
+import type { Views } from "../plugins/views.ts";
 import { jsonEqual } from "./_json_equal.ts";
 
 /** A page request: events with `seq < before`, at most `limit` of them (newest). */

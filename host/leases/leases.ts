@@ -20,10 +20,10 @@ import type {
   StorageDriver,
   TimerHandle,
 } from "@chime/session";
-import type { StorageSettings } from "./config.ts";
-import { ConfigError, HostError } from "./errors.ts";
-import { storageDriver } from "./registry.ts";
-import { sessionIdParam } from "./_http.ts";
+import type { StorageSettings } from "../config/config.ts";
+import { ConfigError, HostError } from "../errors.ts";
+import { storageDriver } from "../registry.ts";
+import { sessionIdParam } from "../http/_http.ts";
 
 /** Lease settings of a host. */
 export interface LeaseSettings {

@@ -7,9 +7,9 @@
  */
 import { type ModelConfig, modelFromEnv } from "@chime/agent";
 import type { HostConfig } from "./config.ts";
-import { ConfigError } from "./errors.ts";
+import { ConfigError } from "../errors.ts";
 import type { StorageDriver } from "@chime/session";
-import { storageAt } from "./registry.ts";
+import { storageAt } from "../registry.ts";
 import { checkAdvertisedUrl, checkHosts, checkPort, checkToken } from "./_validate.ts";
 
 /**

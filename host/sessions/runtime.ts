@@ -18,17 +18,17 @@ import {
 import { storedMessageExists } from "./_find_message.ts";
 import { IdleRelease } from "./_idle_release.ts";
 import { RuntimeAgents } from "./_runtime_agents.ts";
-import { SessionLiveness } from "./_runtime_leases.ts";
-import { createModel, type HostAgent, openBackend } from "./adapters.ts";
-import type { HostConfig } from "./config.ts";
-import { HostError } from "./errors.ts";
-import { type HostLeases, openLeases, sharedStorage } from "./leases.ts";
-import { type FeedLimits, Feeds } from "./feed.ts";
-import { type RegistryEntry, resolveRegistry } from "./registry.ts";
-import { Views, type ViewSource } from "./views.ts";
+import { SessionLiveness } from "../leases/_runtime_leases.ts";
+import { createModel, type HostAgent, openBackend } from "../config/adapters.ts";
+import type { HostConfig } from "../config/config.ts";
+import { HostError } from "../errors.ts";
+import { type HostLeases, openLeases, sharedStorage } from "../leases/leases.ts";
+import { type FeedLimits, Feeds } from "../feed/feed.ts";
+import { type RegistryEntry, resolveRegistry } from "../registry.ts";
+import { Views, type ViewSource } from "../plugins/views.ts";
 import { seedVerifiedPrefix } from "./history.ts";
-import { Watermark } from "./watermark.ts";
-import { DurableHooks } from "./durable.ts";
+import { Watermark } from "../feed/watermark.ts";
+import { DurableHooks } from "../plugins/durable.ts";
 
 /** Options of {@linkcode HostRuntime.open}. */
 export interface RuntimeOptions {

@@ -8,15 +8,15 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { jsonBodies } from "./_body.ts";
-import { tokenAuth } from "./auth.ts";
-import { leaseRouting } from "./leases.ts";
-import { messageRoutes } from "./routes_messages.ts";
-import { clientConfig, pluginRoutes } from "./plugin_routes.ts";
-import type { HostRuntime } from "./runtime.ts";
-import { sessionRoutes } from "./routes_sessions.ts";
+import { tokenAuth } from "../auth/auth.ts";
+import { leaseRouting } from "../leases/leases.ts";
+import { messageRoutes } from "../sessions/routes_messages.ts";
+import { clientConfig, pluginRoutes } from "../plugins/plugin_routes.ts";
+import type { HostRuntime } from "../sessions/runtime.ts";
+import { sessionRoutes } from "../sessions/routes_sessions.ts";
 import { hostGuard, originGuard, type OriginOptions, securityHeaders } from "./security.ts";
-import type { StreamOptions } from "./sse.ts";
-import { requestLog } from "./log.ts";
+import type { StreamOptions } from "../feed/sse.ts";
+import { requestLog } from "../log.ts";
 
 /** One static file served by the host (the embedded UI island). */
 export interface StaticAsset {
@@ -80,7 +80,7 @@ export const STATUS_BY_CODE: Readonly<
   invalid_json: 400,
   body_incomplete: 400,
   unauthorized: 401,
-  // Wrong tokens are throttled (host/auth.ts); `details.retryAfterSeconds`, and `Retry-After`.
+  // Wrong tokens are throttled (host/auth/auth.ts); `details.retryAfterSeconds`, and `Retry-After`.
   too_many_attempts: 429,
   forbidden_origin: 403,
   forbidden_host: 403,

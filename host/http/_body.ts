@@ -6,7 +6,7 @@
  * @module
  */
 import type { MiddlewareHandler } from "hono";
-import { HostError } from "./errors.ts";
+import { HostError } from "../errors.ts";
 import { isUnsafeMethod } from "./security.ts";
 
 /** Limits of {@linkcode readBody}. */

@@ -15,9 +15,9 @@ import {
 import type { StorageDriver, StorageDriverSettings } from "@chime/session";
 import { applyEnv, type ModelSettings as EnvModelSettings } from "./_env.ts";
 import { validateConfig } from "./_validate.ts";
-import { ConfigError } from "./errors.ts";
-import type { LeaseSettings } from "./leases.ts";
-import { STORAGE_DRIVERS, storageDriver } from "./registry.ts";
+import { ConfigError } from "../errors.ts";
+import type { LeaseSettings } from "../leases/leases.ts";
+import { STORAGE_DRIVERS, storageDriver } from "../registry.ts";
 
 /**
  * The model to build, with why it was chosen and its request budget: `contextTokens`
@@ -25,8 +25,8 @@ import { STORAGE_DRIVERS, storageDriver } from "./registry.ts";
  * always set by {@linkcode loadConfig}.
  */
 export type ModelSettings = EnvModelSettings & { readonly contextTokens?: number };
-export type { LeaseSettings } from "./leases.ts";
-export { ConfigError, type ConfigErrorCode } from "./errors.ts";
+export type { LeaseSettings } from "../leases/leases.ts";
+export { ConfigError, type ConfigErrorCode } from "../errors.ts";
 
 /**
  * Where sessions are persisted: the settings the `storage.kind` driver parsed (relative paths

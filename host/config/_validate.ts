@@ -5,9 +5,9 @@
  */
 import { type StorageDriver, StorageSettingsError } from "@chime/session";
 import type { HostConfig, HttpTimeouts, StorageSettings } from "./config.ts";
-import { cwdProblem } from "./_cwd.ts";
-import { ConfigError } from "./errors.ts";
-import { storageDriver } from "./registry.ts";
+import { cwdProblem } from "../sessions/_cwd.ts";
+import { ConfigError } from "../errors.ts";
+import { storageDriver } from "../registry.ts";
 import type { HostModelConfig } from "./_env.ts";
 
 type Json = Record<string, unknown>;

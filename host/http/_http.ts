@@ -5,7 +5,7 @@
  */
 import type { Context } from "hono";
 import { isSessionId, normalizeTimeZone } from "@chime/session";
-import { HostError } from "./errors.ts";
+import { HostError } from "../errors.ts";
 
 /** Parses text as one JSON object. */
 function parseJsonObject(text: string): Record<string, unknown> {

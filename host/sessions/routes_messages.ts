@@ -7,7 +7,7 @@
  */
 import { Hono } from "hono";
 import { currentVersion } from "./_current_version.ts";
-import { HostError } from "./errors.ts";
+import { HostError } from "../errors.ts";
 import type { HostRuntime } from "./runtime.ts";
 import {
   messageIdParam,
@@ -15,7 +15,7 @@ import {
   sessionIdParam,
   textField,
   timeZoneField,
-} from "./_http.ts";
+} from "../http/_http.ts";
 
 /**
  * The message sub-app, mounted at `/api/sessions`.
