@@ -33,7 +33,7 @@ export type StorageSettings =
     readonly kind: "libsql";
     readonly url: string;
     /**
-     * Several hosts share this database (issue 16): no per-file writer lock, one live owner
+     * Several hosts share this database (docs/deploy.md): no per-file writer lock, one live owner
      * per session enforced by leases. @default true for `libsql:`, `http(s):` and `ws(s):`
      * URLs, else false
      */

@@ -1,6 +1,6 @@
 /**
  * {@linkcode HostLeases}: one live owner per session among several hosts sharing one libSQL
- * database (issue 16, docs/deploy.md). Making a session live acquires its lease; the runtime
+ * database (docs/deploy.md). Making a session live acquires its lease; the runtime
  * renews every held lease each TTL/3; a lease that cannot be renewed (taken by another host, or
  * past its expiry without a successful renewal) is lost, and the runtime turns the session cold
  * here. {@linkcode leaseRouting} answers `409 session_owned_elsewhere` with the owner's URL for
@@ -284,7 +284,7 @@ export function openLeases(
 }
 
 /**
- * Routing of requests for sessions owned elsewhere (issue 16): every request under
+ * Routing of requests for sessions owned elsewhere (docs/deploy.md): every request under
  * `/api/sessions/:id/` that would make the session live (every `POST`, and the stream) answers
  * `409 session_owned_elsewhere` with `{ url }` of the live owner when the session is not live
  * here and another host holds its lease. History and reminders reads pass: they read the

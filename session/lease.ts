@@ -1,6 +1,6 @@
 /**
  * {@linkcode SessionLeases}: the lease state machine over the `session_leases` table of schema
- * v15 (docs/long-sessions.md "Schema v15", issue 16): one live owner per session among many
+ * v15 (docs/long-sessions.md "Schema v15"): one live owner per session among many
  * hosts sharing one libSQL database.
  *
  * A session is free when it has no row or its `expires_at` is in the past. Acquiring a free

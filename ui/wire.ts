@@ -153,7 +153,7 @@ export interface WireError {
     readonly code: string;
     /** A human-readable message. */
     readonly message: string;
-    /** `session_owned_elsewhere` (issue 16): the base URL of the host that owns the session. */
+    /** `session_owned_elsewhere` (docs/deploy.md): the base URL of the host owning the session. */
     readonly url?: string;
     /** `payload_too_large`: the limit (characters of a named `field`, else body bytes). */
     readonly limit?: number;
