@@ -1,6 +1,7 @@
 /**
  * The notes the transcript puts on user messages so a model (real or offline) sees what the
- * user's later actions meant for them (issue 13 "stop/edit/cancel that mean what they say"):
+ * user's later actions meant for them (README.md#what-it-does, "Stop, Edit and cancel mean what
+ * they say"):
  *
  * - a request whose turn the user stopped: {@linkcode STOPPED_NOTE} on its own first line;
  * - a request the user edited: {@linkcode SUPERSEDED_NOTE} on the original;

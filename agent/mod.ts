@@ -50,6 +50,7 @@ export type {
   LiveObserver,
   MessageSource,
   PersistenceBackend,
+  ReadByTypeOptions,
   Session,
   SessionEvent,
   SessionHeader,
@@ -57,6 +58,7 @@ export type {
   SessionStore,
   StoredCursor,
   StoredSession,
+  StoredTail,
   TimerHandle,
   UserRpcData,
 } from "@chime/session";

@@ -154,7 +154,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   };
   const host = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;
   const url = `http://${host}:${addr.port}/`;
-  // Shared mode: the leases name where this host serves (issue 16).
+  // Shared mode: the leases name where this host serves (docs/deploy.md, `advertisedUrl`).
   if (runtime.leases !== undefined && runtime.leases.table.url === "") {
     runtime.leases.table.url = config.advertisedUrl ?? url;
   }

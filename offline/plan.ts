@@ -2,7 +2,7 @@
  * What the offline model does for each request of a batch: the first step's tool calls or text,
  * and the follow-up calls once a `schedule_list` or a failed `schedule_update` comes back. Every
  * decision reads only the request, the conversation and the current turn's own tool results,
- * so an earlier turn's actions never stand in for this one's (issue 13 "cancel twice").
+ * so an earlier turn's actions never stand in for this one's (README.md#what-it-does).
  *
  * An edited request (`_marks.ts` edit note) is reconciled: the reminder the original request
  * created or last changed is updated to the edited request (`schedule_update`; delete + create

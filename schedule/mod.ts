@@ -41,6 +41,7 @@ export type {
   LiveObserver,
   MessageSource,
   PersistenceBackend,
+  ReadByTypeOptions,
   Session,
   SessionEvent,
   SessionHeader,
@@ -48,6 +49,7 @@ export type {
   SessionStore,
   StoredCursor,
   StoredSession,
+  StoredTail,
   TimerHandle,
   UserRpcData,
 } from "@chime/session";

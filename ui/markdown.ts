@@ -1,5 +1,5 @@
 /**
- * Assistant Markdown rendered safely with `markdown-it` (issue 13 "A calmer transcript"): raw
+ * Assistant Markdown rendered safely with `markdown-it` (README.md#the-page): raw
  * HTML off (it shows as text), links only to `http:`, `https:` and `mailto:` (so `javascript:`,
  * `data:`, `vbscript:` and relative links stay plain text), every link opens in a new tab with
  * `rel="noopener noreferrer"`, no remote images, and table alignment as classes instead of

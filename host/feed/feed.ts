@@ -236,7 +236,8 @@ export class Feeds {
 
   /**
    * Tells every client of a session that another host took it (`event: session-lost`,
-   * `{ code: "session_owned_elsewhere", url }`) and ends their streams (issue 16).
+   * `{ code: "session_owned_elsewhere", url }`) and ends their streams (docs/deploy.md
+   * "Fencing: a host that lost its lease never writes again").
    *
    * @param session the exact live object
    * @param url the new owner's base URL, `""` when unknown

@@ -14,7 +14,7 @@ export type FeedItem =
   | { readonly kind: "event"; readonly event: SessionEvent }
   | { readonly kind: "view"; readonly event: SessionEvent; readonly view: EventView }
   | { readonly kind: "flushed"; readonly throughSeq: number }
-  // Issue 16: another host took the session; the stream ends after this.
+  // Another host took the session; the stream ends after this (docs/deploy.md).
   | { readonly kind: "session-lost"; readonly url: string };
 
 /** A comment line that keeps proxies and idle timeouts from closing the stream. */

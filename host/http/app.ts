@@ -101,7 +101,7 @@ export const STATUS_BY_CODE: Readonly<
   session_closed: 409,
   no_running_turn: 409,
   session_cold: 409,
-  // Issue 16: another host holds the session's lease; `{ url }` names it.
+  // Another host holds the session's lease; `{ url }` names it (docs/deploy.md).
   session_owned_elsewhere: 409,
   // The storage fence refused an append (lease lost); `leaseRouting` answers it with the URL.
   lease_lost: 409,

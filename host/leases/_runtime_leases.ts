@@ -1,6 +1,6 @@
 /**
  * How a `HostRuntime` makes sessions live and cold: in shared mode each live session holds its
- * lease (issue 16), a lease lost to another host turns the session cold here, and a release
+ * lease (docs/deploy.md), a lease lost to another host turns the session cold here, and a release
  * disposes the agent (the plugins' owners first), closes the session and gives the lease back.
  *
  * @module
@@ -57,7 +57,7 @@ export class SessionLiveness {
   }
 
   /**
-   * Shared mode: takes the lease of a session not live here (issue 16).
+   * Shared mode: takes the lease of a session not live here (docs/deploy.md).
    *
    * @param id the session id
    * @throws whatever `HostLeases.claim` throws (the session is held elsewhere)

@@ -295,7 +295,7 @@ export async function openLeases(
 }
 
 /**
- * Routing of requests for sessions owned elsewhere (issue 16): every request under
+ * Routing of requests for sessions owned elsewhere (docs/deploy.md): every request under
  * `/api/sessions/:id/` that would make the session live (every `POST`, and the stream) answers
  * `409 session_owned_elsewhere` with `{ url }` of the live owner when the session is not live
  * here and another host holds its lease. History and reminders reads pass: they read the

@@ -1,5 +1,5 @@
 /**
- * Message routes: send, cancel the running turn, retry and edit (issue 8,
+ * Message routes: send, cancel the running turn, retry and edit (README.md#http-api,
  * docs/architecture.md#http). Each message's `clientTimeZone` is validated here and bound into
  * its immutable `user-rpc` provenance (docs/design.md#request-provenance).
  *

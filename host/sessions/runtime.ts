@@ -102,7 +102,7 @@ export class HostRuntime implements AsyncDisposable {
   readonly plugins: readonly Plugin[];
   /** `cwd` for sessions created without one. */
   readonly cwd: string;
-  /** Session leases in shared mode (issue 16); `undefined` for a single host. */
+  /** Session leases in shared mode (docs/deploy.md); `undefined` for a single host. */
   readonly leases: HostLeases | undefined;
   readonly #loader: Loader;
   readonly #agents: RuntimeAgents;
@@ -383,8 +383,9 @@ export class HostRuntime implements AsyncDisposable {
 
   /**
    * Checks that a message exists before an action on it resumes its session: a cold session
-   * is looked up in storage and stays cold when the message is missing (issue 14: a 404 retry
-   * never activates a session, so its overdue reminder does not fire).
+   * is looked up in storage and stays cold when the message is missing (README.md "How it
+   * behaves on failure", "Bad input": a 404 retry never activates a session, so its overdue
+   * reminder does not fire).
    *
    * @param id the session id
    * @param messageId the `user-rpc` message id

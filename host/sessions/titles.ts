@@ -1,5 +1,5 @@
 /**
- * Session titles for `GET /api/sessions` (issue 13 "Session titles"): a session's title is its
+ * Session titles for `GET /api/sessions` (README.md#the-page): a session's title is its
  * first user message, read server-side from the log (the live object, else storage), with
  * whitespace collapsed and cut to {@linkcode TITLE_MAX} characters. A fork's title is its first
  * own message (from `seedLength` on), else the inherited one; `forkOf` names the parent and its

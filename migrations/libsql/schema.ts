@@ -62,9 +62,9 @@ const EVENTS = `CREATE TABLE events (
 // scanning the log (docs/long-sessions.md §"Bounded live session", `readByType`).
 const EVENTS_BY_TYPE = "CREATE INDEX events_by_type ON events (session_id, type, seq)";
 
-// One lease row per session owned by some host (issue 16): `holder` is the host id,
-// `holder_url` its advertised base URL, `token` the fencing token (only ever grows per session),
-// `expires_at` epoch ms UTC.
+// One lease row per session owned by some host (docs/long-sessions.md "Schema v15"): `holder`
+// is the host id, `holder_url` its advertised base URL, `token` the fencing token (only ever grows
+// per session), `expires_at` epoch ms UTC.
 const SESSION_LEASES = `CREATE TABLE session_leases (
   session_id TEXT PRIMARY KEY NOT NULL,
   holder TEXT NOT NULL,

@@ -126,8 +126,8 @@ export class GroupCommit {
    * Waits before the next group closes, so every caller woken by the last commit can write
    * again (it needs a few promise hops) and join one group instead of straggling into a second.
    * In the steady state they are all back within a few microtasks: waiting for the end of the
-   * event-loop turn as well would cost more than the JavaScript of a whole round (issue 11,
-   * `docs/long-sessions.md` §"Group commit"). When they are not all back by then, or when the
+   * event-loop turn as well would cost more than the JavaScript of a whole round
+   * (`docs/long-sessions.md` §"Group commit"). When they are not all back by then, or when the
    * queue has kept the drain busy for {@linkcode FAIR_TURN_MS}, it waits for the end of the
    * turn, so a writer that never waits on I/O delays timers and I/O by at most that long.
    *

@@ -8,3 +8,20 @@ export { FakeClock, flushMicrotasks } from "./fake_clock.ts";
 export { type Fault, MemoryBackend } from "./memory_backend.ts";
 export { createLeaseTable, SESSION_LEASES_DDL } from "./lease_table.ts";
 export { leaseTableContract, type OpenLeaseTables } from "./lease_table_contract.ts";
+// Session types that appear in these doubles' signatures, re-exported for documentation.
+export type {
+  AcquireResult,
+  Clock,
+  EventPage,
+  Lease,
+  LeaseOwner,
+  LeaseTable,
+  PersistenceBackend,
+  SessionEvent,
+  SessionHeader,
+  SessionLineage,
+  StoredCursor,
+  StoredSession,
+  StoredTail,
+  TimerHandle,
+} from "../mod.ts";

@@ -1,5 +1,5 @@
 /**
- * Reminder-create latency in long sessions (issue 11, docs/long-sessions.md "Benchmarks"; a plain
+ * Reminder-create latency in long sessions (docs/long-sessions.md "Benchmarks"; a plain
  * script, not `Deno.bench`). For sessions of 1,000, 100,000 and 1,000,000 stored events in a real
  * libSQL file (WAL, `synchronous=FULL`) it resumes the session, sets the schedule plugin up on a
  * real agent (which builds the session's live schedule state from its `schedule/change` events)

@@ -1,5 +1,5 @@
 /**
- * The access token through `app.request()` (issue 14, README "Security"): API calls without it
+ * The access token through `app.request()` (README "Security"): API calls without it
  * answer 401, pages redirect to `/login`; a bearer header, the one-time URL and the login form
  * each grant access, the last two by an HttpOnly, SameSite=Strict cookie.
  *

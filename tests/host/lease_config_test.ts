@@ -1,5 +1,5 @@
 /**
- * The shared-mode settings of `chime.jsonc` (issue 16): `storage.shared`, `advertisedUrl`
+ * The shared-mode settings of `chime.jsonc` (docs/deploy.md): `storage.shared`, `advertisedUrl`
  * (`CHIME_ADVERTISED_URL`) and `lease.ttlSeconds`, with their defaults and clear refusals.
  *
  * @module

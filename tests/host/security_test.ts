@@ -1,5 +1,5 @@
 /**
- * The API answers the page's own origin only (issue 14, README "Security"), through
+ * The API answers the page's own origin only (README "Security"), through
  * `app.request()`: security headers on every answer, JSON only, foreign origins and foreign
  * Host names refused, and nothing durable written by a refused request.
  *

@@ -1,5 +1,5 @@
 /**
- * Against a real HTTP server (issue 14, README "Security"): a non-loopback bind refuses to
+ * Against a real HTTP server (README "Security"): a non-loopback bind refuses to
  * start without a token and then asks every client for it, loopback included; a body cut short
  * is a 400 with no stack in the log; stalled bodies and idle connections are cut off while an
  * open stream stays open on its keep-alive comments.

@@ -1,5 +1,5 @@
 /**
- * `GET /api/sessions` (issue 13 "Session titles"): titles from the first user message read from
+ * `GET /api/sessions` (README.md#the-page): titles from the first user message read from
  * the log, forks naming their parent, paging with `limit` / `before` / `nextBefore`, and the
  * original `{ sessions: [{ header, live }] }` shape kept.
  *

@@ -1,5 +1,5 @@
 /**
- * Helpers of the multi-host lanes (issue 16): several real host processes on one shared file
+ * Helpers of the multi-host lanes (docs/deploy.md): several real host processes on one shared file
  * database (WAL; the local stand-in for sqld), and small HTTP probes.
  *
  * @module

@@ -1,5 +1,5 @@
 /**
- * Fencing with real processes (issue 16): A owns a session with a reminder due while A is
+ * Fencing with real processes (docs/deploy.md): A owns a session with a reminder due while A is
  * paused (SIGSTOP) past its lease; B takes the session over and delivers the reminder; A is
  * resumed (SIGCONT) with an overdue reminder timer and a stale lease. Whatever A tries first
  * (its renewal or the overdue dispatch), the storage fence refuses its appends: the log holds

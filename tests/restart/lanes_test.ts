@@ -1,5 +1,5 @@
 /**
- * Restart lanes (docs/architecture.md#done, issue 5): real child processes on a real libSQL file
+ * Restart lanes (docs/architecture.md#done): real child processes on a real libSQL file
  * (and once JSONL), killed with SIGKILL. The lanes run concurrently to keep wall time near the
  * longest one (≈ 22 s).
  */

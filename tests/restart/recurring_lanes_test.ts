@@ -1,5 +1,5 @@
 /**
- * Recurring restart lanes (issue 12, docs/recurring.md "Delivery"): a real child process on a
+ * Recurring restart lanes (docs/recurring.md "Delivery"): a real child process on a
  * real libSQL file runs a `FREQ=MINUTELY` series and is killed with SIGKILL between occurrences.
  * Every occurrence is delivered exactly once across the kills (no duplicate, no loss); a series
  * that outlived its COUNT ends with an explicit `nextAt: null`. The two lanes run concurrently

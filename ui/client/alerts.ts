@@ -1,5 +1,5 @@
 /**
- * Reminder alerts outside the page (issue 13 "Browser notifications"): while the tab is hidden, a
+ * Reminder alerts outside the page (README.md#the-page): while the tab is hidden, a
  * durable reminder card raises a Notification (title and prompt), counts in the document title
  * ("(2) chime") until the tab is visible again, and plays an optional chime (off by default, a
  * setting kept in `localStorage`). Permission is asked only from a visible control, never on load.

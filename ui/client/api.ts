@@ -11,7 +11,7 @@ import type { HistoryPage, SessionsPage, WireError, WireHeader } from "../wire.t
 export class ApiError extends Error {
   /** The host's error code, `network` when the request never got an answer. */
   readonly code: string;
-  /** The owner's base URL of a `409 session_owned_elsewhere` (issue 16). */
+  /** The owner's base URL of a `409 session_owned_elsewhere` (docs/deploy.md). */
   readonly url: string | undefined;
   /** The error's other facts (`limit`, `field`, `retryAfterSeconds`, …), as the host sent them. */
   readonly details: Readonly<Record<string, unknown>>;

@@ -1,6 +1,7 @@
 /**
- * Message lifecycle of the page (issue 8): which `user-rpc` messages are still queued behind a
- * running turn and which were claimed into a later step of a running turn (steering), read
+ * Message lifecycle of the page (README.md#contract-notes): which `user-rpc` messages are still
+ * queued behind a running turn and which were claimed into a later step of a running turn
+ * (steering), read
  * from the durable events only (`step/start.messageIds`, docs/architecture.md#words, "steering").
  *
  * @module

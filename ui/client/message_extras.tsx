@@ -13,7 +13,7 @@ import type { PresentedEventNode } from "../transcript.ts";
 import type { MessageState } from "./lifecycle.ts";
 import { text } from "./strings.ts";
 
-/** What the page can do with a user message (issue 8). */
+/** What the page can do with a user message (README.md#http-api: retry and edit). */
 export interface MessageActions {
   /** Runs a new turn for the message (its own zone is kept by the host). */
   retry(messageId: string): Promise<boolean>;

@@ -40,7 +40,7 @@ export const PageModel = createModel((deps: PageDeps) => {
     const shown = failure.value;
     return shown === null ? null : errorText(shown.err, lang.value);
   });
-  /** Issue 16: the link to the host that owns the open session, when it is another one. */
+  /** The link to the host that owns the open session, when it is another (docs/deploy.md). */
   const owner = signal<string | null>(null);
   const ownerLink = (url: string, id: string) =>
     url === "" ? "" : `${url}#/s/${encodeURIComponent(id)}`;

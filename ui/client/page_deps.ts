@@ -45,7 +45,7 @@ export interface PageDeps {
   readonly api: PageApi;
   /**
    * Subscribes a window to its session stream; `onReopen` runs before each reconnect, `onLost`
-   * when another host took the session (issue 16).
+   * when another host took the session (README.md "Running several hosts").
    */
   connect(
     id: string,

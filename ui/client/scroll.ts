@@ -1,5 +1,5 @@
 /**
- * Scroll rules of the transcript (issue 13 "Scrolling that follows the user"): what counts as
+ * Scroll rules of the transcript (README.md#the-page): what counts as
  * "at the bottom", and the anchor that keeps the first visible message in place when an older
  * page is prepended.
  *

@@ -37,8 +37,8 @@ export interface StreamOptions {
    */
   readonly onReopen?: () => Promise<void>;
   /**
-   * Another host took the session (`event: session-lost`, issue 16): the stream is closed for
-   * good and this gets the owner's base URL.
+   * Another host took the session (`event: session-lost`, docs/deploy.md): the stream is closed
+   * for good and this gets the owner's base URL.
    */
   readonly onLost?: (url: string) => void;
   /** Opens a stream URL. @default `new EventSource(url)` */

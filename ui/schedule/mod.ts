@@ -37,6 +37,40 @@ export type {
   PanelViewProps,
   ViewAlert,
 } from "../client_renderer.ts";
+// UI types that appear in this module's signatures, re-exported for documentation.
+export type { ClientAssets, EventRenderers, PageWindow } from "@chime/contract";
+export type { Lang } from "../i18n.ts";
+export type {
+  EventRenderer,
+  EventViewRegistry,
+  FollowupLabeler,
+  RenderContext,
+  Rendered,
+  ToolSummarizer,
+  ToolSummary,
+} from "../registry.ts";
+export type { PresentedEventNode } from "../transcript.ts";
+export type { SessionWindow } from "../window.ts";
+export type {
+  BufferEntry,
+  LoadExit,
+  MergeExit,
+  OlderExit,
+  Readable,
+  RepairExit,
+  WindowStatus,
+} from "../window_types.ts";
+export type {
+  ActiveReminderWire,
+  EventView,
+  RecurringPresentation,
+  ReminderPresentation,
+  RepeatWire,
+  ScheduleRecordWire,
+  SnoozeOfWire,
+  StreamMessage,
+  WireEvent,
+} from "../wire.ts";
 
 /** The `reminders` panel. */
 export const REMINDERS_PANEL: PanelDefinition = {
