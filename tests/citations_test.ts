@@ -180,3 +180,70 @@ Deno.test("docs/errors.md names every HTTP error code the host answers with, at 
   assert.ok(plugin.length >= 4, "schedule/web.ts STATUS read");
   assert.deepEqual(plugin.filter(([code, status]) => table.get(code) !== status), []);
 }); // deno-fmt-ignore
+
+/** The non-test `.ts`/`.tsx` files of a member, relative to its folder (`sessions/runtime.ts`). */
+async function memberFiles(dir: URL, path = ""): Promise<string[]> {
+  const found: string[] = [];
+  for await (const entry of Deno.readDir(dir)) {
+    const sub = path === "" ? entry.name : `${path}/${entry.name}`;
+    if (entry.isDirectory) {
+      if (!["dist", "coverage", "node_modules"].includes(entry.name)) {
+        found.push(...await memberFiles(new URL(`${entry.name}/`, dir), sub));
+      }
+    } else if (/\.tsx?$/.test(entry.name) && !/_test\.tsx?$/.test(entry.name)) found.push(sub);
+  }
+  return found.sort();
+}
+
+/** The backticked names of each row of the "Where things are" table, by member folder. */
+function fileMap(doc: string): Map<string, Set<string>> {
+  const start = doc.indexOf('<a id="files"></a>');
+  const section = doc.slice(start, doc.indexOf("\n\n", doc.indexOf("\n| ", start)));
+  const rows = new Map<string, Set<string>>();
+  for (const m of section.matchAll(/^\| `([\w-]+)\/` +\|(.*)\|$/gm)) {
+    rows.set(m[1]!, new Set([...m[2]!.matchAll(/`([^`]+)`/g)].map((n) => n[1]!)));
+  }
+  return rows;
+}
+
+Deno.test("docs/architecture.md's map names every member file", async () => {
+  const members = (JSON.parse(await Deno.readTextFile(new URL("deno.json", ROOT))) as {
+    workspace: string[];
+  }).workspace.map((m) => m.replace(/^\.\//, "").replace(/\/$/, ""));
+  const rows = fileMap(await Deno.readTextFile(new URL("docs/architecture.md", ROOT)));
+  assert.deepEqual([...rows.keys()].sort(), [...members].sort(), "one row per member");
+  const missing: string[] = [];
+  const stale: string[] = [];
+  let checked = 0;
+  for (const member of members) {
+    const files = await memberFiles(new URL(`${member}/`, ROOT));
+    const named = rows.get(member) ?? new Set();
+    for (const file of files) {
+      checked++;
+      if (!named.has(file)) missing.push(`${member}/${file}`);
+    }
+    // A name that looks like a member file must be one: moved or deleted files leave the map.
+    for (const name of named) {
+      if (/^[\w/]+\.tsx?$/.test(name) && !files.includes(name)) stale.push(`${member}/${name}`);
+    }
+  }
+  assert.deepEqual(missing, [], "files the map does not name in their member's row");
+  assert.deepEqual(stale, [], "names in the map that are no file of their member");
+  assert.ok(checked > 200, `only ${checked} member files found`); // the scan sees them
+});
+
+Deno.test("the map check reads rows and names as the table writes them", () => {
+  const doc = [
+    '<a id="files"></a>',
+    "",
+    "| member | files |",
+    "| --- | --- |",
+    "| `host/` | `main.ts` (the process); `sessions/`: `sessions/runtime.ts` (`HostRuntime`) |",
+    "",
+    "| `ui/` | `app.tsx` |",
+  ].join("\n");
+  assert.deepEqual(
+    [...fileMap(doc)].map(([m, names]) => [m, [...names]]),
+    [["host", ["main.ts", "sessions/", "sessions/runtime.ts", "HostRuntime"]]],
+  );
+});
