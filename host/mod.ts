@@ -155,3 +155,11 @@ export {
 } from "./plugins/views.ts";
 export { type CoveredRange, Watermark } from "./feed/watermark.ts";
 export { DurableHooks, type DurableHooksOptions } from "./plugins/durable.ts";
+
+// Types in the signatures above, re-exported for documentation.
+export type { Agent } from "@chime/agent";
+export type { ClientAssets } from "@chime/contract";
+export type { LeaseTable, StorageDriver, StorageDriverSettings } from "@chime/session";
+export type { CancelResult, SubmitInput } from "@chime/agent";
+export type { LeaseTableOptions, StorageParseContext, StorageReport } from "@chime/session";
+export type { StorageDamage } from "@chime/session";

@@ -330,3 +330,21 @@ export function occurrenceChange(
 export function encodeScheduleChange(change: ScheduleChange): ScheduleChange {
   return decodeScheduleChange(structuredClone(change));
 }
+
+// Types in the signatures above, re-exported for documentation.
+export type {
+  CreateChange,
+  DeleteChange,
+  DispatchChange,
+  OccurrenceFacts,
+  RecurringDispatchChange,
+  ScheduleChange,
+  ScheduleId,
+  ScheduleRecord,
+  SkipChange,
+  StopChange,
+  UpdateChange,
+} from "./protocol.ts";
+export type { OneShotRecord, RecurringRecord } from "./protocol.ts";
+export type { AfterRecord, AtRecord } from "./protocol.ts";
+export type { SnoozeOf } from "./protocol.ts";

@@ -123,3 +123,12 @@ export function earliestActive(state: ScheduleState): ScheduleRecord | undefined
   }
   return best;
 }
+
+// Types in the signatures above, re-exported for documentation.
+export type { ScheduleId, ScheduleRecord } from "./protocol.ts";
+export type { SessionEvent } from "@chime/session/event";
+export type { SessionHeader } from "@chime/session/header";
+export type { OneShotRecord, RecurringRecord } from "./protocol.ts";
+export type { SessionLineage } from "@chime/session/header";
+export type { AfterRecord, AtRecord } from "./protocol.ts";
+export type { SnoozeOf } from "./protocol.ts";

@@ -164,3 +164,9 @@ export function scheduleReminderPresentation(
 export function scheduleChangeView(presentation: ReminderPresentation): ScheduleChangeView {
   return { type: SCHEDULE_CHANGE, presentation };
 }
+
+// Types in the signatures above, re-exported for documentation.
+export type { SCHEDULE_CHANGE, ScheduleId, SnoozeOf } from "./protocol.ts";
+export type { SessionEvent } from "@chime/session/event";
+export type { SessionHeader } from "@chime/session/header";
+export type { SessionLineage } from "@chime/session/header";

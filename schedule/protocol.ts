@@ -276,3 +276,6 @@ export function isRecurringDispatch(
 export function scheduledAtMs(record: ScheduleRecord): number {
   return Date.parse(record.scheduledAt);
 }
+
+// Types in the signatures above, re-exported for documentation.
+export type { SessionEvent } from "@chime/session/event";

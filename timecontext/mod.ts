@@ -39,3 +39,48 @@ export {
 } from "./plugin.ts";
 export { formatTimeReading, TIME_CONTEXT_HEADING } from "./reading.ts";
 export { type DerivedZones, deriveZones, zonesAgree, type ZoneSourceMessage } from "./zones.ts";
+
+// Types in the signatures above, re-exported for documentation.
+export type { Plugin } from "@chime/contract";
+export type { AgentHandle, AgentScope, PluginWeb } from "@chime/contract";
+export type {
+  AgentPhase,
+  Clock,
+  PreStepHook,
+  Session,
+  SessionEvent,
+  SessionRoute,
+  SessionStore,
+  ToolDefinition,
+  ViewSource,
+} from "@chime/contract";
+export type {
+  AppendListener,
+  ContextScan,
+  CreateSessionOptions,
+  EventPage,
+  EventView,
+  FlushedObserver,
+  FlushListener,
+  ForkOptions,
+  LiveObserver,
+  ModelToolSpec,
+  PersistenceBackend,
+  ReadByTypeOptions,
+  RouteHandler,
+  RouteMethod,
+  SessionHeader,
+  StepBatch,
+  StoredSession,
+  TimerHandle,
+  ToolContext,
+} from "@chime/contract";
+export type {
+  LiveCause,
+  RouteContext,
+  SessionLineage,
+  StoredCursor,
+  StoredTail,
+  UserRpcData,
+} from "@chime/contract";
+export type { MessageSource, WebHost } from "@chime/contract";

@@ -54,3 +54,6 @@ export const UI_ASSETS: Readonly<Record<string, UiAsset>> = {
 export function uiAsset(pathname: string): UiAsset | undefined {
   return Object.hasOwn(UI_ASSETS, pathname) ? UI_ASSETS[pathname] : undefined;
 }
+
+// Types in the signatures above, re-exported for documentation.
+export type { ClientAssets } from "@chime/contract";

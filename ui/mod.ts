@@ -80,3 +80,9 @@ export type {
   WireHeader,
 } from "./wire.ts";
 export { type AssetsEnv, installAssets } from "./client/assets.ts";
+
+// Types in the signatures above, re-exported for documentation.
+export type { ClientRenderer, EventRenderers } from "@chime/contract";
+export type { ClientAssets, PageHints, PanelDefinition, ViewAlert } from "@chime/contract";
+export type { PanelHost, PanelModel, PanelViewProps } from "@chime/contract";
+export type { PageWindow, PanelRequest } from "@chime/contract";

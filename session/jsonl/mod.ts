@@ -15,3 +15,25 @@
  */
 export { jsonlDriver, type JsonlSettings } from "./driver.ts";
 export { JsonlBackend, type JsonlBackendOptions } from "./jsonl_backend.ts";
+
+// Types in the signatures above, re-exported for documentation.
+export type {
+  EventPage,
+  PersistenceBackend,
+  SessionEvent,
+  SessionHeader,
+  StorageDriver,
+  StoredCursor,
+  StoredSession,
+  StoredTail,
+} from "../mod.ts";
+export type {
+  LeaseTable,
+  LeaseTableOptions,
+  SessionLineage,
+  StorageDriverSettings,
+  StorageParseContext,
+  StorageReport,
+} from "../mod.ts";
+export type { AcquireResult, Clock, Lease, LeaseOwner, StorageDamage } from "../mod.ts";
+export type { TimerHandle } from "../mod.ts";

@@ -19,3 +19,28 @@
 export { libsqlDriver, type LibsqlSettings, libsqlUrl } from "./driver.ts";
 export { LibsqlBackend, type LibsqlBackendOptions } from "./libsql_backend.ts";
 export { SessionLeases, type SessionLeasesOptions } from "./lease.ts";
+
+// Types in the signatures above, re-exported for documentation.
+export type {
+  AcquireResult,
+  EventPage,
+  Lease,
+  LeaseOwner,
+  LeaseTable,
+  PersistenceBackend,
+  SessionEvent,
+  SessionHeader,
+  StorageDriver,
+  StoredCursor,
+  StoredSession,
+  StoredTail,
+} from "../mod.ts";
+export type {
+  LeaseTableOptions,
+  SessionLineage,
+  StorageDriverSettings,
+  StorageParseContext,
+  StorageReport,
+} from "../mod.ts";
+export type { Clock, StorageDamage } from "../mod.ts";
+export type { TimerHandle } from "../mod.ts";
