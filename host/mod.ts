@@ -55,7 +55,6 @@ export type {
   Session,
   SessionEvent,
   SessionHeader,
-  SessionLeases,
   SessionLineage,
   SessionStore,
   StoredCursor,

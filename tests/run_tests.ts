@@ -50,7 +50,10 @@ console.log(
 await run([
   "coverage",
   rawDir.pathname,
-  "--include=/(session|schedule|timecontext|migrations|contract)/",
+  // Anchored at the workspace root: `ui/schedule/` is the page's, not the schedule member's.
+  `--include=^${
+    root.href.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+  }(session|schedule|timecontext|migrations|contract)/`,
   "--exclude=_test\\.ts$|/testing/",
 ]);
 
