@@ -128,9 +128,10 @@ Deno.test("schedulePlugin() publishes page actions; the next turn's model call h
   assert.equal(scheduleActions(agent), undefined, "unpublished with the scope");
 });
 
-Deno.test("schedulePlugin() builds each agent's live state with its reader; keepsLive reads it", async () => {
-  using clock = new FakeClock(T0);
-  await using store = new SessionStore({ backend: new MemoryBackend(), clock });
+/** A store, a session holding one pending reminder due an hour after T0, and its agent. */
+async function oneReminder() {
+  const clock = new FakeClock(T0);
+  const store = new SessionStore({ backend: new MemoryBackend(), clock });
   const session = await store.create({ cwd: "/w", timeZone: "UTC" });
   const record = {
     id: "sch_AbCd1234",
@@ -139,12 +140,27 @@ Deno.test("schedulePlugin() builds each agent's live state with its reader; keep
     scheduledAt: "2026-01-15T09:00:00.000Z",
   };
   session.append("schedule/change", { version: 2, op: "create", record });
-  await using agent = new Agent({
+  const agent = new Agent({
     session,
     store,
     model: new ScriptedModel(() => ({ text: "ok" })),
     clock,
   });
+  return {
+    clock,
+    session,
+    agent,
+    async [Symbol.asyncDispose]() {
+      await agent[Symbol.asyncDispose]();
+      await store[Symbol.asyncDispose]();
+      clock[Symbol.dispose]();
+    },
+  };
+}
+
+Deno.test("schedulePlugin() builds each agent's live state with its reader; keepsLive reads it", async () => {
+  await using fixture = await oneReminder();
+  const { clock, session, agent } = fixture;
   const gate = Promise.withResolvers<void>();
   const reads: { from: number; to: number }[] = [];
   const plugin = schedulePlugin({
@@ -165,6 +181,31 @@ Deno.test("schedulePlugin() builds each agent's live state with its reader; keep
   gate.resolve();
   await published;
   assert.equal(plugin.keepsLive!(agent), true, "one active reminder");
+  await clock.advance(3_600_000);
+  await settle(clock);
+  assert.equal(session.events().filter((e) => e.type === "followup").length, 1, "delivered");
+  assert.equal(plugin.keepsLive!(agent), false, "nothing active");
+});
+
+// A synchronous reader (the store's own scan) builds each agent's live schedule state inside
+// setup, so `keepsLive` is exact the moment the plugin is published and the owner starts at once
+// (docs/long-sessions.md "Incremental schedule state").
+Deno.test("schedulePlugin() with a synchronous reader is loaded when setup settles", async () => {
+  await using fixture = await oneReminder();
+  const { clock, session, agent } = fixture;
+  const reads: { from: number; to: number }[] = [];
+  const plugin = schedulePlugin({
+    clock,
+    readChanges: (s, range) => {
+      reads.push(range);
+      return s.events(range.from, range.to).filter((e) => e.type === "schedule/change");
+    },
+  });
+  await using loader = new Loader();
+  await using _handle = await loader.load(plugin);
+  await loader.publish(agent);
+  assert.deepEqual(reads, [{ from: 0, to: 1 }], "one synchronous read at setup");
+  assert.equal(plugin.keepsLive!(agent), true, "one active reminder, known at once");
   await clock.advance(3_600_000);
   await settle(clock);
   assert.equal(session.events().filter((e) => e.type === "followup").length, 1, "delivered");
