@@ -243,9 +243,13 @@ export const PageModel = createModel((deps: PageDeps) => {
       header.value = null;
       for (const p of panels.peek()) p.model.reset();
       owner.value = null;
+      // Opening a session closes the phone drawer and any sheet; routing to no session (the
+      // boot call when the URL names none) leaves a drawer the person already opened alone.
+      if (id !== null) {
+        drawer.value = false;
+        sheet.value = null;
+      }
       current.value = id;
-      drawer.value = false;
-      sheet.value = null;
       if (!id) return;
       const w = new SessionWindow({
         loadHistory: async (q) => {

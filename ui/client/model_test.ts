@@ -172,6 +172,15 @@ Deno.test("openSession() resumes, loads the tail, connects, and asks the transcr
   model[Symbol.dispose]();
 });
 
+Deno.test("routing to no session (the boot call) leaves a drawer the person opened open", async () => {
+  const { model } = await page();
+  model.setDrawer(true);
+  await model.openSession(null);
+  equal(model.drawer.value, true, "a tap on the menu before boot finished is kept");
+  equal(model.current.value, null);
+  model[Symbol.dispose]();
+});
+
 Deno.test("a reconnect (perhaps after a host restart) resumes and refreshes the list's live dots", async () => {
   const { host, model, reopens } = await page();
   host.logs.set("a", { events: [], views: {} });
