@@ -35,6 +35,11 @@ export interface RecurrenceSeries {
   readonly dtstart: string;
   /** The IANA zone (TZID), case-normalized. */
   readonly timeZone: string;
+  /**
+   * Excluded occurrences (RFC 5545 EXDATE), canonical UTC instants: never returned, yet still
+   * counted by `COUNT` (RFC 5545 §3.8.5.1 removes them after the rule is expanded).
+   */
+  readonly exdates?: readonly string[];
 }
 
 const DTSTART = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})$/;
@@ -119,13 +124,17 @@ export function validateSeries(series: RecurrenceSeries): void {
   compile(series);
 }
 
-/** Walks the occurrences from where `after` needs them, with their 1-based COUNT index. */
-function* walk(c: Compiled, after: number): Generator<number> {
+/** Walks the occurrences from where `after` needs them (COUNT first, then EXDATE). */
+function* walk(c: Compiled, after: number, exdates?: readonly string[]): Generator<number> {
   const { count, until } = c.rule;
+  const excluded = exdates === undefined || exdates.length === 0
+    ? undefined
+    : new Set(exdates.map((at) => Date.parse(at)));
   let index = 0;
   for (const instant of occurrences(c, count === undefined ? periodNear(c, after) : 0)) {
     if (count !== undefined && ++index > count) return;
     if (until !== undefined && instant > until) return;
+    if (excluded?.has(instant)) continue;
     yield instant;
   }
 }
@@ -150,7 +159,9 @@ function* walk(c: Compiled, after: number): Generator<number> {
  * ```
  */
 export function nextOccurrence(series: RecurrenceSeries, afterMs: number): number | undefined {
-  for (const instant of walk(compile(series), afterMs)) if (instant > afterMs) return instant;
+  for (const instant of walk(compile(series), afterMs, series.exdates)) {
+    if (instant > afterMs) return instant;
+  }
   return undefined;
 }
 
@@ -187,7 +198,7 @@ export interface CatchUp {
 export function catchUp(series: RecurrenceSeries, fromMs: number, nowMs: number): CatchUp {
   let count = 0;
   let latest: number | undefined;
-  for (const instant of walk(compile(series), fromMs - 1)) {
+  for (const instant of walk(compile(series), fromMs - 1, series.exdates)) {
     if (instant < fromMs) continue;
     if (instant > nowMs) {
       return { ...(latest === undefined ? {} : { latest }), count, next: instant };
@@ -196,4 +207,134 @@ export function catchUp(series: RecurrenceSeries, fromMs: number, nowMs: number)
     latest = instant;
   }
   return { ...(latest === undefined ? {} : { latest }), count };
+}
+
+/**
+ * One previewed occurrence (docs/recurring.md "Preview"): where it falls, in UTC and in the
+ * series' zone, and why it may surprise a person.
+ */
+export interface OccurrencePreview {
+  /** The occurrence, canonical UTC RFC 3339 with milliseconds and `Z`. */
+  readonly at: string;
+  /** Its local wall time in the series' zone, `YYYY-MM-DDTHH:MM`. */
+  readonly local: string;
+  /** The zone's UTC offset at that instant, `±HH:MM`. */
+  readonly offset: string;
+  /**
+   * `"gap"`: the rule's local time does not exist that day (DST gap), so it moved forward by
+   * the gap (RFC 5545 §3.3.5); `"overlap"`: the local time happens twice (DST overlap) and
+   * the earlier instant is taken (a sub-daily series skips the repeated hour).
+   */
+  readonly dst?: "gap" | "overlap";
+  /**
+   * Periods of the rule between the previous previewed occurrence (or `afterMs`) and this one
+   * that hold no occurrence at all, e.g. months without a 31st for `BYMONTHDAY=31`; absent
+   * when none was passed over. Counted for MONTHLY and YEARLY rules only.
+   */
+  readonly skippedPeriods?: number;
+  /** Occurrences between the previous previewed one and this one excluded by EXDATE (a skip). */
+  readonly excluded?: readonly string[];
+}
+
+/**
+ * The next occurrences strictly after an instant, with DST and skipped-period notes, so a
+ * person and the model can check a rule before trusting it (issue 21 "Preview").
+ *
+ * @param series the series (its `exdates` are left out and reported on the next occurrence)
+ * @param afterMs the instant, epoch milliseconds (UTC)
+ * @param limit how many occurrences at most @default 5
+ * @returns up to `limit` occurrences, ascending; fewer once the series is exhausted
+ * @throws {ScheduleError} as {@linkcode validateSeries}
+ *
+ * @example New York's spring-forward day moves 02:30 to 03:30
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { previewOccurrences } from "@chime/schedule/recurrence";
+ * const series = { rrule: "FREQ=DAILY;BYHOUR=2;BYMINUTE=30", dtstart: "2027-03-12T02:30:00",
+ *   timeZone: "America/New_York" };
+ * const [first, second] = previewOccurrences(series, Date.parse("2027-03-13T12:00:00Z"), 2);
+ * assert.equal(first!.local, "2027-03-14T03:30");
+ * assert.equal(first!.dst, "gap");
+ * assert.equal(second!.local, "2027-03-15T02:30");
+ * ```
+ */
+export function previewOccurrences(
+  series: RecurrenceSeries,
+  afterMs: number,
+  limit = 5,
+): OccurrencePreview[] {
+  const c = compile(series);
+  const excluded = new Set((series.exdates ?? []).map((at) => Date.parse(at)));
+  const out: OccurrencePreview[] = [];
+  let pending: string[] = [];
+  let previous = afterMs;
+  for (const instant of walk(c, afterMs)) {
+    if (instant <= afterMs) continue;
+    if (excluded.has(instant)) {
+      pending.push(new Date(instant).toISOString());
+      continue;
+    }
+    out.push(describeOccurrence(c, instant, previous, pending));
+    pending = [];
+    previous = instant;
+    if (out.length >= limit) break;
+  }
+  return out;
+}
+
+function describeOccurrence(
+  c: Compiled,
+  instant: number,
+  previous: number,
+  excluded: readonly string[],
+): OccurrencePreview {
+  const zoned = Temporal.Instant.fromEpochMilliseconds(instant).toZonedDateTimeISO(c.clock.zone);
+  const local = zoned.toPlainDateTime();
+  const wall = local.toString({ smallestUnit: "minute" });
+  const intended = intendedWall(c, local);
+  let dst: "gap" | "overlap" | undefined;
+  if (intended !== undefined) dst = "gap";
+  else {
+    const both = local.toZonedDateTime(c.clock.zone, { disambiguation: "earlier" });
+    const later = local.toZonedDateTime(c.clock.zone, { disambiguation: "later" });
+    if (!both.equals(later)) dst = "overlap";
+  }
+  const skipped = Math.max(0, skippedPeriods(c, previous, instant) - excluded.length);
+  return {
+    at: new Date(instant).toISOString(),
+    local: wall,
+    offset: zoned.offset,
+    ...(dst === undefined ? {} : { dst }),
+    ...(skipped > 0 ? { skippedPeriods: skipped } : {}),
+    ...(excluded.length > 0 ? { excluded } : {}),
+  };
+}
+
+/** The nonexistent wall time an occurrence was moved forward from, if it was (DST gap). */
+function intendedWall(c: Compiled, local: Temporal.PlainDateTime): string | undefined {
+  const zoned = local.toZonedDateTime(c.clock.zone, { disambiguation: "earlier" });
+  const transition = zoned.add({ milliseconds: 1 }).getTimeZoneTransition("previous");
+  if (transition === null) return undefined;
+  const shift = zoned.offsetNanoseconds -
+    transition.subtract({ nanoseconds: 1 }).offsetNanoseconds;
+  if (shift <= 0) return undefined;
+  // Moved forward by a gap iff it lies within one gap length after the transition and the wall
+  // time one gap length earlier does not exist in the zone.
+  if (zoned.epochNanoseconds - transition.epochNanoseconds >= BigInt(shift)) return undefined;
+  const earlier = local.subtract({ nanoseconds: shift });
+  const back = earlier.toZonedDateTime(c.clock.zone, { disambiguation: "compatible" });
+  return back.toPlainDateTime().equals(earlier) ? undefined : earlier.toString();
+}
+
+/** MONTHLY and YEARLY periods with no occurrence strictly between two instants. */
+function skippedPeriods(c: Compiled, fromMs: number, toMs: number): number {
+  const freq = c.rule.freq as string;
+  if (freq !== "MONTHLY" && freq !== "YEARLY") return 0;
+  const months = (ms: number) => {
+    const p = Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO(c.clock.zone);
+    return p.year * 12 + p.month - 1;
+  };
+  const unit = freq === "YEARLY" ? 12 : 1;
+  const span = Math.floor((months(toMs) - months(fromMs)) / (unit * c.rule.interval));
+  return Math.max(0, span - 1);
 }
