@@ -9,6 +9,41 @@ const EN_DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturd
 const ZH_DAYS = ["一", "二", "三", "四", "五", "六", "日"];
 const EN_ORDINALS = ["first", "second", "third", "fourth", "fifth"];
 const ZH_ORDINALS = ["第一个", "第二个", "第三个", "第四个", "第五个"];
+const EN_MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
+
+/** "first" … "fifth", then "6th", "21st", "53rd". */
+function enOrdinal(n: number): string {
+  if (n <= 5) return EN_ORDINALS[n - 1]!;
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : ["th", "st", "nd", "rd"][n % 10] ?? "th";
+  return `${n}${suffix}`;
+}
+
+function zhOrdinal(n: number): string {
+  return n <= 5 ? ZH_ORDINALS[n - 1]! : `第${n}个`;
+}
+
+/** A BYSETPOS position: "the last", "the second-to-last", "the first". */
+function enPosition(p: number): string {
+  return p === -1 ? "the last" : p > 0 ? `the ${enOrdinal(p)}` : `the ${enOrdinal(-p)}-to-last`;
+}
+
+function zhPosition(p: number): string {
+  return p === -1 ? "最后一个" : p > 0 ? zhOrdinal(p) : `倒数${zhOrdinal(-p)}`;
+}
 
 const two = (n: number) => String(n).padStart(2, "0");
 
@@ -49,21 +84,13 @@ function zhMonthDays(days: readonly number[]): string {
 function enDay(day: ByDay): string {
   const name = EN_DAYS[day.weekday - 1]!;
   if (day.ordinal === undefined) return name;
-  return day.ordinal === -1
-    ? `the last ${name}`
-    : day.ordinal > 0
-    ? `the ${EN_ORDINALS[day.ordinal - 1]} ${name}`
-    : `the ${EN_ORDINALS[-day.ordinal - 1]}-to-last ${name}`;
+  return `${enPosition(day.ordinal)} ${name}`;
 }
 
 function zhDay(day: ByDay, prefix: string): string {
   const name = `${prefix}${ZH_DAYS[day.weekday - 1]}`;
   if (day.ordinal === undefined) return name;
-  return day.ordinal === -1
-    ? `最后一个${name}`
-    : day.ordinal > 0
-    ? `${ZH_ORDINALS[day.ordinal - 1]}${name}`
-    : `倒数${ZH_ORDINALS[-day.ordinal - 1]}${name}`;
+  return `${zhPosition(day.ordinal)}${name}`;
 }
 
 function english(rule: Rule, start: Temporal.PlainDateTime): string {
@@ -105,10 +132,70 @@ function english(rule: Rule, start: Temporal.PlainDateTime): string {
     case "MONTHLY": {
       const monthDays = (rule.byMonthDay ?? (days.length > 0 ? [] : [start.day]))
         .map((d) => (d === -1 ? "the last day" : d < 0 ? `day ${-d} from the end` : `day ${d}`));
-      const on = enList([...monthDays, ...days.map(enDay)]);
+      const on = enSetPos(rule, days) ?? enList([...monthDays, ...days.map(enDay)]);
       return `${n === 1 ? "monthly" : `every ${n} months`} on ${on}${at}`;
     }
+    case "YEARLY": {
+      const every = n === 1 ? "yearly" : `every ${n} years`;
+      const months = rule.byMonth ??
+        (rule.byMonthDay !== undefined || days.length > 0 ? [] : [start.month]);
+      const names = enList(months.map((m) => EN_MONTHS[m - 1]!));
+      const monthDays = rule.byMonthDay ??
+        (days.length > 0 || rule.byMonth === undefined ? [] : [start.day]);
+      if (rule.byMonthDay === undefined && days.length === 0 && rule.byMonth === undefined) {
+        return `${every} on ${EN_MONTHS[start.month - 1]} ${start.day}${at}`;
+      }
+      const dayWords = enSetPos(rule, days) ??
+        enList([
+          ...monthDays.map((
+            d,
+          ) => (d === -1 ? "the last day" : d < 0 ? `day ${-d} from the end` : `day ${d}`)),
+          ...days.map(enDay),
+        ]);
+      if (months.length === 0) {
+        return `${every} on ${dayWords}${days.some((d) => d.ordinal) ? " of the year" : ""}${at}`;
+      }
+      if (days.length === 0 && monthDays.length === 1 && monthDays[0]! > 0) {
+        return `${every} on ${
+          enList(months.map((m) => `${EN_MONTHS[m - 1]} ${monthDays[0]}`))
+        }${at}`;
+      }
+      return `${every} on ${dayWords} of ${names}${at}`;
+    }
   }
+}
+
+/** BYSETPOS over weekdays in words ("the last weekday"), or undefined for other sets. */
+function enSetPos(rule: Rule, days: readonly ByDay[]): string | undefined {
+  if (rule.bySetPos === undefined) return undefined;
+  const positions = enList(rule.bySetPos.map(enPosition));
+  const of = isWeekdays(days)
+    ? "weekday"
+    : days.length > 0 && rule.byMonthDay === undefined
+    ? `of ${enList(days.map(enDay))}`
+    : "occurrence";
+  return `${positions} ${of}`;
+}
+
+function zhSetPos(rule: Rule, days: readonly ByDay[]): string | undefined {
+  if (rule.bySetPos === undefined) return undefined;
+  const positions = rule.bySetPos.map(zhPosition).join("、");
+  const of = isWeekdays(days)
+    ? "工作日"
+    : days.length > 0 && rule.byMonthDay === undefined
+    ? `（${days.map((d) => zhDay(d, "周")).join("、")}中）`
+    : "";
+  return `${positions}${of}`;
+}
+
+function enMonthLimit(rule: Rule): string {
+  if (rule.byMonth === undefined || rule.freq === "YEARLY") return "";
+  return ` in ${enList(rule.byMonth.map((m) => EN_MONTHS[m - 1]!))}`;
+}
+
+function zhMonthLimit(rule: Rule): string {
+  if (rule.byMonth === undefined || rule.freq === "YEARLY") return "";
+  return `（限${rule.byMonth.map((m) => `${m}月`).join("、")}）`;
 }
 
 function chinese(rule: Rule, start: Temporal.PlainDateTime): string {
@@ -151,8 +238,26 @@ function chinese(rule: Rule, start: Temporal.PlainDateTime): string {
     case "MONTHLY": {
       const monthDays = (rule.byMonthDay ?? (days.length > 0 ? [] : [start.day]))
         .map((d) => (d === -1 ? "最后一天" : d < 0 ? `倒数第${-d}天` : `${d}日`));
-      const on = [...monthDays, ...days.map((d) => zhDay(d, "周"))].join("、");
+      const on = zhSetPos(rule, days) ??
+        [...monthDays, ...days.map((d) => zhDay(d, "周"))].join("、");
       return `${n === 1 ? "每月" : `每隔${n}个月的`}${on}${at}`;
+    }
+    case "YEARLY": {
+      const every = n === 1 ? "每年" : `每隔${n}年的`;
+      const months = rule.byMonth ??
+        (rule.byMonthDay !== undefined || days.length > 0 ? [] : [start.month]);
+      const monthDays = (rule.byMonthDay ??
+        (days.length > 0 || rule.byMonth === undefined ? [] : [start.day]))
+        .map((d) => (d === -1 ? "最后一天" : d < 0 ? `倒数第${-d}天` : `${d}日`));
+      if (rule.byMonthDay === undefined && days.length === 0 && rule.byMonth === undefined) {
+        return `${every}${start.month}月${start.day}日${at}`;
+      }
+      const on = zhSetPos(rule, days) ??
+        [...monthDays, ...days.map((d) => zhDay(d, "周"))].join("、");
+      const where = months.length === 0
+        ? (days.some((d) => d.ordinal) ? "全年" : "")
+        : months.map((m) => `${m}月`).join("、");
+      return `${every}${where}${on}${at}`;
     }
   }
 }
@@ -191,6 +296,7 @@ export function describeRule(
   const rule = parseRule(series.rrule);
   const start = Temporal.PlainDateTime.from(series.dtstart);
   let text = lang === "en" ? english(rule, start) : chinese(rule, start);
+  text += lang === "en" ? enMonthLimit(rule) : zhMonthLimit(rule);
   const clock = rule.freq !== "MINUTELY" && rule.freq !== "HOURLY";
   if (clock) text += lang === "en" ? ` (${series.timeZone})` : `（${series.timeZone}）`;
   if (rule.count !== undefined) {

@@ -1,16 +1,40 @@
 // Private: expansion of a parsed rule in local wall-clock time (RFC 5545 §3.3.10), period by
 // period, into sorted distinct instants. Calendar math runs on wall milliseconds (the local
 // fields read as UTC, so plain `Date.UTC` arithmetic); only the wall → instant step needs the
-// zone (see _zone_cache.ts).
+// zone (see _zone_cache.ts). Work is bounded, not time: every step that can find nothing
+// (a day, a week, a month or a year without a candidate) spends one unit of a budget that is
+// renewed at each occurrence, and a walk that spends it ends (see `MAX_WORK`).
+import {
+  type Budget,
+  DAY,
+  dayAllowed,
+  dayStart,
+  fields,
+  HOUR,
+  isoWeekday,
+  LAST_WALL,
+  MINUTE,
+  mod,
+  monthDays,
+  monthIndex,
+  monthWall,
+  nextAllowedDay,
+  setPositions,
+  timesOfDay,
+  yearDays,
+} from "./_rrule_days.ts";
 import type { Rule } from "./_rrule_parse.ts";
 import { type WallMs, ZoneClock } from "./_zone_cache.ts";
-import { daysInMonth, MAX_INSTANT_MS } from "./rfc3339.ts";
+import { MAX_INSTANT_MS } from "./rfc3339.ts";
 
-const MINUTE = 60_000;
-const HOUR = 3_600_000;
-const DAY = 86_400_000;
-/** Walls after this are past year 9999 everywhere (offsets stay within ±1 day). */
-const LAST_WALL = MAX_INSTANT_MS + DAY;
+export type { Budget } from "./_rrule_days.ts";
+
+/**
+ * Elementary steps a walk may take between two occurrences (about a millisecond of CPU). A
+ * rule whose first occurrence is not found within it is refused (`rule_never_occurs`); for an
+ * accepted rule the structure repeats, so no later gap needs more (docs/recurring.md "Records").
+ */
+export const MAX_WORK = 10_000;
 
 /** A rule bound to its DTSTART and zone. */
 export interface Compiled {
@@ -23,172 +47,176 @@ export interface Compiled {
 /** One occurrence: its instant (epoch ms, UTC). */
 export type Instant = number;
 
-function isoWeekday(wall: WallMs): number {
-  const day = new Date(wall).getUTCDay();
-  return day === 0 ? 7 : day;
-}
-
-function dayStart(wall: WallMs): WallMs {
-  return Math.floor(wall / DAY) * DAY;
-}
-
-function fields(wall: WallMs): { y: number; m: number; d: number; h: number; mi: number } {
-  const date = new Date(wall);
-  return {
-    y: date.getUTCFullYear(),
-    m: date.getUTCMonth() + 1,
-    d: date.getUTCDate(),
-    h: date.getUTCHours(),
-    mi: date.getUTCMinutes(),
-  };
-}
-
-function monthDayMatches(days: readonly number[], y: number, m: number, d: number): boolean {
-  const dim = daysInMonth(y, m);
-  return days.some((v) => v === d || (v < 0 && dim + 1 + v === d));
-}
-
-/** BYDAY (plain weekdays) and BYMONTHDAY as limits on a day. */
-function dayAllowed(rule: Rule, wall: WallMs): boolean {
-  if (rule.byDay !== undefined && !rule.byDay.some((b) => b.weekday === isoWeekday(wall))) {
-    return false;
-  }
-  if (rule.byMonthDay === undefined) return true;
-  const { y, m, d } = fields(wall);
-  return monthDayMatches(rule.byMonthDay, y, m, d);
-}
-
-/** Offsets within a day of the times BYHOUR × BYMINUTE (or DTSTART's), DTSTART's seconds. */
-function timesOfDay(rule: Rule, start: WallMs): number[] {
-  const { h, mi } = fields(start);
-  const second = start - Math.floor(start / MINUTE) * MINUTE;
-  const times: number[] = [];
-  for (const hour of rule.byHour ?? [h]) {
-    for (const minute of rule.byMinute ?? [mi]) times.push(hour * HOUR + minute * MINUTE + second);
-  }
-  return times.sort((a, b) => a - b);
-}
-
-/** Days of one month a MONTHLY rule selects, ascending. */
-function monthDays(rule: Rule, y: number, m: number, startDay: number): number[] {
-  const dim = daysInMonth(y, m);
-  const first = Date.UTC(y, m - 1, 1);
-  const weekdayOf = (d: number) => isoWeekday(new Date(first).setUTCDate(d));
-  const ordinalDay = (weekday: number, ordinal: number): number | undefined => {
-    const firstMatch = 1 + ((weekday - weekdayOf(1) + 7) % 7);
-    const all: number[] = [];
-    for (let d = firstMatch; d <= dim; d += 7) all.push(d);
-    return ordinal > 0 ? all[ordinal - 1] : all[all.length + ordinal];
-  };
-  const byDayHas = (d: number) =>
-    rule.byDay!.some((b) =>
-      b.ordinal === undefined ? b.weekday === weekdayOf(d) : ordinalDay(b.weekday, b.ordinal) === d
-    );
-  let days: number[];
-  if (rule.byMonthDay !== undefined) {
-    days = rule.byMonthDay.map((v) => (v > 0 ? v : dim + 1 + v)).filter((d) => d >= 1 && d <= dim);
-    if (rule.byDay !== undefined) days = days.filter(byDayHas);
-  } else if (rule.byDay !== undefined) {
-    days = [];
-    for (let d = 1; d <= dim; d++) if (byDayHas(d)) days.push(d);
-  } else {
-    days = startDay <= dim ? [startDay] : [];
-  }
-  return [...new Set(days)].sort((a, b) => a - b);
+/** The candidates of one period (ascending walls) and the next period worth visiting. */
+interface Period {
+  readonly walls: WallMs[];
+  readonly next: number;
 }
 
 /** The period grid of a rule: where period `k` starts and which candidates it holds. */
 class Grid {
   readonly #c: Compiled;
   readonly #times: number[];
-  readonly #base: number; // wall ms, or a month index for MONTHLY
+  /** Day index origin (sub-daily, DAILY, WEEKLY: a wall ms; MONTHLY, YEARLY: a month index). */
+  readonly #base: number;
+  /** Period length: wall ms (sub-daily: one day; DAILY, WEEKLY), or months (MONTHLY, YEARLY). */
   readonly #step: number;
 
   constructor(c: Compiled) {
     this.#c = c;
     this.#times = timesOfDay(c.rule, c.start);
     const { rule, start } = c;
-    const unit = { MINUTELY: MINUTE, HOURLY: HOUR, DAILY: DAY, WEEKLY: 7 * DAY, MONTHLY: 1 };
-    this.#step = unit[rule.freq] * rule.interval;
-    if (rule.freq === "MONTHLY") {
-      const { y, m } = fields(start);
-      this.#base = y * 12 + m - 1;
-    } else if (rule.freq === "WEEKLY") {
-      this.#base = dayStart(start) - (isoWeekday(start) - 1) * DAY;
-    } else this.#base = Math.floor(start / unit[rule.freq]) * unit[rule.freq];
+    switch (rule.freq) {
+      case "MINUTELY":
+      case "HOURLY":
+        this.#base = dayStart(start);
+        this.#step = DAY;
+        break;
+      case "DAILY":
+        this.#base = dayStart(start);
+        this.#step = rule.interval * DAY;
+        break;
+      case "WEEKLY":
+        this.#base = dayStart(start) - (isoWeekday(start) - 1) * DAY;
+        this.#step = rule.interval * 7 * DAY;
+        break;
+      case "MONTHLY":
+        this.#base = monthIndex(start);
+        this.#step = rule.interval;
+        break;
+      case "YEARLY":
+        this.#base = fields(start).y * 12;
+        this.#step = rule.interval * 12;
+        break;
+    }
   }
 
-  /** The first period whose start is at or after `wall` (`floor` for the one containing it). */
+  #byMonths(): boolean {
+    return this.#c.rule.freq === "MONTHLY" || this.#c.rule.freq === "YEARLY";
+  }
+
+  /** The period holding `wall` (`floor`) or the first starting at or after it (`ceil`), ≥ 0. */
   index(wall: WallMs, round: "floor" | "ceil"): number {
-    const position = this.#c.rule.freq === "MONTHLY"
-      ? (fields(wall).y * 12 + fields(wall).m - 1 - this.#base) / this.#step
-      : (wall - this.#base) / this.#step;
+    let position: number;
+    if (this.#byMonths()) {
+      const month = monthIndex(wall);
+      const inside = round === "ceil" && wall > monthWall(month) ? 1 : 0;
+      position = (month + inside - this.#base) / this.#step;
+    } else position = (wall - this.#base) / this.#step;
     return Math.max(0, round === "floor" ? Math.floor(position) : Math.ceil(position));
   }
 
   /** Wall start of period `k`. */
   startOf(k: number): WallMs {
-    if (this.#c.rule.freq !== "MONTHLY") return this.#base + k * this.#step;
-    const month = this.#base + k * this.#step;
-    return Date.UTC(Math.floor(month / 12), month % 12, 1);
+    return this.#byMonths() ? monthWall(this.#base + k * this.#step) : this.#base + k * this.#step;
   }
 
-  /** Candidates of period `k` (ascending walls) and the next period worth visiting. */
-  candidates(k: number): { readonly walls: WallMs[]; readonly next: number } {
+  /** Candidates of period `k`; spends the budget on what it passes over. */
+  candidates(k: number, budget: Budget): Period {
     const { rule, start } = this.#c;
     const from = this.startOf(k);
-    const second = start - Math.floor(start / MINUTE) * MINUTE;
-    const skipTo = (wall: WallMs) => ({
+    const skipTo = (wall: WallMs): Period => ({
       walls: [],
       next: Math.max(k + 1, this.index(wall, "ceil")),
     });
+    const timed = (days: readonly WallMs[]) => days.flatMap((d) => this.#times.map((t) => d + t));
+    budget.left--;
     switch (rule.freq) {
       case "MINUTELY":
-      case "HOURLY": {
-        if (!dayAllowed(rule, from)) return skipTo(dayStart(from) + DAY);
-        const { h, mi } = fields(from);
-        if (rule.byHour !== undefined && !rule.byHour.includes(h)) {
-          return skipTo(Math.floor(from / HOUR) * HOUR + HOUR);
+      case "HOURLY":
+        return this.#subDaily(k, from, budget);
+      case "DAILY": {
+        if (dayAllowed(rule, from)) {
+          return { walls: setPositions(timed([from]), rule.bySetPos), next: k + 1 };
         }
-        if (rule.freq === "HOURLY") {
-          const minutes = rule.byMinute ?? [fields(start).mi];
-          return { walls: minutes.map((m) => from + m * MINUTE + second), next: k + 1 };
-        }
-        const ok = rule.byMinute === undefined || rule.byMinute.includes(mi);
-        return { walls: ok ? [from + second] : [], next: k + 1 };
+        return skipTo(nextAllowedDay(rule, from + DAY, budget));
       }
-      case "DAILY":
-        return {
-          walls: dayAllowed(rule, from) ? this.#times.map((t) => from + t) : [],
-          next: k + 1,
-        };
       case "WEEKLY": {
         const weekdays = rule.byDay?.map((b) => b.weekday) ?? [isoWeekday(start)];
-        const walls = weekdays.flatMap((w) => this.#times.map((t) => from + (w - 1) * DAY + t));
-        return { walls: walls.sort((a, b) => a - b), next: k + 1 };
+        const days = weekdays.map((w) => from + (w - 1) * DAY).filter((d) =>
+          rule.byMonth === undefined || rule.byMonth.includes(fields(d).m)
+        );
+        if (days.length === 0) return { walls: [], next: k + 1 };
+        return {
+          walls: setPositions(timed(days.sort((a, b) => a - b)), rule.bySetPos),
+          next: k + 1,
+        };
       }
       case "MONTHLY": {
-        const { y, m } = fields(from);
-        const days = monthDays(rule, y, m, fields(start).d);
-        const walls = days.flatMap((d) => this.#times.map((t) => from + (d - 1) * DAY + t));
-        return { walls, next: k + 1 };
+        const month = this.#base + k * this.#step;
+        if (rule.byMonth !== undefined && !rule.byMonth.includes((month % 12) + 1)) {
+          return { walls: [], next: k + 1 };
+        }
+        const days = monthDays(rule, month, fields(start).d);
+        return { walls: setPositions(timed(days), rule.bySetPos), next: k + 1 };
+      }
+      case "YEARLY": {
+        const days = yearDays(rule, Math.floor((this.#base + k * this.#step) / 12), start);
+        budget.left -= days.length >> 4;
+        return { walls: setPositions(timed(days), rule.bySetPos), next: k + 1 };
       }
     }
   }
+
+  /** MINUTELY and HOURLY, one day at a time: the grid points of day `k` the limits keep. */
+  #subDaily(k: number, day: WallMs, budget: Budget): Period {
+    const { rule, start } = this.#c;
+    if (!dayAllowed(rule, day)) {
+      const next = this.index(nextAllowedDay(rule, day + DAY, budget), "floor");
+      return { walls: [], next: Math.max(k + 1, next) };
+    }
+    const unit = rule.freq === "MINUTELY" ? MINUTE : HOUR;
+    const step = rule.interval * unit;
+    const origin = Math.floor(start / unit) * unit;
+    const second = start - Math.floor(start / MINUTE) * MINUTE;
+    const firstAt = (wall: WallMs) =>
+      origin + Math.max(0, Math.ceil((wall - origin) / step)) * step;
+    const walls: WallMs[] = [];
+    for (const h of rule.byHour ?? HOURS) {
+      const hour = day + h * HOUR;
+      budget.left--;
+      if (rule.freq === "HOURLY") {
+        if (mod(hour - origin, step) !== 0) continue;
+        for (const m of rule.byMinute ?? [fields(start).mi]) walls.push(hour + m * MINUTE + second);
+      } else if (rule.byMinute !== undefined) {
+        for (const m of rule.byMinute) {
+          if (mod(hour + m * MINUTE - origin, step) === 0) walls.push(hour + m * MINUTE + second);
+        }
+        budget.left -= rule.byMinute.length >> 3;
+      } else {
+        for (let t = firstAt(hour); t < hour + HOUR; t += step) walls.push(t + second);
+      }
+    }
+    // A step longer than a day jumps to the day of the next grid point.
+    const next = walls.length === 0 ? this.index(firstAt(day + DAY), "floor") : k + 1;
+    return { walls, next: Math.max(k + 1, next) };
+  }
 }
+
+/** Every hour of a day. */
+export const HOURS: readonly number[] = Array.from({ length: 24 }, (_, h) => h);
 
 /**
  * Sorted, distinct occurrence instants of `c` from period `k` on. A wall time in a DST gap moves
  * forward by the gap, so its instant can pass later candidates'; each instant is held back until
  * a candidate wall reaches the instant's own wall time, which no later candidate can precede.
+ * Ends past year 9999, or when `budget` runs out between two occurrences (`budget.spent`).
  */
-export function* occurrences(c: Compiled, k: number): Generator<Instant> {
+export function* occurrences(
+  c: Compiled,
+  k: number,
+  budget: Budget = { left: MAX_WORK, spent: false },
+): Generator<Instant> {
   const grid = new Grid(c);
   const held: { instant: Instant; wall: WallMs }[] = [];
   let last = -Infinity;
   for (let period = k;;) {
     if (grid.startOf(period) > LAST_WALL) break;
-    const { walls, next } = grid.candidates(period);
+    if (budget.left <= 0) {
+      budget.spent = true;
+      return;
+    }
+    const { walls, next } = grid.candidates(period, budget);
     period = next;
     for (const wall of walls) {
       if (wall < c.start) continue;
@@ -200,6 +228,7 @@ export function* occurrences(c: Compiled, k: number): Generator<Instant> {
       while (held.length > 0 && held[0]!.wall <= wall) {
         last = held.shift()!.instant;
         if (last > MAX_INSTANT_MS) return;
+        budget.left = MAX_WORK;
         yield last;
       }
     }

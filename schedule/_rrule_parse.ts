@@ -3,10 +3,14 @@
 import { ScheduleError } from "./errors.ts";
 import { parseStrictInstant } from "./rfc3339.ts";
 
-/** Frequencies of the subset (SECONDLY and YEARLY are refused). */
-export type Frequency = "MINUTELY" | "HOURLY" | "DAILY" | "WEEKLY" | "MONTHLY";
+/** Frequencies of the subset (SECONDLY is refused). */
+export type Frequency = "MINUTELY" | "HOURLY" | "DAILY" | "WEEKLY" | "MONTHLY" | "YEARLY";
 
-/** One `BYDAY` entry: ISO weekday 1 (MO) … 7 (SU), with an ordinal only for MONTHLY. */
+/**
+ * One `BYDAY` entry: ISO weekday 1 (MO) … 7 (SU), with an ordinal only for MONTHLY (±1..5, in
+ * the month) and YEARLY (±1..53: in the month with `BYMONTH`, else in the year; RFC 5545
+ * §3.3.10).
+ */
 export interface ByDay {
   readonly weekday: number;
   readonly ordinal?: number;
@@ -16,10 +20,14 @@ export interface ByDay {
 export interface Rule {
   readonly freq: Frequency;
   readonly interval: number;
+  /** Months 1..12 (a limit for every frequency but YEARLY, where it expands). */
+  readonly byMonth?: readonly number[];
   readonly byDay?: readonly ByDay[];
   readonly byMonthDay?: readonly number[];
   readonly byHour?: readonly number[];
   readonly byMinute?: readonly number[];
+  /** Positions (±1..366) in each period's set of occurrences; DAILY and longer only. */
+  readonly bySetPos?: readonly number[];
   readonly count?: number;
   /** UNTIL as epoch ms (UTC), inclusive. */
   readonly until?: number;
@@ -30,16 +38,18 @@ export const MAX_COUNT = 10_000;
 /** Largest accepted INTERVAL. */
 export const MAX_INTERVAL = 10_000;
 
-const FREQS: readonly string[] = ["MINUTELY", "HOURLY", "DAILY", "WEEKLY", "MONTHLY"];
+const FREQS: readonly string[] = ["MINUTELY", "HOURLY", "DAILY", "WEEKLY", "MONTHLY", "YEARLY"];
 /** Weekday codes by ISO number − 1. */
 export const WEEKDAYS: readonly string[] = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"];
 const KNOWN = [
   "FREQ",
   "INTERVAL",
+  "BYMONTH",
   "BYDAY",
   "BYMONTHDAY",
   "BYHOUR",
   "BYMINUTE",
+  "BYSETPOS",
   "COUNT",
   "UNTIL",
   "WKST",
@@ -71,7 +81,7 @@ function list(name: string, text: string, min: number, max: number, nonZero = fa
   return [...new Set(values)].sort((a, b) => a - b);
 }
 
-function byDay(text: string, freq: Frequency): ByDay[] {
+function byDay(text: string, freq: Frequency, yearlyInMonth: boolean): ByDay[] {
   const seen = new Map<string, ByDay>();
   for (const part of text.split(",")) {
     const match = /^([+-]?\d{1,2})?(MO|TU|WE|TH|FR|SA|SU)$/.exec(part);
@@ -81,8 +91,11 @@ function byDay(text: string, freq: Frequency): ByDay[] {
       seen.set(`${weekday}`, { weekday });
       continue;
     }
-    if (freq !== "MONTHLY") throw unsupported(`BYDAY ordinals need FREQ=MONTHLY`);
-    const ordinal = integer("BYDAY", match[1], -5, 5);
+    if (freq !== "MONTHLY" && freq !== "YEARLY") {
+      throw unsupported(`BYDAY ordinals need FREQ=MONTHLY or FREQ=YEARLY`);
+    }
+    const bound = freq === "MONTHLY" || yearlyInMonth ? 5 : 53;
+    const ordinal = integer("BYDAY", match[1], -bound, bound);
     if (ordinal === 0) throw invalid("a BYDAY ordinal may not be 0");
     seen.set(`${ordinal}${weekday}`, { weekday, ordinal });
   }
@@ -133,8 +146,10 @@ export function parseRule(text: string): Rule {
   const rule: {
     -readonly [K in keyof Rule]: Rule[K];
   } = { freq, interval };
+  const month = parts.get("BYMONTH");
+  if (month !== undefined) rule.byMonth = list("BYMONTH", month, 1, 12);
   const day = parts.get("BYDAY");
-  if (day !== undefined) rule.byDay = byDay(day, freq);
+  if (day !== undefined) rule.byDay = byDay(day, freq, month !== undefined);
   const monthDay = parts.get("BYMONTHDAY");
   if (monthDay !== undefined) {
     if (freq === "WEEKLY") throw unsupported("BYMONTHDAY does not apply to FREQ=WEEKLY");
@@ -144,6 +159,16 @@ export function parseRule(text: string): Rule {
   if (hour !== undefined) rule.byHour = list("BYHOUR", hour, 0, 23);
   const minute = parts.get("BYMINUTE");
   if (minute !== undefined) rule.byMinute = list("BYMINUTE", minute, 0, 59);
+  const setPos = parts.get("BYSETPOS");
+  if (setPos !== undefined) {
+    if (freq === "MINUTELY" || freq === "HOURLY") {
+      throw unsupported("BYSETPOS needs FREQ=DAILY or longer");
+    }
+    if ([month, day, parts.get("BYMONTHDAY"), hour, minute].every((v) => v === undefined)) {
+      throw invalid("BYSETPOS needs another BYxxx part (RFC 5545 §3.3.10)");
+    }
+    rule.bySetPos = list("BYSETPOS", setPos, -366, 366, true);
+  }
   const count = parts.get("COUNT");
   if (count !== undefined) rule.count = integer("COUNT", count, 1, MAX_COUNT);
   const end = parts.get("UNTIL");
@@ -163,12 +188,14 @@ export function formatUntil(ms: number): string {
 }
 
 /**
- * The canonical text: parts in the order FREQ, INTERVAL (omitted when 1), BYDAY, BYMONTHDAY,
- * BYHOUR, BYMINUTE, COUNT, UNTIL; lists sorted and without duplicates; no WKST (always MO).
+ * The canonical text: parts in the order FREQ, INTERVAL (omitted when 1), BYMONTH, BYDAY,
+ * BYMONTHDAY, BYHOUR, BYMINUTE, BYSETPOS, COUNT, UNTIL; lists sorted and without duplicates; no
+ * WKST (always MO).
  */
 export function formatRule(rule: Rule): string {
   const parts = [`FREQ=${rule.freq}`];
   if (rule.interval !== 1) parts.push(`INTERVAL=${rule.interval}`);
+  if (rule.byMonth !== undefined) parts.push(`BYMONTH=${rule.byMonth.join(",")}`);
   if (rule.byDay !== undefined) {
     const days = rule.byDay.map((d) => `${d.ordinal ?? ""}${WEEKDAYS[d.weekday - 1]}`);
     parts.push(`BYDAY=${days.join(",")}`);
@@ -176,6 +203,7 @@ export function formatRule(rule: Rule): string {
   if (rule.byMonthDay !== undefined) parts.push(`BYMONTHDAY=${rule.byMonthDay.join(",")}`);
   if (rule.byHour !== undefined) parts.push(`BYHOUR=${rule.byHour.join(",")}`);
   if (rule.byMinute !== undefined) parts.push(`BYMINUTE=${rule.byMinute.join(",")}`);
+  if (rule.bySetPos !== undefined) parts.push(`BYSETPOS=${rule.bySetPos.join(",")}`);
   if (rule.count !== undefined) parts.push(`COUNT=${rule.count}`);
   if (rule.until !== undefined) parts.push(`UNTIL=${formatUntil(rule.until)}`);
   return parts.join(";");

@@ -39,7 +39,10 @@ export class ZoneClock {
   }
 
   #learn(zoned: Temporal.ZonedDateTime): void {
-    const previous = zoned.getTimeZoneTransition("previous");
+    // Temporal's "previous" transition is strictly before its instant: asked one nanosecond
+    // later, it is the last transition at or before it, so an instant exactly on a transition
+    // learns the offset after it for the period after it only (issue 21, fault 1).
+    const previous = zoned.add({ nanoseconds: 1 }).getTimeZoneTransition("previous");
     const next = zoned.getTimeZoneTransition("next");
     this.#offset = zoned.offsetNanoseconds / 1_000_000;
     // A day of margin on each side: no gap or overlap is longer, so inside it a wall time has

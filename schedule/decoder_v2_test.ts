@@ -38,7 +38,7 @@ Deno.test("version 2 refuses extra, missing and malformed fields", () => {
     { version: 2, op: "create", record: { ...series, extra: 1 } },
     { version: 2, op: "create", record: { ...series, rrule: undefined } },
     { version: 2, op: "create", record: { ...series, rrule: "FREQ=DAILY;BYMINUTE=0;BYHOUR=9" } },
-    { version: 2, op: "create", record: { ...series, rrule: "FREQ=YEARLY" } },
+    { version: 2, op: "create", record: { ...series, rrule: "FREQ=SECONDLY" } },
     { version: 2, op: "create", record: { ...series, rrule: 5 } },
     { version: 2, op: "create", record: { ...series, dtstart: "2030-01-01T09:00" } },
     { version: 2, op: "create", record: { ...series, timeZone: "utc" } },

@@ -11,6 +11,7 @@
 export type ToolErrorCode =
   | "invalid_arguments"
   | "unsupported_rule"
+  | "rule_never_occurs"
   | "not_in_future"
   | "invalid_time_zone"
   | "nonexistent_local_time"

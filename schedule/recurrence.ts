@@ -19,7 +19,8 @@
  * @module
  */
 import { normalizeTimeZone } from "@chime/session/zone";
-import { type Compiled, occurrences, periodNear, ZoneClock } from "./_rrule_expand.ts";
+import { type Compiled, MAX_WORK, occurrences, periodNear, ZoneClock } from "./_rrule_expand.ts";
+import { structureCanOccur } from "./_rrule_structure.ts";
 import { formatRule, parseRule } from "./_rrule_parse.ts";
 import { wallOfPlain } from "./_zone_cache.ts";
 import { ScheduleError } from "./errors.ts";
@@ -108,10 +109,28 @@ function compile(series: RecurrenceSeries): Compiled {
     }
     const start = wallOfPlain(parseDtstart(series.dtstart));
     entry = { rule, start, clock: new ZoneClock(zone) };
+    refuseNever(entry, series.rrule);
     if (compiled.size >= 256) compiled.delete(compiled.keys().next().value!);
     compiled.set(key, entry);
   }
   return entry;
+}
+
+/**
+ * Refuses a rule with no occurrence within its period structure, so no look-up ever walks
+ * toward year 9999 (issue 21, fault 2): exact modular arithmetic for a sub-daily grid against
+ * BYHOUR × BYMINUTE, then a bounded probe for the first occurrence from DTSTART.
+ */
+function refuseNever(c: Compiled, text: string): void {
+  const never = () =>
+    new ScheduleError(
+      "rule_never_occurs",
+      `Cannot use rule: ${text} has no occurrence from its DTSTART (its limits never meet)`,
+    );
+  if (!structureCanOccur(c)) throw never();
+  const budget = { left: MAX_WORK, spent: false };
+  // `occurrences` ignores COUNT and UNTIL (the walk applies them).
+  if (occurrences(c, 0, budget).next().done) throw never();
 }
 
 /**

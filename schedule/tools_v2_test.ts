@@ -53,7 +53,13 @@ Deno.test("repeat is validated: unsupported rules, bad starts, zones and exhaust
   await using w = await world();
   const cases: [unknown, string][] = [
     [{ rrule: "FREQ=SECONDLY", time_zone: "UTC" }, "unsupported_rule"],
-    [{ rrule: "FREQ=DAILY;BYSETPOS=1", time_zone: "UTC" }, "unsupported_rule"],
+    [{ rrule: "FREQ=HOURLY;BYMINUTE=0;BYSETPOS=1", time_zone: "UTC" }, "unsupported_rule"],
+    [{ rrule: "FREQ=DAILY;BYSETPOS=1", time_zone: "UTC" }, "invalid_arguments"],
+    // Issue 21 fault 2: a rule that can never occur is refused, not walked toward year 9999.
+    [
+      { rrule: "FREQ=MINUTELY;INTERVAL=12;BYMINUTE=10,11,25,39,50", time_zone: "UTC" },
+      "rule_never_occurs",
+    ],
     [{ rrule: "FREQ=DAILY;INTERVAL=0", time_zone: "UTC" }, "invalid_arguments"],
     [{ rrule: 5 }, "invalid_arguments"],
     ["daily", "invalid_arguments"],
