@@ -111,12 +111,16 @@ export function resolveRepeat(
   let dtstart: string;
   let first: number | undefined;
   try {
-    validateSeries({ rrule: selector.rrule, dtstart: "2000-01-01T00:00:00", timeZone: zone });
+    validateSeries({ rrule: selector.rrule, dtstart: "2000-01-01T00:00:00", timeZone: zone }, {
+      mustOccur: false,
+    });
     zone = normalizeTimeZone(zone);
     dtstart = selector.start === undefined
       ? startOf(context.now, zone)
       : parseLocalDateTime(selector.start).toString({ smallestUnit: "second" });
-    first = nextOccurrence({ rrule: selector.rrule, dtstart, timeZone: zone }, context.now);
+    const series = { rrule: selector.rrule, dtstart, timeZone: zone };
+    validateSeries(series); // rule_never_occurs: judged from the real DTSTART (its grid phase)
+    first = nextOccurrence(series, context.now);
   } catch (error) {
     return toolFailureFrom(error);
   }

@@ -77,7 +77,7 @@ function decodeSeries(record: Record<string, unknown>): RecurrenceSeries {
   let canonical: string;
   try {
     canonical = canonicalRule(rrule);
-    validateSeries({ rrule, dtstart, timeZone });
+    validateSeries({ rrule, dtstart, timeZone }, { mustOccur: false });
   } catch (cause) {
     throw new ScheduleError("invalid_event", "Cannot decode schedule/change: bad series", {
       cause,

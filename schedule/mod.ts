@@ -150,6 +150,7 @@ export {
   type RecurrenceSeries,
   type RuleLanguage,
   validateSeries,
+  type ValidateSeriesOptions,
 } from "./recurrence.ts";
 export {
   daysInMonth,

@@ -90,9 +90,14 @@ export function parseDtstart(text: string): Temporal.PlainDateTime {
   return new Temporal.PlainDateTime(y!, mo!, d!, h!, mi!, s!);
 }
 
-const compiled = new Map<string, Compiled>();
+/** A compiled series and whether it ever occurs (probed once per cache entry). */
+interface Entry extends Compiled {
+  readonly occurs: boolean;
+}
 
-function compile(series: RecurrenceSeries): Compiled {
+const compiled = new Map<string, Entry>();
+
+function compile(series: RecurrenceSeries): Entry {
   const key = `${series.rrule}\n${series.dtstart}\n${series.timeZone}`;
   let entry = compiled.get(key);
   if (entry === undefined) {
@@ -108,8 +113,8 @@ function compile(series: RecurrenceSeries): Compiled {
       );
     }
     const start = wallOfPlain(parseDtstart(series.dtstart));
-    entry = { rule, start, clock: new ZoneClock(zone) };
-    refuseNever(entry, series.rrule);
+    const base = { rule, start, clock: new ZoneClock(zone) };
+    entry = { ...base, occurs: everOccurs(base) };
     if (compiled.size >= 256) compiled.delete(compiled.keys().next().value!);
     compiled.set(key, entry);
   }
@@ -117,34 +122,60 @@ function compile(series: RecurrenceSeries): Compiled {
 }
 
 /**
- * Refuses a rule with no occurrence within its period structure, so no look-up ever walks
- * toward year 9999 (issue 21, fault 2): exact modular arithmetic for a sub-daily grid against
- * BYHOUR × BYMINUTE, then a bounded probe for the first occurrence from DTSTART.
+ * Whether a rule has an occurrence within its period structure, so that no look-up ever walks
+ * toward year 9999 (issue 21, fault 2): exact modular arithmetic where the structure allows it
+ * (`_rrule_structure.ts`), then a bounded probe for the first occurrence from DTSTART.
  */
-function refuseNever(c: Compiled, text: string): void {
-  const never = () =>
-    new ScheduleError(
-      "rule_never_occurs",
-      `Cannot use rule: ${text} has no occurrence from its DTSTART (its limits never meet)`,
-    );
-  if (!structureCanOccur(c)) throw never();
-  const budget = { left: MAX_WORK, spent: false };
+function everOccurs(c: Compiled): boolean {
+  if (!structureCanOccur(c)) return false;
   // `occurrences` ignores COUNT and UNTIL (the walk applies them).
-  if (occurrences(c, 0, budget).next().done) throw never();
+  return !occurrences(c, 0, { left: MAX_WORK, spent: false }).next().done;
+}
+
+/** Options of {@linkcode validateSeries}. */
+export interface ValidateSeriesOptions {
+  /**
+   * Refuse a rule that never occurs (`rule_never_occurs`). The strict decoder passes `false`:
+   * a log is read as written, and such a series simply never fires. @default true
+   */
+  readonly mustOccur?: boolean;
 }
 
 /**
- * Validates a series: a rule of the subset, a local DTSTART and a named IANA zone.
+ * Validates a series: a rule of the subset, a local DTSTART and a named IANA zone, and (unless
+ * told otherwise) a rule with at least one occurrence (docs/recurring.md "Records").
  *
  * @param series the series
- * @throws {ScheduleError} `unsupported_rule`, `invalid_arguments`, `invalid_time_zone`
+ * @param options whether a rule that never occurs is refused
+ * @throws {ScheduleError} `unsupported_rule`, `invalid_arguments`, `invalid_time_zone`,
+ *   `rule_never_occurs`
+ *
+ * @example A minute grid that never meets its minutes
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { validateSeries } from "@chime/schedule";
+ * const series = { rrule: "FREQ=MINUTELY;INTERVAL=12;BYMINUTE=10,11", dtstart:
+ *   "2027-01-01T00:00:00", timeZone: "UTC" };
+ * assert.throws(() => validateSeries(series), { code: "rule_never_occurs" });
+ * validateSeries(series, { mustOccur: false });
+ * ```
  */
-export function validateSeries(series: RecurrenceSeries): void {
-  compile(series);
+export function validateSeries(
+  series: RecurrenceSeries,
+  options: ValidateSeriesOptions = {},
+): void {
+  const entry = compile(series);
+  if (options.mustOccur !== false && !entry.occurs) {
+    throw new ScheduleError(
+      "rule_never_occurs",
+      `Cannot use rule: ${series.rrule} has no occurrence from its DTSTART (its limits never meet)`,
+    );
+  }
 }
 
 /** Walks the occurrences from where `after` needs them (COUNT first, then EXDATE). */
-function* walk(c: Compiled, after: number, exdates?: readonly string[]): Generator<number> {
+function* walk(c: Entry, after: number, exdates?: readonly string[]): Generator<number> {
+  if (!c.occurs) return;
   const { count, until } = c.rule;
   const excluded = exdates === undefined || exdates.length === 0
     ? undefined
