@@ -237,6 +237,7 @@ export {
   type StopResult,
 } from "./actions.ts";
 export {
+  DEFAULT_CLOCK_CHECK_MS,
   DEFAULT_REMINDERS_PER_HOUR,
   DEFAULT_SEGMENT_MS,
   type OwnerState,

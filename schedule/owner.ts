@@ -8,6 +8,7 @@
  */
 import { AgentError, type AgentHandle } from "@chime/contract";
 import { type Clock, MAX_TIMER_MS, type TimerHandle } from "@chime/session";
+import { watchClock } from "./_clock_watch.ts";
 import { deliverDue, type Delivery } from "./_deliver.ts";
 import { barrier, loadedSchedule } from "./_tx.ts";
 import { ScheduleFifo } from "./fifo.ts";
@@ -37,6 +38,16 @@ export interface ScheduleOwnerOptions {
    */
   readonly maxSegmentMs?: number;
   /**
+   * Clock check cadence, ms, `1..MAX_TIMER_MS`. While a timer waits longer than this (and only
+   * then) the wall clock is re-read this often; a move that differs from the elapsed timer time by
+   * more than 250 ms either way is a step, and the owner re-reads its target from wall time, so a
+   * step forward onto or past the target fires within one check, and a step backward never fires
+   * early. Owners on one clock with one cadence share a single check timer
+   * (docs/recurring.md "Delivery (owner)").
+   * @default 1000
+   */
+  readonly clockCheckMs?: number;
+  /**
    * At most this many dispatches (reminder turns) per session in any trailing hour; beyond it
    * due reminders wait, and a recurring one then coalesces (docs/recurring.md "Delivery").
    * @default 60
@@ -46,6 +57,8 @@ export interface ScheduleOwnerOptions {
 
 /** Default {@linkcode ScheduleOwnerOptions.maxSegmentMs}: one minute. */
 export const DEFAULT_SEGMENT_MS = 60_000;
+/** Default {@linkcode ScheduleOwnerOptions.clockCheckMs}: one second. */
+export const DEFAULT_CLOCK_CHECK_MS = 1000;
 /** Default {@linkcode ScheduleOwnerOptions.maxRemindersPerHour}. */
 export const DEFAULT_REMINDERS_PER_HOUR = 60;
 
@@ -66,12 +79,21 @@ export type OwnerState =
 
 type Outcome = "done" | "busy" | "stalled" | "stopped";
 
+function timerOption(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1 || value > MAX_TIMER_MS) {
+    throw new RangeError(`Cannot create owner: ${name} ${value} is out of range`);
+  }
+  return value;
+}
+
 /**
  * The Agent-scoped live owner. It derives the earliest active target from the session's live
  * schedule state ({@linkcode LiveSchedule}, the fold kept current at each append) and
  * waits for it in timer segments of at most `maxSegmentMs` (60 s by default), re-reading the
  * wall clock at every wake (a backward jump never fires early; a forward jump or a sleeping
- * machine makes the target overdue within one segment). When due it runs one FIFO transaction:
+ * machine makes the target overdue within one segment), and while armed a clock check every
+ * `clockCheckMs` (1 s by default) re-reads the target after a wall-clock step, so a step onto or
+ * past the target fires within one check. When due it runs one FIFO transaction:
  * `flush` preflight, claim of the idle phase through `runMaintenance()`, a read of that state
  * (O(active records)), one decision-clock sample, then for each due record in due order the fixed
  * frame, one synchronous `followup()` and the `dispatch`; after the phase is released it awaits
@@ -95,6 +117,7 @@ export class ScheduleOwner implements AsyncDisposable {
   readonly #clock: Clock;
   readonly #logger: ScheduleLogger;
   readonly #segment: number;
+  readonly #check: number;
   readonly #perHour: number;
   /** The hourly budget is full until this instant (epoch ms): due dispatches wait for it. */
   #budgetUntil: number | undefined;
@@ -102,6 +125,8 @@ export class ScheduleOwner implements AsyncDisposable {
   #stopped: "disposed" | "faulted" | undefined;
   #target: number | undefined;
   #timer: TimerHandle | undefined;
+  /** The clock check subscription: held only while `#timer` waits longer than one check. */
+  #watch: Disposable | undefined;
   #inflight: Promise<void> | undefined;
   #idleWait: Promise<void> | undefined;
   /** Targets at or before this instant wait for a retry trigger (a contained failure). */
@@ -112,19 +137,17 @@ export class ScheduleOwner implements AsyncDisposable {
   /**
    * Creates an idle owner; {@linkcode ScheduleOwner.start} arms it.
    * @param agent the live root agent
-   * @param options shared FIFO, clock, logger and segment bound
-   * @throws {RangeError} when `maxSegmentMs` is not an integer in `1..MAX_TIMER_MS`, or
-   *   `maxRemindersPerHour` is not a positive safe integer
+   * @param options shared FIFO, clock, logger, segment bound and clock check cadence
+   * @throws {RangeError} when `maxSegmentMs` or `clockCheckMs` is not an integer in
+   *   `1..MAX_TIMER_MS`, or `maxRemindersPerHour` is not a positive safe integer
    */
   constructor(agent: AgentHandle, options: ScheduleOwnerOptions = {}) {
     this.#agent = agent;
     this.#fifo = options.fifo ?? new ScheduleFifo();
     this.#clock = options.clock ?? agent.clock;
     this.#logger = options.logger ?? console;
-    this.#segment = options.maxSegmentMs ?? DEFAULT_SEGMENT_MS;
-    if (!Number.isSafeInteger(this.#segment) || this.#segment < 1 || this.#segment > MAX_TIMER_MS) {
-      throw new RangeError(`Cannot create owner: maxSegmentMs ${this.#segment} is out of range`);
-    }
+    this.#segment = timerOption("maxSegmentMs", options.maxSegmentMs ?? DEFAULT_SEGMENT_MS);
+    this.#check = timerOption("clockCheckMs", options.clockCheckMs ?? DEFAULT_CLOCK_CHECK_MS);
     this.#perHour = options.maxRemindersPerHour ?? DEFAULT_REMINDERS_PER_HOUR;
     if (!Number.isSafeInteger(this.#perHour) || this.#perHour < 1) {
       throw new RangeError(`Cannot create owner: maxRemindersPerHour ${this.#perHour} is invalid`);
@@ -187,8 +210,7 @@ export class ScheduleOwner implements AsyncDisposable {
   }
 
   #arm(): void {
-    this.#timer?.cancel();
-    this.#timer = undefined;
+    this.#disarm();
     this.#target = undefined;
     if (this.#stopped !== undefined) return;
     let active: Iterable<ScheduleRecord>;
@@ -215,14 +237,36 @@ export class ScheduleOwner implements AsyncDisposable {
   #schedule(target: number): void {
     const delay = Math.min(Math.max(0, target - this.#clock.now()), this.#segment);
     this.#timer = this.#clock.setTimer(() => this.#wake(target), delay);
+    // A wait no longer than one check re-reads the wall clock at its own wake.
+    if (delay <= this.#check) this.#unwatch();
+    // Held while this target stays armed: every re-arm for another target disarms first.
+    else this.#watch ??= watchClock(this.#clock, this.#check, () => this.#stepped(target));
+  }
+
+  /** The wall clock stepped: the armed delay is off by the step; re-read the target now. */
+  #stepped(target: number): void {
+    this.#timer?.cancel();
+    this.#wake(target);
   }
 
   #wake(target: number): void {
     this.#timer = undefined;
-    if (this.#stopped !== undefined || this.#idleWait !== undefined) return;
+    if (this.#stopped !== undefined || this.#idleWait !== undefined) return this.#unwatch();
     // Re-read the wall clock: a backward jump waits out the rest, never fires early.
-    if (this.#clock.now() < target) this.#schedule(target);
-    else this.#kick();
+    if (this.#clock.now() < target) return this.#schedule(target);
+    this.#unwatch();
+    this.#kick();
+  }
+
+  #disarm(): void {
+    this.#timer?.cancel();
+    this.#timer = undefined;
+    this.#unwatch();
+  }
+
+  #unwatch(): void {
+    this.#watch?.[Symbol.dispose]();
+    this.#watch = undefined;
   }
 
   #kick(): void {
@@ -325,8 +369,7 @@ export class ScheduleOwner implements AsyncDisposable {
 
   #halt(state: "disposed" | "faulted"): void {
     this.#stopped = state;
-    this.#timer?.cancel();
-    this.#timer = undefined;
+    this.#disarm();
     this.#target = undefined;
     this.#quiet();
     this.#stop.resolve();

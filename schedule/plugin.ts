@@ -34,6 +34,8 @@ export interface SchedulePluginOptions {
   readonly maxRemindersPerHour?: number;
   /** Longest owner timer segment, ms. @default 60_000 */
   readonly maxSegmentMs?: number;
+  /** Owner clock check cadence while armed, ms (docs/recurring.md "Delivery"). @default 1000 */
+  readonly clockCheckMs?: number;
   /**
    * Where each agent's live state reads its `schedule/change` events on start.
    * @default {@linkcode storeReader} of the agent's store (its `readByType` index when it has one)
@@ -55,6 +57,7 @@ function install(scope: AgentScope, options: SchedulePluginOptions): void | Prom
       ? {}
       : { maxRemindersPerHour: options.maxRemindersPerHour }),
     ...(options.maxSegmentMs === undefined ? {} : { maxSegmentMs: options.maxSegmentMs }),
+    ...(options.clockCheckMs === undefined ? {} : { clockCheckMs: options.clockCheckMs }),
   });
   const shared = { fifo, onConfirmed: () => owner.recompute(), ...clock };
   const random = options.random ?? defaultRandom;
