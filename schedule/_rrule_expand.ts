@@ -152,7 +152,7 @@ class Grid {
       }
       case "YEARLY": {
         const days = yearDays(rule, Math.floor((this.#base + k * this.#step) / 12), start);
-        budget.left -= days.length >> 4;
+        budget.left -= 12; // one month's day set per month of the year
         return { walls: setPositions(timed(days), rule.bySetPos), next: k + 1 };
       }
     }

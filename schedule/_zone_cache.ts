@@ -1,7 +1,6 @@
 // Private: local wall-clock ↔ instant conversion for one IANA zone. Temporal decides every case
 // near a transition; far from one, a cached constant offset answers with plain arithmetic, which
 // keeps long MINUTELY expansions cheap.
-const DAY_MS = 86_400_000;
 
 /** Wall-clock milliseconds: the local date-time's fields read as if they were UTC. */
 export type WallMs = number;
@@ -31,7 +30,12 @@ export function wallOfPlain(p: Temporal.PlainDateTime): WallMs {
 export class ZoneClock {
   readonly zone: string;
   #offset = 0;
-  #from = Infinity; // instants where #offset is certainly the only answer: [#from, #to)
+  // Instants where #offset is the zone's offset: [#start, #end), the transitions around the last
+  // instant learned. Walls whose guess lies in [#from, #to) have exactly one instant: each end is
+  // moved inward by its transition's shift, the longest a gap or an overlap there can be.
+  #start = Infinity;
+  #end = -Infinity;
+  #from = Infinity;
   #to = -Infinity;
 
   constructor(zone: string) {
@@ -45,10 +49,14 @@ export class ZoneClock {
     const previous = zoned.add({ nanoseconds: 1 }).getTimeZoneTransition("previous");
     const next = zoned.getTimeZoneTransition("next");
     this.#offset = zoned.offsetNanoseconds / 1_000_000;
-    // A day of margin on each side: no gap or overlap is longer, so inside it a wall time has
-    // exactly one instant.
-    this.#from = previous === null ? -Infinity : previous.epochMilliseconds + DAY_MS;
-    this.#to = next === null ? Infinity : next.epochMilliseconds - DAY_MS;
+    const shift = (transition: Temporal.ZonedDateTime) =>
+      Math.abs(
+        transition.offsetNanoseconds - transition.subtract({ nanoseconds: 1 }).offsetNanoseconds,
+      ) / 1_000_000;
+    this.#start = previous === null ? -Infinity : previous.epochMilliseconds;
+    this.#end = next === null ? Infinity : next.epochMilliseconds;
+    this.#from = previous === null ? -Infinity : this.#start + shift(previous);
+    this.#to = next === null ? Infinity : this.#end - shift(next);
   }
 
   /**
@@ -65,7 +73,7 @@ export class ZoneClock {
 
   /** The wall time of an instant. */
   wall(instant: number): WallMs {
-    if (instant >= this.#from && instant < this.#to) return instant + this.#offset;
+    if (instant >= this.#start && instant < this.#end) return instant + this.#offset;
     const zoned = Temporal.Instant.fromEpochMilliseconds(instant).toZonedDateTimeISO(this.zone);
     this.#learn(zoned);
     return wallOfPlain(zoned.toPlainDateTime());
@@ -73,7 +81,9 @@ export class ZoneClock {
 
   /** The last transition at or before `instant` when it is within `withinMs`, else undefined. */
   recentTransition(instant: number, withinMs: number): number | undefined {
-    if (instant >= this.#from && instant - withinMs > this.#from - DAY_MS) return undefined;
+    if (instant >= this.#start && instant < this.#end) {
+      return instant - this.#start <= withinMs ? this.#start : undefined;
+    }
     const zoned = Temporal.Instant.fromEpochMilliseconds(instant + 1).toZonedDateTimeISO(this.zone);
     const previous = zoned.getTimeZoneTransition("previous")?.epochMilliseconds;
     return previous !== undefined && instant - previous <= withinMs ? previous : undefined;
