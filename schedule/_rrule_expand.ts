@@ -54,7 +54,7 @@ interface Period {
 }
 
 /** The period grid of a rule: where period `k` starts and which candidates it holds. */
-class Grid {
+export class Grid {
   readonly #c: Compiled;
   readonly #times: number[];
   /** Day index origin (sub-daily, DAILY, WEEKLY: a wall ms; MONTHLY, YEARLY: a month index). */

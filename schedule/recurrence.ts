@@ -20,7 +20,11 @@
  */
 import { normalizeTimeZone } from "@chime/session/zone";
 import { type Compiled, MAX_WORK, occurrences, periodNear, ZoneClock } from "./_rrule_expand.ts";
+import { countOccurrences } from "./_rrule_count.ts";
 import { structureCanOccur } from "./_rrule_structure.ts";
+
+/** Catch-ups longer than this are counted in bulk (`_rrule_count.ts`). */
+const LONG_CATCH_UP_MS = 7 * 86_400_000;
 import { formatRule, parseRule } from "./_rrule_parse.ts";
 import { wallOfPlain } from "./_zone_cache.ts";
 import { ScheduleError } from "./errors.ts";
@@ -246,9 +250,25 @@ export interface CatchUp {
  * ```
  */
 export function catchUp(series: RecurrenceSeries, fromMs: number, nowMs: number): CatchUp {
+  const c = compile(series);
+  // A long span of a rule without COUNT or exclusions is counted in bulk between DST
+  // transitions (`_rrule_count.ts`): a year of FREQ=MINUTELY downtime costs milliseconds.
+  if (
+    c.occurs && c.rule.count === undefined && (series.exdates?.length ?? 0) === 0 &&
+    nowMs - fromMs > LONG_CATCH_UP_MS
+  ) {
+    const end = Math.min(nowMs, c.rule.until ?? nowMs);
+    const { count, latest } = countOccurrences(c, fromMs, end + 1);
+    const next = nextOccurrence(series, nowMs);
+    return {
+      ...(latest === undefined ? {} : { latest }),
+      count,
+      ...(next === undefined ? {} : { next }),
+    };
+  }
   let count = 0;
   let latest: number | undefined;
-  for (const instant of walk(compile(series), fromMs - 1, series.exdates)) {
+  for (const instant of walk(c, fromMs - 1, series.exdates)) {
     if (instant < fromMs) continue;
     if (instant > nowMs) {
       return { ...(latest === undefined ? {} : { latest }), count, next: instant };

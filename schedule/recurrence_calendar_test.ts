@@ -379,3 +379,58 @@ function freshNext(rule: Rule, dtstart: string, zone: string, after: number): nu
   for (const t of occurrences(c, periodNear(c, after))) if (t > after) return t;
   return undefined;
 }
+
+Deno.test("property: a long catch-up counted in bulk equals walking every occurrence", () => {
+  let checked = 0;
+  fc.assert(
+    fc.property(
+      ruleArb,
+      fc.constantFrom(...ZONES),
+      fc.integer({ min: 0, max: 365 * 86_400_000 }),
+      fc.integer({ min: 8, max: 400 }),
+      (raw, zone, offset, days) => {
+        let rule: Rule;
+        try {
+          rule = parseRule(formatRule(raw));
+        } catch {
+          return;
+        }
+        const subDaily = rule.freq === "MINUTELY" || rule.freq === "HOURLY";
+        const span = (subDaily ? Math.min(days, 12) : days) * 86_400_000;
+        const series = { rrule: formatRule(rule), dtstart: "2026-03-01T08:15:00", timeZone: zone };
+        try {
+          validateSeries(series);
+        } catch {
+          return;
+        }
+        checked++;
+        const from = at("2026-03-01T00:00:00Z") + offset;
+        const now = from + span;
+        let count = 0;
+        let latest: number | undefined;
+        for (let t = nextOccurrence(series, from - 1); t !== undefined && t <= now;) {
+          count++;
+          latest = t;
+          t = nextOccurrence(series, t);
+        }
+        const bulk = catchUp(series, from, now);
+        assert.deepEqual(
+          [bulk.count, iso(bulk.latest), iso(bulk.next)],
+          [count, iso(latest), iso(nextOccurrence(series, now))],
+          `${series.rrule} ${zone} from ${iso(from)} for ${span / 86_400_000} days`,
+        );
+      },
+    ),
+    { numRuns: 120 },
+  );
+  assert.ok(checked > 60, `${checked} compared`);
+  // A year of FREQ=MINUTELY downtime is counted, not walked: every UTC minute but the repeated
+  // autumn hour's 60 (the spring gap's walls land on instants the next hour has anyway).
+  const minutely = {
+    rrule: "FREQ=MINUTELY",
+    dtstart: "2027-01-01T00:00:00",
+    timeZone: "Europe/Berlin",
+  };
+  const year = catchUp(minutely, at("2027-01-01T00:00:00Z"), at("2028-01-01T00:00:00Z"));
+  assert.equal(year.count, 365 * 1440 + 1 - 60);
+});
