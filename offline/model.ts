@@ -103,7 +103,8 @@ function forToolResults(pc: PlanContext): Draft {
     const id = str(obj(callArgs(messages, m.toolCallId))?.id);
     const before = id ? known.find((k) => k.view.id === id)?.view : undefined;
     const name = names.get(m.toolCallId) ?? "";
-    return [{ name, content: m.content, callId: m.toolCallId, before }];
+    const args = callArgs(messages, m.toolCallId);
+    return [{ name, content: m.content, callId: m.toolCallId, before, args }];
   });
   const batch = batchBefore(messages, start - 1);
   const reply = { ...pc.reply, zh: isChinese(batch.texts.map((t) => t.text).join(" ")) };

@@ -78,6 +78,16 @@ const ACTIONS: readonly {
     en: 'move them ("move it to 4pm")',
     zh: "改时间（“改到下午4点”）",
   },
+  {
+    needs: [[TOOL.pause, TOOL.resume]],
+    en: 'pause and resume a repeat ("pause my standup reminder")',
+    zh: "暂停和恢复重复提醒（“暂停站会提醒”）",
+  },
+  {
+    needs: [[TOOL.skip]],
+    en: 'skip one time ("skip next Monday\'s standup")',
+    zh: "跳过一次（“跳过这一次”）",
+  },
 ];
 
 /** `a, b and c` (English) or `a、b和c` (Chinese). */
@@ -168,12 +178,15 @@ export function timeText(ctx: ReplyContext): string {
 }
 
 /** What a "which one?" question is about. */
-export type AskAction = "cancel" | "snooze" | "update";
+export type AskAction = "cancel" | "snooze" | "update" | "pause" | "resume" | "skip";
 
 const ASK_VERBS: Record<AskAction, readonly [string, string]> = {
   cancel: ["cancel", "取消"],
   snooze: ["snooze", "推迟"],
   update: ["change", "修改"],
+  pause: ["pause", "暂停"],
+  resume: ["resume", "恢复"],
+  skip: ["skip", "跳过"],
 };
 
 /**
@@ -222,8 +235,12 @@ const CANNOT: Record<
     zh: "重复的间隔只能是整分钟、整小时或整天，不能按秒计（可以改成每1分钟或每2分钟）",
   },
   yearly: {
-    en: "yearly repeats (and leap-year rules) aren't supported",
-    zh: "不支持按年（或闰年）重复",
+    en: "it doesn't say which day of the year (and leap-year rules aren't supported)",
+    zh: "没有说是一年中的哪一天（也不支持按闰年重复）",
+    hint: [
+      'Name the date, e.g. "every year on March 3" or "every year on the last Sunday of March".',
+      "请说出具体日期，例如“每年3月3日提醒我交税”或“每年三月的最后一个周日”。",
+    ],
   },
   "which-days": {
     en: "it doesn't say which days of the week",
@@ -263,11 +280,11 @@ export function cannotRepeatText(reason: CannotReason, zh: boolean): string {
   const { en, zh: cn, hint } = CANNOT[reason];
   if (zh) {
     const how = hint?.[1] ??
-      "可以这样说：“每天早上8点提醒我吃药”“每隔2小时提醒我喝水”“工作日早上9点提醒我打卡”“每周一提醒我交周报”。";
+      "可以这样说：“每天早上8点提醒我吃药”“每隔2小时提醒我喝水”“工作日早上9点提醒我打卡”“每周一提醒我交周报”“每月最后一个周五提醒我交报销”“每年3月3日提醒我交税”。";
     return `抱歉，我不能设置这个重复提醒：${cn}，所以没有设置任何提醒。${how}`;
   }
   const how = hint?.[0] ??
-    'I can repeat every N minutes (at least one), hours, days, weeks on chosen weekdays, or months on a day of the month — e.g. "every day at 9", "every 2 hours", "every weekday at 8:30", "every Monday".';
+    'I can repeat every N minutes (at least one), hours, days, weeks on chosen weekdays, months on a day of the month or a weekday, or years on a date — e.g. "every day at 9", "every 2 hours", "every weekday at 8:30", "every Monday", "last Friday of every month", "every year on March 3".';
   return `Sorry, I can't set that repeating reminder: ${en}, so I haven't set anything. ${how}`;
 }
 
