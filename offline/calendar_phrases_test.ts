@@ -14,7 +14,17 @@
  */
 import assert from "node:assert/strict";
 import { canonicalRule } from "@chime/schedule";
-import { assertStartIsFirst, calls, DEC_NOW, NY, SH, TOOLS_V2, user } from "./_fixtures_test.ts";
+import {
+  assertStartIsFirst,
+  called,
+  calls,
+  DEC_NOW,
+  NY,
+  result,
+  SH,
+  TOOLS_V2,
+  user,
+} from "./_fixtures_test.ts";
 import { OfflineModel } from "./model.ts";
 import { parseIntent } from "./parse.ts";
 import type { CannotReason } from "./recurring.ts";
@@ -231,3 +241,32 @@ Deno.test("a yearly reminder's help names the date to say, in both languages", a
     assert.equal(intent.kind, "create", said);
   }
 });
+
+Deno.test("a yearly reminder on February 29 says the years without one are skipped (en, zh)", async () => {
+  const value = {
+    ok: true,
+    id: "sch_1",
+    kind: "recurring",
+    prompt: "celebrate",
+    scheduledAt: "2028-02-29T08:00:00.000Z",
+    status: "scheduled",
+    deliveryMode: "session-local",
+    repeat: {
+      rrule: `FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29;${D9}`,
+      timeZone: "Europe/Berlin",
+      dtstart: "2028-02-29T09:00:00",
+    },
+  };
+  for (const [text, words] of [
+    ["remind me every year on February 29 to celebrate", /\. Years without a February 29 are skipped\. This reminder is session-local/],
+    ["每年2月29日提醒我庆祝", /。没有2月29日的年份会跳过。这个提醒仅在本会话内有效/],
+  ] as const) {
+    const reply = await new OfflineModel().complete({
+      messages: [user(text), called("call_1", "schedule_create", {}), result("call_1", value)],
+      tools: TOOLS_V2,
+      signal: new AbortController().signal,
+      context: { now: DEC_NOW, timeZone: "Europe/Berlin" },
+    });
+    assert.match(reply.text, words);
+  }
+}); // deno-fmt-ignore

@@ -229,10 +229,14 @@ const ORDINAL_SUFFIX = (n: number) => (n === 31 ? "st" : "th");
 
 /**
  * A monthly rule on the 29th–31st skips the months without that day (RFC 5545, docs/recurring.md
- * "Records"): said, with the phrase that reaches every month.
+ * "Records"): said, with the phrase that reaches every month; a yearly one on February 29 skips
+ * the years without one.
  */
 function skippedMonthsText(repeat: RepeatView, zh: boolean): string {
   const rule = repeat.rrule.toUpperCase();
+  if (/(?:^|;)FREQ=YEARLY;(?:INTERVAL=\d+;)?BYMONTH=2;BYMONTHDAY=29(?:;|$)/.test(rule)) {
+    return zh ? "没有2月29日的年份会跳过。" : " Years without a February 29 are skipped.";
+  }
   if (!/(?:^|;)FREQ=MONTHLY(?:;|$)/.test(rule)) return "";
   const days = /(?:^|;)BYMONTHDAY=([^;]+)/.exec(rule)?.[1]?.split(",").map(Number) ?? [];
   const day = Math.min(...days.filter((d) => d >= 29 && d <= 31));
