@@ -217,6 +217,8 @@ export function listLines(schedules: readonly ScheduleView[], ctx: ReplyContext)
   return schedules.map((s) => {
     const status = s.status === "overdue"
       ? (ctx.zh ? "已逾期，会话打开时送达" : "overdue, fires while the session is open")
+      : s.paused
+      ? (ctx.zh ? "已暂停" : "paused")
       : (ctx.zh ? "已计划" : s.status || "scheduled");
     const when = s.repeat
       ? repeatText({ ...s, repeat: s.repeat }, ctx)

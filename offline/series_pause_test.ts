@@ -104,8 +104,8 @@ for (const l of LANGS) {
     assert.match(
       done.text,
       l.lang === "English"
-        ? /^Paused “join the standup” — it won't fire until you resume it .*\(id: sch_1\)$/
-        : /^已暂停“参加站会”：在你恢复之前不会再提醒.*（id：sch_1）$/,
+        ? /^Paused “join the standup” — it won't fire until you resume it \(say "resume it"\)\. \(id: sch_1\)$/
+        : /^已暂停“参加站会”：在你恢复之前不会再提醒（要恢复可以说“恢复这个提醒”）。（id：sch_1）$/,
     );
   });
 
@@ -145,7 +145,7 @@ for (const l of LANGS) {
       done.text,
       l.lang === "English"
         ? /^Skipped “join the standup” on 2026-11-30 09:00 \(Europe\/Berlin\) — it still repeats; next: 2026-12-01 09:00 \(Europe\/Berlin\)\. \(id: sch_1\)$/
-        : /^已跳过“参加站会”的 2026-11-30 09:00（Europe\/Berlin） 次提醒，之后照常重复，下次：2026-12-01 09:00（Europe\/Berlin）。（id：sch_1）$/,
+        : /^已跳过“参加站会”在 2026-11-30 09:00（Europe\/Berlin） 的那一次提醒，之后照常重复，下次：2026-12-01 09:00（Europe\/Berlin）。（id：sch_1）$/,
     );
   });
 
@@ -257,4 +257,45 @@ Deno.test("help offers pause and skip only when their tools are registered", asy
   assert.match(zh.text, /暂停和恢复重复提醒（“暂停站会提醒”）.*跳过一次（“跳过这一次”）/);
   const without = await complete([user("hello")], { tools: TOOLS_V2 });
   assert.doesNotMatch(without.text, /pause|skip/);
+});
+
+for (
+  const [pause, resume, words] of [
+    ["pause my standup reminder", "resume it", /^Resumed “join the standup”/],
+    ["暂停站会提醒", "恢复这个提醒", /^已恢复“参加站会”/],
+  ] as const
+) {
+  Deno.test(`"${resume}" after "${pause}" resumes the series just paused, no list`, async () => {
+    const prompt = pause.startsWith("pause") ? "join the standup" : "参加站会";
+    const paused = {
+      ok: true,
+      deliveryMode: "session-local",
+      ...standup(prompt, { status: "paused" }),
+    };
+    const before: ModelMessage[] = [
+      ...afterList(pause, standup(prompt)),
+      called("call_2", "schedule_pause", { id: "sch_1" }),
+      result("call_2", paused),
+      { role: "assistant", content: "Paused." },
+      user(resume),
+    ];
+    const reply = await complete(before, { tools: TOOLS });
+    assert.deepEqual(calls(reply).map((c) => [c.name, c.args]), [["schedule_resume", {
+      id: "sch_1",
+    }]]);
+    const done = await complete([
+      ...before,
+      called("call_3", "schedule_resume", { id: "sch_1" }),
+      result("call_3", { ok: true, deliveryMode: "session-local", ...standup(prompt) }),
+    ], { tools: TOOLS });
+    assert.match(done.text, words);
+  });
+} // deno-fmt-ignore
+
+Deno.test("a paused series is listed as paused (en, zh)", async () => {
+  const paused = standup("join the standup", { status: "paused" });
+  const list = (text: string) =>
+    complete([user(text), called("call_1", "schedule_list", {}), result("call_1", listed(paused))], { tools: TOOLS });
+  assert.match((await list("what reminders do I have")).text, /- join the standup — repeating every weekday at 09:00 .*, paused \[sch_1\]$/);
+  assert.match((await list("我有哪些提醒")).text, /- join the standup — 重复：工作日 09:00.*，已暂停 \[sch_1\]$/);
 });

@@ -55,14 +55,21 @@ function window(day: SkipDay, today: Temporal.PlainDate) {
   return { from: today, to: today.add({ days: 7 }), code: day.code };
 }
 
-/** Upcoming occurrences (UTC ms, ascending): the listed preview, then the rule's own. */
-function* occurrences(view: ScheduleView, zone: string, now: number): Generator<number> {
+/**
+ * Upcoming occurrences (UTC ms, ascending, with the instant as the tool wrote it): the listed
+ * preview, then the rule's own.
+ */
+function* occurrences(
+  view: ScheduleView,
+  zone: string,
+  now: number,
+): Generator<readonly [number, string]> {
   let last = now;
   for (const p of view.preview ?? []) {
     const at = Date.parse(p.at);
     if (!Number.isFinite(at) || at <= last) continue;
     last = at;
-    yield at;
+    yield [at, p.at];
   }
   const repeat = view.repeat;
   if (repeat?.dtstart) {
@@ -76,11 +83,11 @@ function* occurrences(view: ScheduleView, zone: string, now: number): Generator<
       }
       if (next === undefined) return;
       last = next;
-      yield next;
+      yield [next, new Date(next).toISOString()];
     }
   } else if (!view.preview) {
     const at = Date.parse(view.scheduledAt);
-    if (Number.isFinite(at) && at > now) yield at;
+    if (Number.isFinite(at) && at > now) yield [at, view.scheduledAt];
   }
 }
 
@@ -102,13 +109,11 @@ export function occurrenceOn(
   const zone = view.repeat?.timeZone || sessionZone || "UTC";
   const today = Temporal.Instant.fromEpochMilliseconds(now).toZonedDateTimeISO(zone).toPlainDate();
   const { from, to, code } = window(day, today);
-  for (const at of occurrences(view, zone, now)) {
+  for (const [at, iso] of occurrences(view, zone, now)) {
     const date = Temporal.Instant.fromEpochMilliseconds(at).toZonedDateTimeISO(zone).toPlainDate();
     if (Temporal.PlainDate.compare(date, to) > 0) return undefined;
     if (Temporal.PlainDate.compare(date, from) < 0) continue;
-    if (code === undefined || CODES[date.dayOfWeek - 1] === code) {
-      return new Date(at).toISOString();
-    }
+    if (code === undefined || CODES[date.dayOfWeek - 1] === code) return iso;
   }
   return undefined;
 }

@@ -115,42 +115,46 @@ export function seriesResultText(
   const tail = ctx.zh ? `（id：${id}）` : ` (id: ${id})`;
   const rule = view?.repeat ? ruleWords(view.repeat, ctx.zh) : "";
   const upcoming = view ? next(view, ctx) : "";
+  const later = upcoming ? (ctx.zh ? `，下次：${upcoming}` : `; next: ${upcoming}`) : "";
   if (name === TOOL.pause) {
     return ctx.zh
-      ? `已暂停${what}：在你恢复之前不会再提醒（要恢复可以说“恢复${
-        view?.prompt ?? ""
-      }提醒”）。${tail}`
-      : `Paused ${what} — it won't fire until you resume it (say "resume the ${
-        view?.prompt ?? ""
-      } reminder").${tail}`;
+      ? `已暂停${what}：在你恢复之前不会再提醒（要恢复可以说“恢复这个提醒”）。${tail}`
+      : `Paused ${what} — it won't fire until you resume it (say "resume it").${tail}`;
   }
   if (name === TOOL.resume) {
+    const repeats = rule ? (ctx.zh ? `，重复：${rule}` : `, repeating ${rule}`) : "";
     return ctx.zh
-      ? `已恢复${what}${rule ? `，重复：${rule}` : ""}${
-        upcoming ? `，下次：${upcoming}` : ""
-      }；暂停期间错过的不会补发。${tail}`
-      : `Resumed ${what}${rule ? `, repeating ${rule}` : ""}${
-        upcoming ? `; next: ${upcoming}` : ""
-      }. Times missed while it was paused are not sent.${tail}`;
+      ? `已恢复${what}${repeats}${later}；暂停期间错过的不会补发。${tail}`
+      : `Resumed ${what}${repeats}${later}. Times missed while it was paused are not sent.${tail}`;
   }
   const at = str(args?.occurrence_at) || str(value.occurrenceAt) || str(value.skippedAt);
-  const skipped = at
-    ? formatWhen(at, { ...ctx, timeZone: view?.repeat?.timeZone || ctx.timeZone })
-    : "";
-  return ctx.zh
-    ? `已跳过${what}的${skipped ? ` ${skipped} ` : "下一"}次提醒，之后照常重复${
-      upcoming ? `，下次：${upcoming}` : ""
-    }。${tail}`
-    : `Skipped ${what}${skipped ? ` on ${skipped}` : " the next time"} — it still repeats${
-      upcoming ? `; next: ${upcoming}` : ""
-    }.${tail}`;
-} // deno-fmt-ignore
+  const zone = view?.repeat?.timeZone || ctx.timeZone;
+  const skipped = at ? formatWhen(at, { ...ctx, timeZone: zone }) : "";
+  if (ctx.zh) {
+    const which = skipped ? `在 ${skipped} 的那一次` : "的下一次";
+    return `已跳过${what}${which}提醒，之后照常重复${later}。${tail}`;
+  }
+  const which = skipped ? ` on ${skipped}` : " the next time";
+  return `Skipped ${what}${which} — it still repeats${later}.${tail}`;
+}
 
 const REFUSALS: readonly (readonly [RegExp, string, string])[] = [
   [/already[_\s]paused|is paused/i, "That reminder is already paused.", "这个提醒已经是暂停状态。"],
-  [/not[_\s]paused|is not paused|isn't paused/i, "That reminder isn't paused, so there's nothing to resume; it still repeats.", "这个提醒没有暂停，无需恢复；它仍在按原来的时间重复。"],
-  [/occurrence|exdate|not an? (?:time|instance)/i, "That time isn't one of the reminder's occurrences (or it's already skipped), so I haven't skipped anything. Ask me to list your reminders to see its next times.", "这个时间不是该提醒的某一次（或已经跳过），所以我没有跳过任何一次。可以让我列出提醒查看接下来的时间。"],
-  [/does not repeat|not recurring|one-?off/i, "That reminder doesn't repeat, so it can't be paused or skipped; say \"cancel it\" to remove it.", "这个提醒不是重复提醒，不能暂停或跳过；要删除它可以说“取消这个提醒”。"],
+  [
+    /not[_\s]paused|is not paused|isn't paused/i,
+    "That reminder isn't paused, so there's nothing to resume; it still repeats.",
+    "这个提醒没有暂停，无需恢复；它仍在按原来的时间重复。",
+  ],
+  [
+    /occurrence|exdate|not an? (?:time|instance)/i,
+    "That time isn't one of the reminder's occurrences (or it's already skipped), so I haven't skipped anything. Ask me to list your reminders to see its next times.",
+    "这个时间不是该提醒的某一次（或已经跳过），所以我没有跳过任何一次。可以让我列出提醒查看接下来的时间。",
+  ],
+  [
+    /does not repeat|not recurring|one-?off/i,
+    "That reminder doesn't repeat, so it can't be paused or skipped; say \"cancel it\" to remove it.",
+    "这个提醒不是重复提醒，不能暂停或跳过；要删除它可以说“取消这个提醒”。",
+  ],
 ]; // deno-fmt-ignore
 
 /**
