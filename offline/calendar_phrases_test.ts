@@ -25,6 +25,7 @@ import {
   TOOLS_V2,
   user,
 } from "./_fixtures_test.ts";
+import type { ModelMessage } from "@chime/agent";
 import { OfflineModel } from "./model.ts";
 import { parseIntent } from "./parse.ts";
 import type { CannotReason } from "./recurring.ts";
@@ -177,9 +178,9 @@ const ROWS: readonly Row[] = [
   ["每年2月30日提醒我聚会", "unreadable"],
 ]; // deno-fmt-ignore
 
-function complete(text: string, timeZone: string) {
+function complete(text: string | readonly ModelMessage[], timeZone: string) {
   return new OfflineModel().complete({
-    messages: [user(text)],
+    messages: typeof text === "string" ? [user(text)] : text,
     tools: TOOLS_V2,
     signal: new AbortController().signal,
     context: { now: DEC_NOW, timeZone },
@@ -257,16 +258,17 @@ Deno.test("a yearly reminder on February 29 says the years without one are skipp
       dtstart: "2028-02-29T09:00:00",
     },
   };
-  for (const [text, words] of [
-    ["remind me every year on February 29 to celebrate", /\. Years without a February 29 are skipped\. This reminder is session-local/],
-    ["每年2月29日提醒我庆祝", /。没有2月29日的年份会跳过。这个提醒仅在本会话内有效/],
-  ] as const) {
-    const reply = await new OfflineModel().complete({
-      messages: [user(text), called("call_1", "schedule_create", {}), result("call_1", value)],
-      tools: TOOLS_V2,
-      signal: new AbortController().signal,
-      context: { now: DEC_NOW, timeZone: "Europe/Berlin" },
-    });
+  for (
+    const [text, words] of [
+      [
+        "remind me every year on February 29 to celebrate",
+        /\. Years without a February 29 are skipped\. This reminder is session-local/,
+      ],
+      ["每年2月29日提醒我庆祝", /。没有2月29日的年份会跳过。这个提醒仅在本会话内有效/],
+    ] as const
+  ) {
+    const messages = [user(text), called("call_1", "schedule_create", {}), result("call_1", value)];
+    const reply = await complete(messages, "Europe/Berlin");
     assert.match(reply.text, words);
   }
 }); // deno-fmt-ignore

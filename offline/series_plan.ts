@@ -15,8 +15,8 @@ import type { OfflineIntent } from "./parse.ts";
 import type { Call, Draft, PlanContext } from "./plan.ts";
 import { knownReminders, latestReminder } from "./refer.ts";
 import type { SeriesIntent, SkipDay } from "./series_words.ts";
-import { noOccurrenceText, notSeriesText, seriesUnavailableText } from "./series_texts.ts";
-import { askWhichText, notEnabledText } from "./texts.ts";
+import { noOccurrenceText, notSeriesText } from "./series_texts.ts";
+import { askWhichText, notEnabledText, unavailableText } from "./texts.ts";
 
 const text = (t: string): Draft => ({ text: t, calls: [] });
 const EMPTY: ScheduleView = { id: "", prompt: "", scheduledAt: "", status: "", kind: "" };
@@ -156,7 +156,7 @@ function listFirst(pc: PlanContext): Draft {
  */
 export function forSeries(intent: SeriesIntent, pc: PlanContext): Draft {
   if (!pc.tools.has(toolOf(intent.kind))) {
-    return text(seriesUnavailableText(intent.kind, pc.reply.zh));
+    return text(unavailableText(intent.kind, pc.reply.zh));
   }
   const t = intent.target;
   const known = (id: string) => knownReminders(pc.messages).find((k) => k.view.id === id)?.view;

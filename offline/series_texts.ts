@@ -9,37 +9,11 @@
 import { type Obj, readResultSchedule, type ScheduleView, str, TOOL } from "./contract.ts";
 import { formatWhen, type ReplyContext, ruleWords } from "./reply.ts";
 import { weekday } from "./rule_words.ts";
+import { ASK_VERBS } from "./texts.ts";
 import type { SeriesIntent, SkipDay } from "./series_words.ts";
 
 type Kind = SeriesIntent["kind"];
 type SeriesKind = Exclude<Kind, "rename">;
-
-const UNAVAILABLE: Record<Kind, readonly [string, string]> = {
-  pause: ["Pausing a repeating reminder", "暂停重复提醒"],
-  resume: ["Resuming a paused reminder", "恢复已暂停的提醒"],
-  skip: ["Skipping one time of a repeating reminder", "跳过重复提醒的某一次"],
-  rename: ["Changing a reminder's text", "修改提醒内容"],
-};
-
-/**
- * Says the registered tools cannot pause, resume, skip or change a reminder's text.
- *
- * @param kind the request
- * @param zh reply in Chinese
- * @returns the text, which says nothing was changed
- */
-export function seriesUnavailableText(kind: Kind, zh: boolean): string {
-  const [en, cn] = UNAVAILABLE[kind];
-  return zh
-    ? `当前配置的提醒工具不支持${cn}，所以我没有做任何更改。`
-    : `${en} isn't available with the reminder tools in this configuration, so I haven't changed anything.`;
-}
-
-const VERBS: Record<SeriesKind, readonly [string, string]> = {
-  pause: ["pause", "暂停"],
-  resume: ["resume", "恢复"],
-  skip: ["skip", "跳过"],
-};
 
 /**
  * Says a pause, resume or skip was not made because the reminder does not repeat.
@@ -49,7 +23,7 @@ const VERBS: Record<SeriesKind, readonly [string, string]> = {
  * @returns the text
  */
 export function notSeriesText(kind: SeriesKind, zh: boolean): string {
-  const [en, cn] = VERBS[kind];
+  const [en, cn] = ASK_VERBS[kind];
   return zh
     ? `这个提醒不是重复提醒，没有可以${cn}的重复；要删除它可以说“取消这个提醒”，要改时间可以说“改到下午4点”。`
     : `That reminder doesn't repeat, so there's nothing to ${en}; say "cancel it" to remove it or "move it to 4pm" to change its time.`;

@@ -180,7 +180,8 @@ export function timeText(ctx: ReplyContext): string {
 /** What a "which one?" question is about. */
 export type AskAction = "cancel" | "snooze" | "update" | "pause" | "resume" | "skip";
 
-const ASK_VERBS: Record<AskAction, readonly [string, string]> = {
+/** Each action's verb, English and Chinese ("Which reminder should I pause?"). */
+export const ASK_VERBS: Readonly<Record<AskAction, readonly [string, string]>> = {
   cancel: ["cancel", "取消"],
   snooze: ["snooze", "推迟"],
   update: ["change", "修改"],
@@ -288,18 +289,27 @@ export function cannotRepeatText(reason: CannotReason, zh: boolean): string {
   return `Sorry, I can't set that repeating reminder: ${en}, so I haven't set anything. ${how}`;
 }
 
+/** What {@linkcode unavailableText} says is missing, in English and Chinese. */
+const UNAVAILABLE = {
+  repeat: ["Repeating reminders", "重复提醒"],
+  snooze: ["Snoozing", "推迟提醒"],
+  update: ["Moving a reminder", "修改提醒时间"],
+  pause: ["Pausing a repeating reminder", "暂停重复提醒"],
+  resume: ["Resuming a paused reminder", "恢复已暂停的提醒"],
+  skip: ["Skipping one time of a repeating reminder", "跳过重复提醒的某一次"],
+  rename: ["Changing a reminder's text", "修改提醒内容"],
+} as const;
+
 /**
- * Says repeating reminders (or snooze, or moving) are not available: the registered schedule
- * tools lack them.
+ * Says repeating reminders (or snooze, moving, pause, resume, skip, a new text) are not
+ * available: the registered schedule tools lack them.
  *
- * @param what `repeat`, `snooze` or `update`
+ * @param what `repeat`, `snooze`, `update`, `pause`, `resume`, `skip` or `rename`
  * @param zh reply in Chinese
  * @returns the text, which says nothing was set
  */
-export function unavailableText(what: "repeat" | "snooze" | "update", zh: boolean): string {
-  const en =
-    { repeat: "Repeating reminders", snooze: "Snoozing", update: "Moving a reminder" }[what];
-  const cn = { repeat: "重复提醒", snooze: "推迟提醒", update: "修改提醒时间" }[what];
+export function unavailableText(what: keyof typeof UNAVAILABLE, zh: boolean): string {
+  const [en, cn] = UNAVAILABLE[what];
   return zh
     ? `当前配置的提醒工具不支持${cn}，所以我没有做任何更改。`
     : `${en} isn't available with the reminder tools in this configuration, so I haven't changed anything.`;
