@@ -12,6 +12,7 @@
 import assert from "node:assert/strict";
 import { called, calls, complete, frame, result, TOOLS_V2, user } from "./_fixtures_test.ts";
 import type { ModelMessage, ModelToolSpec } from "@chime/agent";
+import { parseIntent } from "./parse.ts";
 
 const TOOLS: readonly ModelToolSpec[] = [
   ...TOOLS_V2,
@@ -299,3 +300,23 @@ Deno.test("a paused series is listed as paused (en, zh)", async () => {
   assert.match((await list("what reminders do I have")).text, /- join the standup — repeating every weekday at 09:00 .*, paused \[sch_1\]$/);
   assert.match((await list("我有哪些提醒")).text, /- join the standup — 重复：工作日 09:00.*，已暂停 \[sch_1\]$/);
 });
+
+for (
+  const [text, kind] of [
+    ["remind me to pause the music at 9pm", "create"],
+    ["remind me every day at 7 to skip dessert", "create"],
+    ["暂停下载，10分钟后提醒我", "create"],
+    ["每天早上8点提醒我恢复训练", "create"],
+    ["继续提醒我喝水", "resume"],
+    ["pause my standup reminder", "pause"],
+    ["跳过这一次", "skip"],
+  ] as const
+) {
+  Deno.test(`"${text}" is read as ${kind}: a series word inside a new reminder's task is its text`, () => {
+    assert.equal(
+      parseIntent(text, { now: Date.parse("2026-11-29T08:15:00Z"), timeZone: "Europe/Berlin" })
+        .kind,
+      kind,
+    );
+  });
+} // deno-fmt-ignore

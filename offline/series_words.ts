@@ -30,6 +30,7 @@ const RESUME_RE =
   /\b(?:resume|unpause|un-pause|reactivate|re-?enable|restart|turn\s+(?:it\s+)?back\s+on)\b|取消暂停|恢复|重新(?:开启|启用|打开)|继续提醒/i;
 const PAUSE_RE = /\b(?:pause|suspend)\b|\bput\s+.+?\s+on\s+hold\b|暂停|暂时(?:停|关)/i;
 const SKIP_RE = /\bskip\b|跳过/i;
+const REMINDER_RE = /\breminders?\b|提醒/i;
 const RENAME_EN: readonly RegExp[] = [
   /\b(?:rename|retitle)\s+(.+?)\s+(?:to|as)\s+(.+)$/i,
   /\b(?:change|edit|update|set)\s+(.+?)\s+(?:to\s+(?:say|read)|so\s+(?:that\s+)?it\s+(?:says|reads))\s+(.+)$/i,
@@ -48,7 +49,7 @@ const ZH_DAY_RE = /(下|这|本)?\s*个?(?:周|星期|礼拜)([一二三四五�
 const EN_FILLER =
   /\b(?:please|pls|can|could|would|you|pause|suspend|resume|unpause|un-pause|reactivate|re-?enable|restart|turn|back|on|hold|put|skip|rename|retitle|change|edit|update|set|the|text|wording|message|prompt|title|of|my|a|an|it|that|this|these|reminders?|for|one|again|and|then|me|next|occurrence|time|once|just|only|repeating|recurring|series|up|coming|instance)\b|'s\b|[,.!?]/g;
 const ZH_FILLER =
-  /取消暂停|暂停|暂时停|暂时关|恢复|重新开启|重新启用|重新打开|继续|跳过|请|帮我|一下|我的|那个|这个|那条|这条|这一次|这次|下一次|下次|一次|的|提醒|把|将|吧|了|个|条|次|[，,。.！!？?\s]/g;
+  /取消暂停|暂停|暂时停|暂时关|恢复|重新开启|重新启用|重新打开|继续|跳过|请|帮我|一下|我的|我|那个|这个|那条|这条|这一次|这次|下一次|下次|一次|的|提醒|把|将|吧|了|个|条|次|[，,。.！!？?\s]/g;
 
 function words(phrase: string, zh: boolean): string[] {
   const text = zh ? phrase.replace(ZH_FILLER, " ") : phrase.toLowerCase().replace(EN_FILLER, " ");
@@ -109,9 +110,14 @@ export function parseSeries(text: string): SeriesIntent | undefined {
   const zh = /[\u3400-\u9fff]/.test(text);
   const ids = [...new Set(text.match(ID_RE) ?? [])];
   const create = CREATE_RE.exec(text);
+  // With "remind me" in it, a request is a new reminder ("暂停下载，10分钟后提醒我") unless the
+  // series word comes first and names a reminder ("继续提醒我喝水" resumes one).
+  const named = create &&
+    REMINDER_RE.test(text.slice(0, create.index) + text.slice(create.index + create[0].length));
   const first = (re: RegExp) => {
     const m = re.exec(text);
-    return m && (!create || m.index < create.index) ? m : undefined;
+    if (!m || !create) return m ?? undefined;
+    return m.index < create.index && (named || m[0] === "继续提醒") ? m : undefined;
   };
   const resume = first(RESUME_RE);
   if (resume) return { kind: "resume", target: target(text.replace(RESUME_RE, " "), ids, zh) };
