@@ -163,6 +163,23 @@ const OWN_EN: readonly Rule[] = [
       yearDate(d, month(a ?? e ?? ""), Number(b ?? c));
     },
   ],
+  // "every first Monday", "every last Friday": of the month. "every 2nd Tuesday" is the 2nd of
+  // the month or every other one: never guessed.
+  [
+    new RegExp(
+      `\\b${EVERY}\\s+(first|1st|third|3rd|fourth|4th|fifth|5th|last|2nd)\\s+(${EN_WEEKDAY})\\b`,
+      "i",
+    ),
+    (m, d) => {
+      if (m[1]!.toLowerCase() === "2nd") d.cannot ??= "unreadable";
+      else nthDay(d, enNth(m[1]!), enCode(m[2]!));
+    },
+  ],
+  // "the last day of every year", "every year on the last day of the year".
+  [
+    /\b(?:(?:every|each)\s+year\s+)?(?:on\s+)?the\s+last\s+day\s+of\s+(?:the|every|each)\s+year\b/i,
+    (m, d) => (/\b(?:every|each)\b/i.test(m[0]) ? yearDate(d, 12, 31) : false),
+  ],
   // "every other Tuesday", "every second Friday" (no "of the month": that is an ordinal).
   [
     new RegExp(`\\b${EVERY}\\s+(?:other|second|alternate)\\s+(${EN_WEEKDAY})\\b`, "i"),
@@ -189,6 +206,8 @@ const OWN_ZH: readonly Rule[] = [
     new RegExp(`每\\s*个?年\\s*的?\\s*(${ZN})\\s*月\\s*(?:份)?\\s*的?\\s*${ZH_NTH}\\s*${ZH_WEEK}([一二三四五六日天])`),
     (m, d) => nthDay(d, zhNth(m, 2), zhCode(m[5]), zhNumber(m[1]!)),
   ],
+  // "每年的最后一天", "每年年底".
+  [/每\s*个?年\s*的?\s*(?:最后一天|年底|年末)/, (_m, d) => yearDate(d, 12, 31)],
   // "每月最后一个工作日", "每个月的第一个工作日".
   [
     new RegExp(`每\\s*个?月\\s*的?\\s*${ZH_NTH}\\s*工作日`),

@@ -150,6 +150,23 @@ const ROWS: readonly Row[] = [
     `FREQ=MONTHLY;BYDAY=3WE;${E8}`,
     "2026-12-16T20:00",
   ]],
+  ["remind me every first Monday to pay rent", "pay rent", [
+    `FREQ=MONTHLY;BYDAY=1MO;${D9}`,
+    "2026-12-07T09:00",
+  ]],
+  ["remind me every last Friday to submit expenses", "submit expenses", [
+    `FREQ=MONTHLY;BYDAY=-1FR;${D9}`,
+    "2026-12-25T09:00",
+  ]],
+  // The last day of the year.
+  ["remind me on the last day of every year to reflect", "reflect", [
+    `FREQ=YEARLY;BYMONTH=12;BYMONTHDAY=31;${D9}`,
+    "2026-12-31T09:00",
+  ]],
+  ["每年的最后一天提醒我写总结", "写总结", [
+    `FREQ=YEARLY;BYMONTH=12;BYMONTHDAY=31;${D9}`,
+    "2026-12-31T09:00",
+  ]],
   // Every other weekday.
   ["remind me every other Tuesday to water the plants", "water the plants", [
     `FREQ=WEEKLY;INTERVAL=2;BYDAY=TU;${D9}`,
@@ -175,6 +192,7 @@ const ROWS: readonly Row[] = [
   ["remind me every year on my birthday to celebrate", "yearly"],
   ["每年生日提醒我给妈妈打电话", "yearly"],
   ["remind me every year on February 30 to party", "unreadable"],
+  ["remind me every 2nd Tuesday to water the plants", "unreadable"], // the 2nd of the month, or every other?
   ["每年2月30日提醒我聚会", "unreadable"],
 ]; // deno-fmt-ignore
 
