@@ -12,6 +12,7 @@
 import assert from "node:assert/strict";
 import { called, calls, complete, frame, result, TOOLS_V2, user } from "./_fixtures_test.ts";
 import type { ModelMessage, ModelToolSpec } from "@chime/agent";
+import { OfflineModel } from "./model.ts";
 import { parseIntent } from "./parse.ts";
 
 const TOOLS: readonly ModelToolSpec[] = [
@@ -320,3 +321,53 @@ for (
     );
   });
 } // deno-fmt-ignore
+
+// Monday 2026-11-30 08:00 in Berlin: today's standup (09:00) is still ahead.
+const MONDAY = Date.parse("2026-11-30T07:00:00Z");
+const WEEK = ["11-30", "12-01", "12-02", "12-03", "12-04", "12-07"].map((d) => ({
+  at: `2026-${d}T08:00:00.000Z`,
+}));
+
+for (
+  const [text, at] of [
+    ["skip Monday's standup", "2026-11-30T08:00:00.000Z"],
+    ["skip today's standup", "2026-11-30T08:00:00.000Z"],
+    ["跳过今天的站会", "2026-11-30T08:00:00.000Z"],
+    ["跳过这周一的站会", "2026-11-30T08:00:00.000Z"],
+    ["skip next Monday's standup", "2026-12-07T08:00:00.000Z"],
+    ["跳过下周一的站会", "2026-12-07T08:00:00.000Z"],
+    ["skip tomorrow's standup", "2026-12-01T08:00:00.000Z"],
+    ["跳过明天的站会", "2026-12-01T08:00:00.000Z"],
+  ] as const
+) {
+  Deno.test(`"${text}" on a Monday morning skips ${at}`, async () => {
+    const prompt = /站会/.test(text) ? "参加站会" : "join the standup";
+    const reply = await new OfflineModel().complete({
+      messages: afterList(text, standup(prompt, { preview: WEEK })),
+      tools: TOOLS,
+      signal: new AbortController().signal,
+      context: { now: MONDAY, timeZone: "Europe/Berlin" },
+    });
+    assert.deepEqual(calls(reply).map((c) => [c.name, c.args]), [["schedule_skip", {
+      id: "sch_1",
+      occurrence_at: at,
+    }]]);
+  });
+} // deno-fmt-ignore
+
+Deno.test("a skip of today's occurrence once it has passed is answered (en, zh)", async () => {
+  const evening = Date.parse("2026-11-30T17:00:00Z");
+  for (const [text, prompt, words] of [
+    ["skip today's standup", "join the standup", /^"join the standup" doesn't fire today \(it repeats every weekday at 09:00 \(Europe\/Berlin\)\), so I haven't skipped anything\.$/],
+    ["跳过今天的站会", "参加站会", /^“参加站会”今天没有要提醒的那一次（重复：工作日 09:00（Europe\/Berlin）），所以我没有跳过任何一次。$/],
+  ] as const) {
+    const reply = await new OfflineModel().complete({
+      messages: afterList(text, standup(prompt, { preview: WEEK.slice(1) })),
+      tools: TOOLS,
+      signal: new AbortController().signal,
+      context: { now: evening, timeZone: "Europe/Berlin" },
+    });
+    assert.deepEqual(reply.toolCalls, []);
+    assert.match(reply.text, words);
+  }
+});

@@ -52,7 +52,8 @@ function window(day: SkipDay, today: Temporal.PlainDate) {
     const d = monday.add({ days: (day.week === "next" ? 7 : 0) + CODES.indexOf(day.code) });
     return { from: d, to: d, code: day.code };
   }
-  return { from: today, to: today.add({ days: 7 }), code: day.code };
+  const from = day.notToday ? today.add({ days: 1 }) : today;
+  return { from, to: today.add({ days: 7 }), code: day.code };
 }
 
 /**

@@ -38,13 +38,13 @@ function dayWords(day: SkipDay, ctx: ReplyContext): string {
   const i = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"].indexOf(day.code);
   const date = Temporal.PlainDate.from({ year: 2024, month: 1, day: 1 + i }); // a Monday first
   const name = weekday(date, ctx.zh);
-  if (ctx.zh) return `${day.week === "next" ? "下" : day.week === "this" ? "这" : ""}${name}`;
+  if (ctx.zh) return `在${day.week === "next" ? "下" : day.week === "this" ? "这" : ""}${name}`;
   const full = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"][i]!;
   return day.week === "this"
     ? `this ${full}`
     : day.week === "next"
-    ? `next week's ${full}`
-    : `${full} in the coming week`;
+    ? `on next week's ${full}`
+    : `on ${full} in the coming week`;
 } // deno-fmt-ignore
 
 /**
@@ -59,8 +59,8 @@ export function noOccurrenceText(view: ScheduleView, day: SkipDay, ctx: ReplyCon
   const rule = view.repeat ? ruleWords(view.repeat, ctx.zh) : "";
   const when = dayWords(day, ctx);
   return ctx.zh
-    ? `“${view.prompt}”在${when}没有要提醒的那一次${rule ? `（重复：${rule}）` : ""}，所以我没有跳过任何一次。`
-    : `"${view.prompt}" doesn't fire on ${when}${rule ? ` (it repeats ${rule})` : ""}, so I haven't skipped anything.`;
+    ? `“${view.prompt}”${when}没有要提醒的那一次${rule ? `（重复：${rule}）` : ""}，所以我没有跳过任何一次。`
+    : `"${view.prompt}" doesn't fire ${when}${rule ? ` (it repeats ${rule})` : ""}, so I haven't skipped anything.`;
 } // deno-fmt-ignore
 
 function next(view: ScheduleView, ctx: ReplyContext): string {

@@ -12,8 +12,16 @@ import type { Target } from "./parse.ts";
 
 /** The day a skip names, in the series' zone. */
 export type SkipDay =
-  /** A weekday: `next` "下周一" (next week's), `this` "这周一", or the first upcoming one. */
-  | { readonly kind: "weekday"; readonly code: string; readonly week?: "next" | "this" }
+  /**
+   * A weekday: `next` "下周一" (next week's), `this` "这周一", or the first upcoming one
+   * (`notToday`: "next Monday" said on a Monday is a week away).
+   */
+  | {
+    readonly kind: "weekday";
+    readonly code: string;
+    readonly week?: "next" | "this";
+    readonly notToday?: true;
+  }
   /** Today (0), tomorrow (1), the day after (2). */
   | { readonly kind: "days"; readonly days: number };
 
@@ -80,7 +88,11 @@ function skipDay(text: string, zh: boolean): { day?: SkipDay; rest: string } {
   }
   const code =
     CODES[["mon", "tue", "wed", "thu", "fri", "sat", "sun"].indexOf(m[2]!.toLowerCase())]!;
-  return { day: { kind: "weekday", code }, rest };
+  const next = /^next$/i.test(m[1] ?? "");
+  return {
+    day: next ? { kind: "weekday", code, notToday: true } : { kind: "weekday", code },
+    rest,
+  };
 } // deno-fmt-ignore
 
 function clean(prompt: string): string {
