@@ -328,6 +328,13 @@ const WEEK = ["11-30", "12-01", "12-02", "12-03", "12-04", "12-07"].map((d) => (
   at: `2026-${d}T08:00:00.000Z`,
 }));
 
+/** The model's reply at `now` in Berlin, with the series tools. */
+function completeAt(now: number, messages: readonly ModelMessage[]) {
+  const signal = new AbortController().signal;
+  const context = { now, timeZone: "Europe/Berlin" };
+  return new OfflineModel().complete({ messages, tools: TOOLS, signal, context });
+}
+
 for (
   const [text, at] of [
     ["skip Monday's standup", "2026-11-30T08:00:00.000Z"],
@@ -342,12 +349,7 @@ for (
 ) {
   Deno.test(`"${text}" on a Monday morning skips ${at}`, async () => {
     const prompt = /站会/.test(text) ? "参加站会" : "join the standup";
-    const reply = await new OfflineModel().complete({
-      messages: afterList(text, standup(prompt, { preview: WEEK })),
-      tools: TOOLS,
-      signal: new AbortController().signal,
-      context: { now: MONDAY, timeZone: "Europe/Berlin" },
-    });
+    const reply = await completeAt(MONDAY, afterList(text, standup(prompt, { preview: WEEK })));
     assert.deepEqual(calls(reply).map((c) => [c.name, c.args]), [["schedule_skip", {
       id: "sch_1",
       occurrence_at: at,
@@ -361,12 +363,7 @@ Deno.test("a skip of today's occurrence once it has passed is answered (en, zh)"
     ["skip today's standup", "join the standup", /^"join the standup" doesn't fire today \(it repeats every weekday at 09:00 \(Europe\/Berlin\)\), so I haven't skipped anything\.$/],
     ["跳过今天的站会", "参加站会", /^“参加站会”今天没有要提醒的那一次（重复：工作日 09:00（Europe\/Berlin）），所以我没有跳过任何一次。$/],
   ] as const) {
-    const reply = await new OfflineModel().complete({
-      messages: afterList(text, standup(prompt, { preview: WEEK.slice(1) })),
-      tools: TOOLS,
-      signal: new AbortController().signal,
-      context: { now: evening, timeZone: "Europe/Berlin" },
-    });
+    const reply = await completeAt(evening, afterList(text, standup(prompt, { preview: WEEK.slice(1) })));
     assert.deepEqual(reply.toolCalls, []);
     assert.match(reply.text, words);
   }
