@@ -144,7 +144,7 @@ const RULES_EN: readonly Rule[] = [
     (m, d) =>
       d.freq === "WEEKLY" && d.byday === undefined
         ? days(d, enDayCodes(m[1] ?? ""))
-        : d.freq === "MONTHLY"
+        : d.freq === "MONTHLY" || d.freq === "YEARLY"
         ? (d.cannot ??= "unreadable")
         : false,
   ],
@@ -162,7 +162,12 @@ const RULES_EN: readonly Rule[] = [
   // the next 15th (`month_day.ts`): a repeat needs its word, never a silent monthly.
   [
     new RegExp(`\\bon\\s+the\\s+(${EN_ORDINAL}|last)(?:\\s+day)?\\b`, "i"),
-    (m, d) => (d.freq === "MONTHLY" ? monthDay(d, ordinalDay(m[1] ?? ""), true) : false),
+    (m, d) =>
+      d.freq === "MONTHLY"
+        ? monthDay(d, ordinalDay(m[1] ?? ""), true)
+        : d.freq === "YEARLY" && d.bymonth === undefined
+        ? (d.cannot ??= "yearly") // "every year on the 15th": of which month?
+        : false,
   ],
   [
     /\b(?:for\s+)?(\d+)\s+times\b(?!\s+(?:a|an|per|each|every|hourly|daily|weekly|fortnightly|monthly|yearly|annually)\b)/i,

@@ -192,7 +192,9 @@ const ROWS: readonly Row[] = [
   ["remind me every year on my birthday to celebrate", "yearly"],
   ["每年生日提醒我给妈妈打电话", "yearly"],
   ["remind me every year on February 30 to party", "unreadable"],
-  ["remind me every 2nd Tuesday to water the plants", "unreadable"], // the 2nd of the month, or every other?
+  ["remind me every 2nd Tuesday to water the plants", "unreadable"],
+  ["remind me every year on the 15th to renew", "yearly"],
+  ["remind me every year on Monday to renew", "unreadable"], // the 2nd of the month, or every other?
   ["每年2月30日提醒我聚会", "unreadable"],
 ]; // deno-fmt-ignore
 
