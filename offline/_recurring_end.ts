@@ -196,7 +196,7 @@ export function findEnd(text: string, wall: Temporal.ZonedDateTime): EndPhrase |
 /** The rule an end applies to: its frequency, interval and weekdays. */
 export interface EndRule {
   /** FREQ. */
-  readonly freq: "MINUTELY" | "HOURLY" | "DAILY" | "WEEKLY" | "MONTHLY";
+  readonly freq: "MINUTELY" | "HOURLY" | "DAILY" | "WEEKLY" | "MONTHLY" | "YEARLY";
   /** INTERVAL. */
   readonly interval: number;
   /** BYDAY of a weekly rule. */
@@ -217,7 +217,7 @@ const MINUTES: Record<Exclude<EndUnit, "month" | "time">, number> = {
   day: 1440,
   week: 10_080,
 };
-const PERIOD: Record<Exclude<EndRule["freq"], "MONTHLY">, number> = {
+const PERIOD: Record<Exclude<EndRule["freq"], "MONTHLY" | "YEARLY">, number> = {
   MINUTELY: 1,
   HOURLY: 60,
   DAILY: 1440,
@@ -231,9 +231,11 @@ function pad(n: number, width = 2): string {
 /** How many reminders `n` `unit`s of the rule hold, from its first; `task` when shorter than it. */
 function countFor(n: number, unit: EndUnit, rule: EndRule): number | "task" | undefined {
   if (unit === "time") return n;
-  if (rule.freq === "MONTHLY") {
+  if (rule.freq === "MONTHLY" || rule.freq === "YEARLY") {
     if (unit !== "month") return "task";
-    return n % rule.interval === 0 ? n / rule.interval : undefined;
+    const months = rule.interval * (rule.freq === "YEARLY" ? 12 : 1);
+    if (rule.freq === "YEARLY" && n < months) return "task";
+    return n % months === 0 ? n / months : undefined;
   }
   if (unit === "month") return undefined; // months differ in length: no exact count
   const total = n * MINUTES[unit];

@@ -7,6 +7,7 @@
  */
 import { enNumber, zhNumber } from "./duration.ts";
 import { EN_ORDINAL, EN_ORDINAL_WORD, isAdjective, ordinalDay } from "./_recurring_words.ts";
+import { readCalendar, readCalendarDay } from "./_recurring_calendar.ts";
 
 /** A phrase's place in the text. */
 export interface Span {
@@ -18,7 +19,8 @@ export interface Span {
 
 /**
  * Why a repeat cannot be set: `seconds` (a count of seconds that is no whole number of minutes,
- * "every 90 seconds": the RRULE subset counts in whole minutes), `yearly`, `which-days` (several
+ * "every 90 seconds": the RRULE subset counts in whole minutes), `yearly` (a month without its
+ * day, "every March", or a leap-year rule: which day of the year?), `which-days` (several
  * times a week without naming the days: "twice a week"), `which-times` (several times a day
  * without naming the times: "twice a day"), `unreadable`; of its end (`_recurring_end.ts`): `end`
  * (an end that cannot be read: "until whenever", "for a few days"), `end-count` (a length its
@@ -36,7 +38,7 @@ export type CannotReason =
   | "end-before";
 
 /** The frequencies of the RRULE subset (docs/recurring.md). */
-export type Freq = "MINUTELY" | "HOURLY" | "DAILY" | "WEEKLY" | "MONTHLY";
+export type Freq = "MINUTELY" | "HOURLY" | "DAILY" | "WEEKLY" | "MONTHLY" | "YEARLY";
 
 /** A rule in the making: what the phrases read so far. */
 export interface Draft {
@@ -48,6 +50,12 @@ export interface Draft {
   byday?: string[];
   /** BYMONTHDAY (1..31, -1 the last day). */
   bymonthday?: number;
+  /** BYMONTH of a yearly rule (1..12). */
+  bymonth?: number;
+  /** An ordinal BYDAY of a monthly or yearly rule: `1MO`, `-1FR`. */
+  nth?: string;
+  /** BYSETPOS over `byday` in the month ("the last weekday of the month": -1). */
+  setpos?: number;
   /** COUNT. */
   count?: number;
   /** "twice a week", "每天两次": how many times per which period (refused unless days say it). */
@@ -91,12 +99,11 @@ const ZH_UNIT: Record<string, string> = {
 type Rule = readonly [RegExp, (m: RegExpExecArray, d: Draft) => void | false];
 
 const RULES_EN: readonly Rule[] = [
+  [/\bleap\s+years?\b/i, (_m, d) => (d.cannot = "yearly")],
+  [new RegExp(`\\b(?:every|each)\\s+(?:${EN_MONTHS})\\b`, "i"), (_m, d) => (d.cannot ??= "yearly")], // which day?
   [
-    new RegExp(
-      `\\b(?:every|each)\\s+(?:other\\s+|\\S+\\s+)?(?:leap\\s+)?years?\\b|\\b(?:yearly|annually)\\b|\\b(?:every|each)\\s+(?:${EN_MONTHS})\\b`,
-      "i",
-    ),
-    (_m, d) => (d.cannot = "yearly"),
+    /\b(?:every|each)\s+(?:(other|second)\s+|(\d+|[a-z]+(?:-[a-z]+)?)\s+)?years?\b/i,
+    (m, d) => unit(d, m[1] ? 2 : m[2] ? enCount(m[2]) : 1, "year"),
   ],
   // "once a week", "twice a day", "3 times per month", "twice weekly".
   [
@@ -112,7 +119,7 @@ const RULES_EN: readonly Rule[] = [
     (m, d) => unit(d, m[1] ? 2 : m[2] ? enCount(m[2]) : 1, m[3]!.toLowerCase()),
   ],
   [
-    /\b(hourly|daily|nightly|weekly|fortnightly|monthly)\b/i,
+    /\b(hourly|daily|nightly|weekly|fortnightly|monthly|yearly|annually)\b/i,
     (m, d) => (isAdjective(m) ? false : adverb(d, m[1]!.toLowerCase())),
   ],
   [/\b(?:every|each)\s+(?:morning|afternoon|evening|night)\b/i, (_m, d) => set(d, "DAILY", 1)],
@@ -137,7 +144,7 @@ const RULES_EN: readonly Rule[] = [
     (m, d) =>
       d.freq === "WEEKLY" && d.byday === undefined
         ? days(d, enDayCodes(m[1] ?? ""))
-        : d.freq === "MONTHLY"
+        : d.freq === "MONTHLY" || d.freq === "YEARLY"
         ? (d.cannot ??= "unreadable")
         : false,
   ],
@@ -155,7 +162,12 @@ const RULES_EN: readonly Rule[] = [
   // the next 15th (`month_day.ts`): a repeat needs its word, never a silent monthly.
   [
     new RegExp(`\\bon\\s+the\\s+(${EN_ORDINAL}|last)(?:\\s+day)?\\b`, "i"),
-    (m, d) => (d.freq === "MONTHLY" ? monthDay(d, ordinalDay(m[1] ?? ""), true) : false),
+    (m, d) =>
+      d.freq === "MONTHLY"
+        ? monthDay(d, ordinalDay(m[1] ?? ""), true)
+        : d.freq === "YEARLY" && d.bymonth === undefined
+        ? (d.cannot ??= "yearly") // "every year on the 15th": of which month?
+        : false,
   ],
   [
     /\b(?:for\s+)?(\d+)\s+times\b(?!\s+(?:a|an|per|each|every|hourly|daily|weekly|fortnightly|monthly|yearly|annually)\b)/i,
@@ -170,7 +182,8 @@ const RULES_EN: readonly Rule[] = [
 ]; // deno-fmt-ignore
 
 const RULES_ZH: readonly Rule[] = [
-  [new RegExp(`每(?:隔)?\\s*(?:${ZN})?\\s*个?年|闰年|年年`), (_m, d) => (d.cannot = "yearly")],
+  [/闰年/, (_m, d) => (d.cannot = "yearly")],
+  [new RegExp(`每(?:隔)?\\s*(${ZN})?\\s*个?年|年年`), (m, d) => unit(d, num(m[1]), "year")],
   // "每周一次", "一周两次", "每两周一次", "每天两次", "一年一次".
   [
     new RegExp(`(?:每(?:隔)?\\s*(${ZN})?|(${ZN}))\\s*个?(天|日|${ZH_WEEK}|月|年|小时|钟头|分钟)\\s*(${ZN})\\s*次`),
@@ -215,6 +228,8 @@ const RULES_ZH: readonly Rule[] = [
   [/(?:只|仅)(?:提醒)?\s*(?:一|1)\s*次/, (_m, d) => (d.freq === undefined ? false : (d.count = 1))],
 ]; // deno-fmt-ignore
 
+// A day of the year by its name, not its date: the model cannot know it.
+const DAY_OF_YEAR_RE = /\b(?:birthday|anniversary|name\s*day)\b|生日|纪念日/i;
 // Words that ask for a repeat without saying how often: answered, never a one-off.
 const VAGUE_RE = /\b(?:repeatedly|recurring|repeating|regularly)\b|重复|反复|定期|每隔?几/i;
 
@@ -249,6 +264,7 @@ function unit(d: Draft, n: number, word: string): void {
   else if (w === "hour" || w === "hr") set(d, "HOURLY", n);
   else if (w === "day") set(d, "DAILY", n);
   else if (w === "week") set(d, "WEEKLY", n);
+  else if (w === "year") set(d, "YEARLY", n);
   else set(d, "MONTHLY", n);
 }
 
@@ -265,8 +281,7 @@ const PER_UNIT: Record<string, string> = {
 /** "once a week" (`times` 1 per `word`, every `interval` of them); "twice a day" is checked in `read`. */
 function per(d: Draft, times: number, word: string, interval = 1): void {
   const u = PER_UNIT[word.toLowerCase()] ?? word.toLowerCase();
-  if (u === "year") d.cannot = "yearly";
-  else if (u === "fortnight") set(d, "WEEKLY", 2);
+  if (u === "fortnight") set(d, "WEEKLY", 2);
   else unit(d, interval, u);
   d.per = { times, unit: u };
 }
@@ -284,6 +299,7 @@ function adverb(d: Draft, word: string): void {
   else if (word === "daily" || word === "nightly") set(d, "DAILY", 1);
   else if (word === "weekly") set(d, "WEEKLY", 1);
   else if (word === "fortnightly") set(d, "WEEKLY", 2);
+  else if (word === "yearly" || word === "annually") set(d, "YEARLY", 1);
   else set(d, "MONTHLY", 1);
 }
 
@@ -331,11 +347,14 @@ function zhDayCodes(text: string | undefined): string[] {
 export function read(text: string): Draft | undefined {
   const d: Draft = { interval: 1, spans: [] };
   const rules = /[\u3400-\u9fff]/.test(text) ? [...RULES_ZH, ...RULES_EN] : RULES_EN;
+  // "the first Monday of every month" first: never "the 1st" and a prompt "Monday of".
+  const rest = readCalendar(text, d);
   for (const [re, apply] of rules) {
-    const m = re.exec(text);
+    const m = re.exec(rest);
     if (!m || apply(m, d) === false) continue;
     d.spans.push({ index: m.index, length: m[0].length });
   }
+  readCalendarDay(rest, d);
   if (d.spans.length === 0) return VAGUE_RE.test(text) ? { ...d, cannot: "unreadable" } : undefined;
   if (d.freq === undefined) d.cannot ??= "unreadable"; // "3 times" alone says no cadence
   // "twice a week" names no days (fine when they are named: "twice a week on Mon and Thu"),
@@ -350,6 +369,17 @@ export function read(text: string): Draft | undefined {
       : "unreadable";
   }
   // Weekdays the rule cannot carry ("every month on Monday", "every hour on weekdays").
-  if (d.byday !== undefined && d.freq !== "WEEKLY") d.cannot ??= "unreadable";
+  const monthly = d.freq === "MONTHLY" || d.freq === "YEARLY";
+  if (d.byday !== undefined && d.freq !== "WEEKLY" && !(monthly && d.setpos !== undefined)) {
+    d.cannot ??= "unreadable";
+  }
+  if (d.nth !== undefined && !monthly) d.cannot ??= "unreadable";
+  // "every year on my birthday", "每年生日": which day is it? Never today's date instead.
+  if (
+    d.freq === "YEARLY" && d.bymonth === undefined && d.nth === undefined &&
+    DAY_OF_YEAR_RE.test(text)
+  ) {
+    d.cannot ??= "yearly";
+  }
   return d;
 }

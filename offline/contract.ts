@@ -19,8 +19,34 @@ import type {
 } from "@chime/schedule";
 import { SCHEDULE_TOOL_NAMES } from "@chime/schedule";
 
-/** Tool names (docs/recurring.md "Tools"). */
-export const TOOL: typeof SCHEDULE_TOOL_NAMES = SCHEDULE_TOOL_NAMES;
+/**
+ * Tool names (docs/recurring.md "Tools"), with the series tools of issue 21: `schedule_pause`,
+ * `schedule_resume` and `schedule_skip` (the model calls them only when they are registered).
+ */
+export const TOOL: typeof SCHEDULE_TOOL_NAMES & {
+  readonly pause: "schedule_pause";
+  readonly resume: "schedule_resume";
+  readonly skip: "schedule_skip";
+} = {
+  ...SCHEDULE_TOOL_NAMES,
+  pause: "schedule_pause",
+  resume: "schedule_resume",
+  skip: "schedule_skip",
+};
+
+/** Arguments of `schedule_pause` and `schedule_resume`: the series' id. */
+export interface SeriesArgs {
+  /** Schedule id. */
+  readonly id: string;
+}
+
+/** Arguments of `schedule_skip`: the series and the occurrence (omitted: the next one). */
+export interface SkipArgs {
+  /** Schedule id. */
+  readonly id: string;
+  /** The occurrence to skip, an RFC 3339 UTC instant. */
+  readonly occurrence_at?: string;
+}
 
 /** The structured local `at` selector. */
 export type LocalAt = LocalAtArgs;
@@ -48,13 +74,29 @@ export interface ToolArgs {
   readonly schedule_update: ScheduleUpdateArgs;
   /** `schedule_snooze`. */
   readonly schedule_snooze: SnoozeArgs;
+  /** `schedule_pause`. */
+  readonly schedule_pause: SeriesArgs;
+  /** `schedule_resume`. */
+  readonly schedule_resume: SeriesArgs;
+  /** `schedule_skip`. */
+  readonly schedule_skip: SkipArgs;
 }
 
 /** `repeat` of a listed recurring record, or `recurring` of a frame, as read. */
 export type RepeatView = Pick<RepeatValue, "rrule" | "timeZone"> & {
   /** The rule in words, when the tool gave them. */
   readonly text?: RepeatValue["text"];
+  /** Local DTSTART, when the tool gave it. */
+  readonly dtstart?: string;
 };
+
+/** One upcoming occurrence of a listed series (`preview`): UTC instant, local time, offset. */
+export interface PreviewView {
+  /** The occurrence, RFC 3339 UTC. */
+  readonly at: string;
+  /** Its local date-time in the series' zone, when given. */
+  readonly local?: string;
+}
 
 /** A reminder as read, defensively, from a tool value ({@linkcode ScheduleValue}) or a frame. */
 export interface ScheduleView extends Pick<ScheduleValue, "prompt" | "scheduledAt"> {
@@ -68,6 +110,10 @@ export interface ScheduleView extends Pick<ScheduleValue, "prompt" | "scheduledA
   readonly repeat?: RepeatView;
   /** For a snooze record: the id of the reminder whose occurrence it snoozes. */
   readonly snoozeOf?: string;
+  /** The next occurrences of a series, when the tool listed them. */
+  readonly preview?: readonly PreviewView[];
+  /** The series is paused (`status: "paused"` or `paused: true`). */
+  readonly paused?: true;
 }
 
 /** A JSON object. */
@@ -134,7 +180,13 @@ export function readRepeat(value: unknown): RepeatView | undefined {
   const rrule = str(o?.rrule);
   if (!o || !rrule) return undefined;
   const text = readRuleText(o.text);
-  return { rrule, timeZone: str(o.timeZone), ...(text ? { text } : {}) };
+  const dtstart = str(o.dtstart);
+  return {
+    rrule,
+    timeZone: str(o.timeZone),
+    ...(text ? { text } : {}),
+    ...(dtstart ? { dtstart } : {}),
+  };
 }
 
 /**
@@ -149,6 +201,15 @@ export function readSchedule(value: unknown): ScheduleView | undefined {
   if (!o || !id) return undefined;
   const repeat = readRepeat(o.repeat ?? o.recurring);
   const snoozeOf = str(obj(o.snoozeOf)?.id);
+  const listed = o.preview ?? obj(o.repeat)?.preview;
+  const preview = Array.isArray(listed)
+    ? listed.flatMap((p) => {
+      const at = str(obj(p)?.at);
+      const local = str(obj(p)?.local);
+      return at ? [{ at, ...(local ? { local } : {}) }] : [];
+    })
+    : [];
+  const paused = str(o.status) === "paused" || o.paused === true;
   return {
     id,
     prompt: str(o.prompt),
@@ -157,6 +218,8 @@ export function readSchedule(value: unknown): ScheduleView | undefined {
     kind: str(o.kind) || (repeat ? "recurring" : ""),
     ...(repeat ? { repeat } : {}),
     ...(snoozeOf ? { snoozeOf } : {}),
+    ...(preview.length > 0 ? { preview } : {}),
+    ...(paused ? { paused: true as const } : {}),
   };
 }
 
@@ -183,7 +246,19 @@ export function readSchedules(value: unknown): ScheduleView[] {
 export function readResultSchedule(value: unknown): ScheduleView | undefined {
   const o = obj(value);
   if (!o) return undefined;
-  for (const key of ["schedule", "record", "reminder", "updated", "snoozed", "deleted"]) {
+  for (
+    const key of [
+      "schedule",
+      "record",
+      "reminder",
+      "updated",
+      "snoozed",
+      "deleted",
+      "paused",
+      "resumed",
+      "skipped",
+    ]
+  ) {
     const inner = readSchedule(o[key]);
     if (inner) return inner;
   }

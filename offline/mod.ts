@@ -1,7 +1,7 @@
 /**
  * `@chime/offline` is the keyless default model: a deterministic model adapter that reads
- * reminder requests in English and Chinese (create, list, cancel, snooze, move, repeat) and
- * answers tool results and reminder frames with short texts. It speaks the contracts of the
+ * reminder requests in English and Chinese (create, list, cancel, snooze, move, repeat, pause,
+ * resume, skip, a new text) and answers tool results and reminder frames with short texts. It speaks the contracts of the
  * members it talks to by importing them: the schedule tools' names, argument shapes and frame
  * from `@chime/schedule`, the time-context heading from `@chime/timecontext` and the model and
  * transcript-note types from `@chime/agent` (docs/architecture.md).

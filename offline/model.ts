@@ -100,10 +100,11 @@ function forToolResults(pc: PlanContext): Draft {
   const known = knownReminders(messages.slice(0, start));
   const outcomes = messages.slice(start).flatMap((m) => {
     if (m.role !== "tool") return [];
-    const id = str(obj(callArgs(messages, m.toolCallId))?.id);
+    const args = callArgs(messages, m.toolCallId);
+    const id = str(obj(args)?.id);
     const before = id ? known.find((k) => k.view.id === id)?.view : undefined;
     const name = names.get(m.toolCallId) ?? "";
-    return [{ name, content: m.content, callId: m.toolCallId, before }];
+    return [{ name, content: m.content, callId: m.toolCallId, before, args }];
   });
   const batch = batchBefore(messages, start - 1);
   const reply = { ...pc.reply, zh: isChinese(batch.texts.map((t) => t.text).join(" ")) };
@@ -119,8 +120,10 @@ function forToolResults(pc: PlanContext): Draft {
  * locale, `repeat: { rrule, start }` for repeats, docs/recurring.md); a repeat it cannot express
  * gets an answer saying so, never a one-off. List, cancel ("stop the X reminder"), snooze
  * ("snooze it 10 minutes") and move ("move it to 4pm") requests become `schedule_list`,
- * `schedule_delete`, `schedule_snooze` and `schedule_update` calls, judged on the current turn's
- * own results; a repeating reminder moved to a clock time keeps repeating at that time (a new
+ * `schedule_delete`, `schedule_snooze` and `schedule_update` calls, and pause, resume, skip
+ * ("pause my standup reminder", "skip next Monday's standup") and a new text ("rename the
+ * standup reminder to …") `schedule_pause`, `schedule_resume`, `schedule_skip` and
+ * `schedule_update { prompt }` calls, judged on the current turn's own results; a repeating reminder moved to a clock time keeps repeating at that time (a new
  * `repeat`), and an update that changes whether a reminder repeats says so. Messages the transcript marks stopped or superseded are never acted on; an edit
  * reconciles what its original did. Tool results and `<schedule-reminder>` frames get short
  * texts; anything else gets a help text offering only what the registered tools serve (without

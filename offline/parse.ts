@@ -8,6 +8,7 @@ import { findAbsolute } from "./absolute.ts";
 import type { CreateArgs, LocalAt, Selector } from "./contract.ts";
 import { findLength, parseDuration } from "./duration.ts";
 import { type CannotReason, findRecurrence } from "./recurring.ts";
+import { parseSeries, type SeriesIntent } from "./series_words.ts";
 import { findExplicitZone } from "./zone.ts";
 
 export type { CreateArgs, LocalAt } from "./contract.ts";
@@ -51,6 +52,7 @@ export type OfflineIntent =
     /** That day as the user said it ("tomorrow", "on the 15th", "15号"). */
     readonly phrase?: string;
   }
+  | SeriesIntent
   | { readonly kind: "time" }
   | { readonly kind: "none" };
 
@@ -287,12 +289,15 @@ function cancelWords(text: string): string[] {
  * "snooze it 10 minutes" / "推迟10分钟" / "remind me again in 10 minutes" / "再提醒我一次 10分钟后"
  * a snooze (10 minutes by default) and "move it to 4pm" / "改到下午4点" an update (`dated` when
  * the new time names a day), each of the reminder named by id, by words, or else the latest one.
+ * Pause, resume, skip and a new text are series requests (`series_words.ts`).
  *
  * @param text the user's message (time-context lines excluded)
  * @param options the clock reading (epoch ms) and the session zone
  * @returns the intent
  */
 export function parseIntent(text: string, options: ParseOptions): OfflineIntent {
+  const asked = parseSeries(text);
+  if (asked) return asked;
   const create = CREATE_RE.exec(text);
   const cancel = CANCEL_RE.exec(text);
   const ids = [...new Set(text.match(ID_RE) ?? [])];

@@ -31,6 +31,7 @@ import type { OfflineIntent, Target } from "./parse.ts";
 import { callArgs, knownReminders, latestReminder } from "./refer.ts";
 import { notRepeatingText, type ReplyContext, type ToolOutcome } from "./reply.ts";
 import { moveSeries } from "./series_move.ts";
+import { afterListSeries, forSeries, isSeries } from "./series_plan.ts";
 import {
   type AskAction,
   askWhichText,
@@ -226,6 +227,8 @@ function forIntent(intent: OfflineIntent, pc: PlanContext): Draft {
       return text(timeText(pc.reply));
     case "none":
       return text(helpText(zh, pc));
+    default:
+      return forSeries(intent, pc); // pause, resume, skip, a new text
   }
 } // deno-fmt-ignore
 
@@ -316,6 +319,7 @@ function afterList(
 ): Draft | undefined {
   let words: readonly string[];
   let action: AskAction;
+  if (isSeries(intent)) return afterListSeries(intent, schedules, pc);
   if (intent.kind === "cancel-match") [words, action] = [intent.words, "cancel"];
   else if (intent.kind === "snooze" || intent.kind === "update") {
     const t = intent.target;

@@ -6,8 +6,8 @@
  * the month (`BYMONTHDAY`), at the named time or 09:00, like "daily" (README "Configuration").
  * A named weekday ("every Friday", "每周五") keeps its day. "Twice a week" names no days (refused
  * with a hint to name them), "twice a day" no times, and "biweekly" means two things: each is
- * refused, never guessed. Yearly repeats
- * are outside the RRULE subset (docs/recurring.md "Records") and are refused as such.
+ * refused, never guessed. Yearly and ordinal repeats ("every year on March 3", "last Friday of
+ * every month") have their own table, calendar_phrases_test.ts.
  *
  * Every expected rule is checked against the schedule engine too: it is canonical, and the
  * first occurrence the engine computes after the clock, from DTSTART = the model's `start`, is
@@ -196,13 +196,7 @@ const ROWS: readonly Row[] = [
     "2026-12-15T09:00",
   ]],
   ["remind me every month on Monday to review", "unreadable"],
-  // Yearly: outside the RRULE subset, refused as such.
-  ["remind me every year to renew the passport", "yearly"],
-  ["remind me yearly to file taxes", "yearly"],
-  ["remind me once a year to see the dentist", "yearly"],
-  ["每年提醒我交税", "yearly"],
-  ["每年一次提醒我体检", "yearly"],
-  ["一年一次提醒我续保险", "yearly"],
+  // Yearly and ordinal phrases: calendar_phrases_test.ts.
   // Daily, for comparison: 09:00 when no time is named.
   ["remind me daily to stretch", "stretch", [`FREQ=DAILY;${D9}`, "2026-12-03T09:00"], [
     `FREQ=DAILY;${D9}`,

@@ -232,7 +232,9 @@ const CANNOT: readonly [string, string][] = [
   ["remind me every few hours to stretch", "unreadable"],
   ["remind me repeatedly to drink water", "unreadable"],
   ["每30秒提醒我眨眼", "seconds"],
-  ["每年提醒我交税", "yearly"],
+  ["每年生日提醒我给妈妈打电话", "yearly"],
+  ["remind me every March to do the taxes", "yearly"],
+  ["每逢闰年提醒我庆祝", "yearly"],
   ["每隔几小时提醒我喝水", "unreadable"],
 ];
 

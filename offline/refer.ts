@@ -91,7 +91,11 @@ export function knownReminders(messages: readonly ModelMessage[]): Known[] {
     if (name === TOOL.delete) {
       const id = readResultSchedule(value)?.id || str(obj(callArgs(messages, m.toolCallId))?.id);
       known.delete(id);
-    } else if (name === TOOL.create || name === TOOL.update || name === TOOL.snooze) {
+    } else if (
+      [TOOL.create, TOOL.update, TOOL.snooze, TOOL.pause, TOOL.resume, TOOL.skip].includes(
+        name as typeof TOOL.create,
+      )
+    ) {
       const view = readResultSchedule(value);
       if (view) see(view, "result");
     }

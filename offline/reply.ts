@@ -5,6 +5,7 @@
  * @module
  */
 import { ruleWords } from "./rule_words.ts";
+import { seriesErrorText, seriesResultText } from "./series_texts.ts";
 import {
   type Obj,
   obj,
@@ -41,6 +42,8 @@ export interface ToolOutcome {
    * update that changes whether it repeats says so.
    */
   readonly before?: ScheduleView | undefined;
+  /** The call's arguments, when known (a skip names its occurrence there). */
+  readonly args?: unknown;
 }
 
 function pad(n: number): string {
@@ -116,8 +119,8 @@ const ERRORS: Record<string, readonly [string, string]> = {
     "该时区不存在这个本地时间（夏令时跳变），请换一个时间。",
   ],
   unsupported_rule: [
-    "The reminder tool can't repeat that way, so I set nothing. Repeats can be every N minutes (at least one), hours, days, weeks on chosen weekdays, or months on a day of the month.",
-    "提醒工具不支持这种重复方式，所以我没有设置任何提醒。可以按每 N 分钟（至少 1 分钟）、小时、天、每周指定星期几或每月某一天重复。",
+    "The reminder tool can't repeat that way, so I set nothing. Repeats can be every N minutes (at least one), hours, days, weeks on chosen weekdays, months on a day of the month or a weekday such as the last Friday, or years on a date.",
+    "提醒工具不支持这种重复方式，所以我没有设置任何提醒。可以按每 N 分钟（至少 1 分钟）、小时、天、每周指定星期几、每月某一天或某个星期几（如最后一个周五）、每年某一天重复。",
   ],
   persistence_uncertain: [
     "I couldn't confirm the change was saved; please check your reminders list.",
@@ -177,6 +180,8 @@ function errorText(name: string, error: Obj | undefined, ctx: ReplyContext): str
     ? NOT_ACTIVE.find(([re]) => re.test(message))
     : undefined;
   if (why) return ctx.zh ? why[2] : why[1];
+  const series = seriesErrorText(name, error, ctx.zh);
+  if (series) return series;
   const fixed = ERRORS[code];
   if (fixed) return ctx.zh ? fixed[1] : fixed[0];
   const detail = message || code || "unknown error";
@@ -212,6 +217,8 @@ export function listLines(schedules: readonly ScheduleView[], ctx: ReplyContext)
   return schedules.map((s) => {
     const status = s.status === "overdue"
       ? (ctx.zh ? "已逾期，会话打开时送达" : "overdue, fires while the session is open")
+      : s.paused
+      ? (ctx.zh ? "已暂停" : "paused")
       : (ctx.zh ? "已计划" : s.status || "scheduled");
     const when = s.repeat
       ? repeatText({ ...s, repeat: s.repeat }, ctx)
@@ -224,10 +231,14 @@ const ORDINAL_SUFFIX = (n: number) => (n === 31 ? "st" : "th");
 
 /**
  * A monthly rule on the 29th–31st skips the months without that day (RFC 5545, docs/recurring.md
- * "Records"): said, with the phrase that reaches every month.
+ * "Records"): said, with the phrase that reaches every month; a yearly one on February 29 skips
+ * the years without one.
  */
 function skippedMonthsText(repeat: RepeatView, zh: boolean): string {
   const rule = repeat.rrule.toUpperCase();
+  if (/(?:^|;)FREQ=YEARLY;(?:INTERVAL=\d+;)?BYMONTH=2;BYMONTHDAY=29(?:;|$)/.test(rule)) {
+    return zh ? "没有2月29日的年份会跳过。" : " Years without a February 29 are skipped.";
+  }
   if (!/(?:^|;)FREQ=MONTHLY(?:;|$)/.test(rule)) return "";
   const days = /(?:^|;)BYMONTHDAY=([^;]+)/.exec(rule)?.[1]?.split(",").map(Number) ?? [];
   const day = Math.min(...days.filter((d) => d >= 29 && d <= 31));
@@ -325,6 +336,9 @@ function successText(outcome: ToolOutcome, value: Obj, ctx: ReplyContext): strin
   }
   if (name === TOOL.delete || (!known && value.deleted !== undefined)) {
     return deletedText(value, ctx);
+  }
+  if (name === TOOL.pause || name === TOOL.resume || name === TOOL.skip) {
+    return seriesResultText(name, value, obj(outcome.args), ctx);
   }
   if (name === TOOL.update || name === TOOL.snooze) {
     return changedText(name, readResultSchedule(value), outcome.before, ctx);

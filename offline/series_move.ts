@@ -34,7 +34,37 @@ export interface SeriesMoveOptions {
 }
 
 const pad = (n: number) => String(n).padStart(2, "0");
-const DAILY_OR_LONGER = new Set(["DAILY", "WEEKLY", "MONTHLY"]);
+const DAILY_OR_LONGER = new Set(["DAILY", "WEEKLY", "MONTHLY", "YEARLY"]);
+/** The canonical part order of docs/recurring.md ("RRULE subset"). */
+const ORDER = [
+  "FREQ",
+  "INTERVAL",
+  "BYMONTH",
+  "BYDAY",
+  "BYMONTHDAY",
+  "BYHOUR",
+  "BYMINUTE",
+  "BYSETPOS",
+  "COUNT",
+  "UNTIL",
+];
+
+/**
+ * The rule's text in the canonical part order: the engine's own spelling when it reads the
+ * rule; a rule it refuses as `unsupported_rule` (a form another engine version may take) is sent
+ * as ordered, for the tool to answer.
+ */
+function ruleText(parts: Map<string, string>): string {
+  const rank = (k: string) => (ORDER.includes(k) ? ORDER.indexOf(k) : ORDER.length);
+  const text = [...parts].sort(([a], [b]) => rank(a) - rank(b)).map(([k, v]) => `${k}=${v}`)
+    .join(";");
+  try {
+    return canonicalRule(text);
+  } catch (error) {
+    if ((error as { code?: unknown }).code === "unsupported_rule") return text;
+    throw error;
+  }
+}
 
 /** The local date-time the selector names, in `zone`; a bare time of day is the next one. */
 function target(
@@ -78,9 +108,11 @@ function pinDay(parts: Map<string, string>, next: string, zone: string): void {
   }
   const freq = parts.get("FREQ");
   if (freq === "WEEKLY" && !parts.has("BYDAY")) parts.set("BYDAY", DAY_CODES[local.dayOfWeek - 1]!);
-  if (freq === "MONTHLY" && !parts.has("BYDAY") && !parts.has("BYMONTHDAY")) {
+  const monthly = freq === "MONTHLY" || freq === "YEARLY";
+  if (monthly && !parts.has("BYDAY") && !parts.has("BYMONTHDAY")) {
     parts.set("BYMONTHDAY", String(local.day));
   }
+  if (freq === "YEARLY" && !parts.has("BYMONTH")) parts.set("BYMONTH", String(local.month));
 }
 
 /** Moves the day of the rule to `date` where one day is named; `false`: no single day to move. */
@@ -91,10 +123,12 @@ function moveDay(parts: Map<string, string>, date: Temporal.PlainDateTime): bool
   if (freq === "WEEKLY" && byday !== undefined) {
     if (!/^[A-Z]{2}$/.test(byday)) return false;
     parts.set("BYDAY", DAY_CODES[date.dayOfWeek - 1]!);
-  } else if (freq === "MONTHLY") {
+  } else if (freq === "MONTHLY" || freq === "YEARLY") {
     if (byday !== undefined || (bymonthday !== undefined && !/^\d+$/.test(bymonthday))) {
       return false;
     }
+    if (freq === "YEARLY" && !/^\d+$/.test(parts.get("BYMONTH") ?? "")) return false;
+    if (freq === "YEARLY") parts.set("BYMONTH", String(date.month));
     if (bymonthday !== undefined) parts.set("BYMONTHDAY", String(date.day));
   } else if (freq === "DAILY" && byday !== undefined) return false;
   return true;
@@ -104,8 +138,9 @@ function moveDay(parts: Map<string, string>, date: Temporal.PlainDateTime): bool
  * The `repeat` that moves a series to the time `selector` names, keeping its frequency,
  * interval, days, count and end. A daily or longer rule gets the new time of day (`BYHOUR`,
  * `BYMINUTE`); a minutely or hourly rule starts again at the new time. A named day moves a
- * weekly rule's single weekday or a monthly rule's single day of the month to it, and starts a
- * daily rule on it. The series keeps its zone (`time_zone`), unless the new time names another.
+ * weekly rule's single weekday, a monthly rule's single day of the month or a yearly rule's
+ * single date to it, and starts a daily rule on it (an ordinal weekday, "the last Friday", has
+ * no single day to move). The series keeps its zone (`time_zone`), unless the new time names another.
  *
  * @param series the series as listed: `repeat` (`rrule`, `timeZone`) and `scheduledAt`, its next
  *   occurrence (UTC)
@@ -138,7 +173,7 @@ export function moveSeries(
   }
   let rrule: string;
   try {
-    rrule = canonicalRule([...parts].map(([k, v]) => `${k}=${v}`).join(";"));
+    rrule = ruleText(parts);
   } catch {
     return { kind: "refuse", reason: "rule" };
   }

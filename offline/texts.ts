@@ -78,6 +78,16 @@ const ACTIONS: readonly {
     en: 'move them ("move it to 4pm")',
     zh: "改时间（“改到下午4点”）",
   },
+  {
+    needs: [[TOOL.pause, TOOL.resume]],
+    en: 'pause and resume a repeat ("pause my standup reminder")',
+    zh: "暂停和恢复重复提醒（“暂停站会提醒”）",
+  },
+  {
+    needs: [[TOOL.skip]],
+    en: 'skip one time ("skip next Monday\'s standup")',
+    zh: "跳过一次（“跳过这一次”）",
+  },
 ];
 
 /** `a, b and c` (English) or `a、b和c` (Chinese). */
@@ -168,12 +178,16 @@ export function timeText(ctx: ReplyContext): string {
 }
 
 /** What a "which one?" question is about. */
-export type AskAction = "cancel" | "snooze" | "update";
+export type AskAction = "cancel" | "snooze" | "update" | "pause" | "resume" | "skip";
 
-const ASK_VERBS: Record<AskAction, readonly [string, string]> = {
+/** Each action's verb, English and Chinese ("Which reminder should I pause?"). */
+export const ASK_VERBS: Readonly<Record<AskAction, readonly [string, string]>> = {
   cancel: ["cancel", "取消"],
   snooze: ["snooze", "推迟"],
   update: ["change", "修改"],
+  pause: ["pause", "暂停"],
+  resume: ["resume", "恢复"],
+  skip: ["skip", "跳过"],
 };
 
 /**
@@ -222,8 +236,12 @@ const CANNOT: Record<
     zh: "重复的间隔只能是整分钟、整小时或整天，不能按秒计（可以改成每1分钟或每2分钟）",
   },
   yearly: {
-    en: "yearly repeats (and leap-year rules) aren't supported",
-    zh: "不支持按年（或闰年）重复",
+    en: "it doesn't say which day of the year (and leap-year rules aren't supported)",
+    zh: "没有说是一年中的哪一天（也不支持按闰年重复）",
+    hint: [
+      'Name the date, e.g. "every year on March 3" or "every year on the last Sunday of March".',
+      "请说出具体日期，例如“每年3月3日提醒我交税”或“每年三月的最后一个周日”。",
+    ],
   },
   "which-days": {
     en: "it doesn't say which days of the week",
@@ -263,26 +281,35 @@ export function cannotRepeatText(reason: CannotReason, zh: boolean): string {
   const { en, zh: cn, hint } = CANNOT[reason];
   if (zh) {
     const how = hint?.[1] ??
-      "可以这样说：“每天早上8点提醒我吃药”“每隔2小时提醒我喝水”“工作日早上9点提醒我打卡”“每周一提醒我交周报”。";
+      "可以这样说：“每天早上8点提醒我吃药”“每隔2小时提醒我喝水”“工作日早上9点提醒我打卡”“每周一提醒我交周报”“每月最后一个周五提醒我交报销”“每年3月3日提醒我交税”。";
     return `抱歉，我不能设置这个重复提醒：${cn}，所以没有设置任何提醒。${how}`;
   }
   const how = hint?.[0] ??
-    'I can repeat every N minutes (at least one), hours, days, weeks on chosen weekdays, or months on a day of the month — e.g. "every day at 9", "every 2 hours", "every weekday at 8:30", "every Monday".';
+    'I can repeat every N minutes (at least one), hours, days, weeks on chosen weekdays, months on a day of the month or a weekday, or years on a date — e.g. "every day at 9", "every 2 hours", "every weekday at 8:30", "every Monday", "last Friday of every month", "every year on March 3".';
   return `Sorry, I can't set that repeating reminder: ${en}, so I haven't set anything. ${how}`;
 }
 
+/** What {@linkcode unavailableText} says is missing, in English and Chinese. */
+const UNAVAILABLE = {
+  repeat: ["Repeating reminders", "重复提醒"],
+  snooze: ["Snoozing", "推迟提醒"],
+  update: ["Moving a reminder", "修改提醒时间"],
+  pause: ["Pausing a repeating reminder", "暂停重复提醒"],
+  resume: ["Resuming a paused reminder", "恢复已暂停的提醒"],
+  skip: ["Skipping one time of a repeating reminder", "跳过重复提醒的某一次"],
+  rename: ["Changing a reminder's text", "修改提醒内容"],
+} as const;
+
 /**
- * Says repeating reminders (or snooze, or moving) are not available: the registered schedule
- * tools lack them.
+ * Says repeating reminders (or snooze, moving, pause, resume, skip, a new text) are not
+ * available: the registered schedule tools lack them.
  *
- * @param what `repeat`, `snooze` or `update`
+ * @param what `repeat`, `snooze`, `update`, `pause`, `resume`, `skip` or `rename`
  * @param zh reply in Chinese
  * @returns the text, which says nothing was set
  */
-export function unavailableText(what: "repeat" | "snooze" | "update", zh: boolean): string {
-  const en =
-    { repeat: "Repeating reminders", snooze: "Snoozing", update: "Moving a reminder" }[what];
-  const cn = { repeat: "重复提醒", snooze: "推迟提醒", update: "修改提醒时间" }[what];
+export function unavailableText(what: keyof typeof UNAVAILABLE, zh: boolean): string {
+  const [en, cn] = UNAVAILABLE[what];
   return zh
     ? `当前配置的提醒工具不支持${cn}，所以我没有做任何更改。`
     : `${en} isn't available with the reminder tools in this configuration, so I haven't changed anything.`;
