@@ -122,6 +122,10 @@ const ERRORS: Record<string, readonly [string, string]> = {
     "The reminder tool can't repeat that way, so I set nothing. Repeats can be every N minutes (at least one), hours, days, weeks on chosen weekdays, months on a day of the month or a weekday such as the last Friday, or years on a date.",
     "提醒工具不支持这种重复方式，所以我没有设置任何提醒。可以按每 N 分钟（至少 1 分钟）、小时、天、每周指定星期几、每月某一天或某个星期几（如最后一个周五）、每年某一天重复。",
   ],
+  rule_never_occurs: [
+    "That repeat can never happen (its times and days never line up), so I set nothing. Please pick other minutes, hours or days.",
+    "这个重复规则永远不会触发（时间和日期永远对不上），所以我没有设置任何提醒。请换一组分钟、小时或日期。",
+  ],
   persistence_uncertain: [
     "I couldn't confirm the change was saved; please check your reminders list.",
     "无法确认这次修改已保存，请查看提醒列表确认。",
