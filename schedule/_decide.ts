@@ -1,6 +1,7 @@
 // Private: the pure decisions of the management operations over the folded state
 // (docs/design.md#session-log-authority-and-tools; docs/recurring.md "Tools"). Each returns a
 // failure, or the changes to append and the answer; _tx.ts runs them.
+import { carryOver, unfolded } from "./_apply.ts";
 import type { Decision } from "./_tx.ts";
 import { createChange, deleteChange, stopChange, updateChange } from "./decoder.ts";
 import { toolError, type ToolFailure } from "./errors.ts";
@@ -20,7 +21,8 @@ import {
   toScheduleRecord,
   type UpdateRequest,
 } from "./rules.ts";
-import { formatInstant } from "./rfc3339.ts";
+import { nextOccurrence } from "./recurrence.ts";
+import { formatInstant, MAX_INSTANT_MS } from "./rfc3339.ts";
 import { DELIVERY_MODE, type RecordResult, type ScheduleValue, scheduleValue } from "./value.ts";
 
 function missing(state: ScheduleState, id: ScheduleId, action: string): ToolFailure {
@@ -44,7 +46,8 @@ export function decideCreate(
 }
 
 /**
- * `schedule_update`: one `update` keeping the id; the prompt and/or the selector change. A snooze
+ * `schedule_update`: one `update` keeping the id; the prompt and/or the selector change (a paused
+ * series stays paused; see `carryOver` in _apply.ts). A snooze
  * record moved to another one-shot time keeps its `snoozeOf` (docs/recurring.md "Tools"), so the
  * series it snoozes still owns it: ending the series by words ends it too. Only a snooze turned
  * into a series of its own drops it (a recurring record never carries `snoozeOf`).
@@ -58,7 +61,7 @@ export function decideUpdate(
   if (current === undefined) return missing(state, request.id, "update schedule");
   const prompt = request.prompt ?? current.prompt;
   let record: ScheduleRecord;
-  if (request.selector === undefined) record = { ...current, prompt };
+  if (request.selector === undefined) record = unfolded({ ...current, prompt });
   else {
     const resolved = resolveCreate({ prompt, selector: request.selector }, context);
     if (!resolved.ok) return resolved;
@@ -66,8 +69,17 @@ export function decideUpdate(
     if (record.kind !== "recurring" && current.kind !== "recurring" && current.snoozeOf) {
       record = { ...record, snoozeOf: current.snoozeOf };
     }
+    // The same series keeps its exclusions (_apply.ts carryOver): its target skips them too.
+    const kept = carryOver(current, record);
+    if (kept.kind === "recurring" && kept.exdates !== undefined) {
+      const first = nextOccurrence(kept, context.now);
+      if (first === undefined || first > MAX_INSTANT_MS) {
+        return toolError("not_in_future", "Cannot update schedule: no occurrence is left");
+      }
+      record = { ...record, scheduledAt: formatInstant(first) };
+    }
   }
-  const answer = { ok: true as const, ...scheduleValue(record, context.now) };
+  const answer = { ok: true as const, ...scheduleValue(carryOver(current, record), context.now) };
   return { ok: true, changes: [updateChange(record)], answer };
 }
 

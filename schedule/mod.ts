@@ -154,6 +154,7 @@ export {
   describeRule,
   nextOccurrence,
   parseDtstart,
+  previewOccurrences,
   type RecurrenceSeries,
   type RuleLanguage,
   validateSeries,
@@ -196,11 +197,14 @@ export {
 } from "./rules.ts";
 export {
   DELIVERY_MODE,
+  type OccurrencePreview,
+  PREVIEW_LENGTH,
   type RecordResult,
   type RepeatValue,
   repeatValue,
   type ScheduleValue,
   scheduleValue,
+  seriesPreview,
 } from "./value.ts";
 export {
   type ReminderPresentation,
@@ -223,6 +227,8 @@ export {
   type RepeatArgs,
   SCHEDULE_TOOL_NAMES,
   type SelectorArgs,
+  type SeriesArgs,
+  type SkipArgs,
   type SnoozeArgs,
   type UpdateArgs,
 } from "./args.ts";
@@ -232,6 +238,7 @@ export {
   type DeleteResult,
   type ListResult,
   scheduleTools,
+  type SkipToolResult,
   type ScheduleToolsOptions,
 } from "./tools.ts";
 export {

@@ -13,6 +13,7 @@ import { foldSession } from "./fold.ts";
 import { LiveSchedule } from "./live.ts";
 import { scheduledAtMs, type ScheduleRecord, type SnoozeOf } from "./protocol.ts";
 import { readStoredChanges, storeReader } from "./reader.ts";
+import type { OccurrencePreview } from "./recurrence.ts";
 import { DELIVERY_MODE, type RepeatValue, type ScheduleValue, scheduleValue } from "./value.ts";
 
 /** One active reminder as the page lists it. */
@@ -29,6 +30,12 @@ export interface ActiveReminder {
   readonly repeat?: RepeatValue;
   /** The reminder occurrence a snooze reminder snoozes. */
   readonly snoozeOf?: SnoozeOf;
+  /** A paused series. */
+  readonly paused?: true;
+  /** A series' excluded (skipped) occurrences, canonical UTC, ascending. */
+  readonly exdates?: readonly string[];
+  /** A series' next occurrences, as in `schedule_list` (`./value.ts`). */
+  readonly preview?: readonly OccurrencePreview[];
   /** `overdue` once `now ≥ scheduledAt`, else `scheduled`. */
   readonly status: "scheduled" | "overdue";
   /** Always `session-local`. */
@@ -53,10 +60,12 @@ function page(active: Iterable<ScheduleRecord>, now: number): RemindersPage {
  * A schedule tool value as the page lists it.
  *
  * @param value the value of an active record
- * @returns `{ id, kind, prompt, scheduledAt, status, deliveryMode, repeat?, snoozeOf? }`
+ * @returns `{ id, kind, prompt, scheduledAt, status, deliveryMode, repeat?, snoozeOf?, paused?,
+ *   exdates?, preview? }`
  */
 export function activeReminder(value: ScheduleValue): ActiveReminder {
   const { id, kind, prompt, scheduledAt, status, deliveryMode, repeat, snoozeOf } = value;
+  const { paused, exdates, preview } = value;
   return {
     id,
     kind,
@@ -66,6 +75,9 @@ export function activeReminder(value: ScheduleValue): ActiveReminder {
     deliveryMode,
     ...(repeat === undefined ? {} : { repeat }),
     ...(snoozeOf === undefined ? {} : { snoozeOf }),
+    ...(paused === undefined ? {} : { paused }),
+    ...(exdates === undefined ? {} : { exdates }),
+    ...(preview === undefined ? {} : { preview }),
   };
 }
 
