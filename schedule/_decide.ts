@@ -10,6 +10,7 @@ import {
   makeScheduleId,
   type OneShotRecord,
   type RandomBytes,
+  type ScheduleChange,
   scheduledAtMs,
   type ScheduleId,
   type ScheduleRecord,
@@ -145,6 +146,11 @@ function pendingSnooze(
   return undefined;
 }
 
+/** How far a snooze goes: a delay (the tool, the page's presets) or a chosen instant (the page). */
+export type SnoozeTarget =
+  | { readonly afterSeconds: number }
+  | { readonly untilMs: number };
+
 /**
  * `schedule_snooze`: an active one-shot moves (`update` to `after` the delay, keeping the id and
  * any `snoozeOf`); otherwise the latest delivered occurrence gets a new `at` record with
@@ -154,30 +160,58 @@ function pendingSnooze(
  * A snooze of a reminder that has not fired only ever makes it later (docs/recurring.md
  * "Tools"): it lands at `max(current target, now) + after_seconds`, pushed back from its own
  * target, never pulled earlier. A snooze record (a new one, or the pending one of an occurrence
- * snoozed again) lands at `now + after_seconds`: the user picks the delay anew from now.
+ * snoozed again) lands at `now + after_seconds`: the user picks the delay anew from now. A
+ * chosen instant (`untilMs`, the page's "tomorrow morning" and "a chosen time") makes an `at`
+ * record there and must be after that same base (`not_in_future` otherwise).
  */
 export function decideSnooze(
   state: ScheduleState,
-  request: { readonly id: ScheduleId; readonly afterSeconds: number },
+  request: { readonly id: ScheduleId } & SnoozeTarget,
   now: number,
   random: RandomBytes,
 ): Decision<RecordResult> {
-  const { id, afterSeconds } = request;
-  const later = (from: number): string => formatInstant(from + afterSeconds * 1000);
-  const move = (current: OneShotRecord): Decision<RecordResult> => {
-    const snooze = current.snoozeOf === undefined ? {} : { snoozeOf: current.snoozeOf };
-    const record: ScheduleRecord = {
-      id: current.id,
-      kind: "after",
-      prompt: current.prompt,
-      afterSeconds,
-      scheduledAt: later(
-        current.snoozeOf === undefined ? Math.max(scheduledAtMs(current), now) : now,
-      ),
-      ...snooze,
+  const { id } = request;
+  const land = (
+    base: number,
+    fields: { id: ScheduleId; prompt: string; snoozeOf?: OneShotRecord["snoozeOf"] },
+  ): ScheduleRecord | ToolFailure => {
+    const snooze = fields.snoozeOf === undefined ? {} : { snoozeOf: fields.snoozeOf };
+    if ("afterSeconds" in request) {
+      const { afterSeconds } = request;
+      const scheduledAt = formatInstant(base + afterSeconds * 1000);
+      return {
+        id: fields.id,
+        kind: "after",
+        prompt: fields.prompt,
+        afterSeconds,
+        scheduledAt,
+        ...snooze,
+      };
+    }
+    if (request.untilMs <= base) {
+      return toolError(
+        "not_in_future",
+        `Cannot snooze schedule: ${formatInstant(request.untilMs)} is not after ${
+          formatInstant(base)
+        }`,
+        { id },
+      );
+    }
+    const scheduledAt = formatInstant(request.untilMs);
+    return { id: fields.id, kind: "at", prompt: fields.prompt, scheduledAt, ...snooze };
+  };
+  const answer = (
+    record: ScheduleRecord | ToolFailure,
+    change: (r: ScheduleRecord) => ScheduleChange,
+  ): Decision<RecordResult> =>
+    "ok" in record ? record : {
+      ok: true,
+      changes: [change(record)],
+      answer: { ok: true as const, ...scheduleValue(record, now) },
     };
-    const answer = { ok: true as const, ...scheduleValue(record, now) };
-    return { ok: true, changes: [updateChange(record)], answer };
+  const move = (current: OneShotRecord): Decision<RecordResult> => {
+    const base = current.snoozeOf === undefined ? Math.max(scheduledAtMs(current), now) : now;
+    return answer(land(base, current), updateChange);
   };
   const current = state.active.get(id);
   if (current !== undefined && current.kind !== "recurring") return move(current);
@@ -193,13 +227,14 @@ export function decideSnooze(
   const pending = pendingSnooze(state, snoozeOf);
   if (pending !== undefined) return move(pending);
   const newId = makeScheduleId(random, { avoid: state.seen });
-  const record: ScheduleRecord = {
+  const made = land(now, { id: newId, prompt: delivered.record.prompt, snoozeOf });
+  // A new snooze record is always an `at` record (due at a fixed instant).
+  const record = "ok" in made || made.kind === "at" ? made : {
     id: newId,
-    kind: "at",
-    prompt: delivered.record.prompt,
-    scheduledAt: later(now),
+    kind: "at" as const,
+    prompt: made.prompt,
+    scheduledAt: made.scheduledAt,
     snoozeOf,
   };
-  const answer = { ok: true as const, ...scheduleValue(record, now) };
-  return { ok: true, changes: [createChange(record)], answer };
+  return answer(record, createChange);
 }

@@ -12,7 +12,7 @@ import type { WebHost } from "@chime/contract";
 import { foldSession } from "./fold.ts";
 import { LiveSchedule } from "./live.ts";
 import { scheduledAtMs, type ScheduleRecord, type SnoozeOf } from "./protocol.ts";
-import { readStoredChanges, storeReader } from "./reader.ts";
+import { readStoredChanges, storeReader, type StoredChanges } from "./reader.ts";
 import type { OccurrencePreview } from "./recurrence.ts";
 import { DELIVERY_MODE, type RepeatValue, type ScheduleValue, scheduleValue } from "./value.ts";
 
@@ -112,4 +112,24 @@ export async function sessionReminders(
   return stored === undefined
     ? undefined
     : page(foldSession(stored.header, stored.events).active.values(), now);
+}
+
+/**
+ * A session's committed `schedule/change` events (its own suffix), never activating a cold one:
+ * below the host's durable bound for a live session, the stored ones for a cold one.
+ *
+ * @param host the store and the durable bound
+ * @param id the session id
+ * @returns the header and the events, or `undefined` for an unknown session
+ */
+export async function durableChanges(
+  host: Pick<WebHost, "store" | "durableLength">,
+  id: string,
+): Promise<StoredChanges | undefined> {
+  const { store } = host;
+  const live = store.live(id);
+  if (live === undefined) return await readStoredChanges(store, id);
+  const from = live.header.seedLength ?? 0;
+  const to = Math.max(from, host.durableLength(live));
+  return { header: live.header, events: await storeReader(store)(live, { from, to }) };
 }
