@@ -261,8 +261,10 @@ export { SCHEDULE_PLUGIN_NAME, schedulePlugin, type SchedulePluginOptions } from
 export {
   type ActiveReminder,
   activeReminder,
+  durableChanges,
   type RemindersPage,
   sessionReminders,
 } from "./reminders.ts";
 export { scheduleViews } from "./views.ts";
+export { type HistoryEntry, type HistoryKind, reminderHistory } from "./history.ts";
 export { REMINDERS_PANEL, SCHEDULE_RENDERER, scheduleWeb } from "./web.ts";
