@@ -50,7 +50,7 @@ export interface ScheduleValue {
   /**
    * A series' next occurrences (at most 5, excluded ones left out and noted on the next): from
    * its current target on (an overdue one first), or, while paused, those strictly after the
-   * decision instant, i.e. what resuming now would give.
+   * decision instant and from its target on, i.e. what resuming now would give.
    */
   readonly preview?: readonly OccurrencePreview[];
   /** `overdue` once `now ≥ scheduledAt` (it fires when the live session can deliver it). */
@@ -79,7 +79,7 @@ export function repeatValue(record: Extract<ScheduleRecord, { kind: "recurring" 
 
 /**
  * A series' preview (docs/recurring.md "Preview"): from its current target on, or, while it is
- * paused, strictly after `now` (what resuming now would give).
+ * paused, strictly after `now` and from its target on (what resuming now would give).
  *
  * @param record a recurring record (its `exdates` are left out)
  * @param now the decision instant, epoch milliseconds (UTC)
@@ -89,7 +89,8 @@ export function seriesPreview(
   record: Extract<ScheduleRecord, { kind: "recurring" }>,
   now: number,
 ): OccurrencePreview[] {
-  const after = record.paused ? now : Math.min(now, scheduledAtMs(record) - 1);
+  const target = scheduledAtMs(record) - 1;
+  const after = record.paused ? Math.max(now, target) : Math.min(now, target);
   return previewOccurrences(record, after, PREVIEW_LENGTH);
 }
 
