@@ -90,7 +90,7 @@ export function seriesPreview(
   now: number,
 ): OccurrencePreview[] {
   const target = scheduledAtMs(record) - 1;
-  const after = record.paused ? Math.max(now, target) : Math.min(now, target);
+  const after = record.paused ? Math.max(now, target) : target;
   return previewOccurrences(record, after, PREVIEW_LENGTH);
 }
 

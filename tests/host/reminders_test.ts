@@ -153,7 +153,15 @@ Deno.test("GET /reminders lists a series with repeat and its next occurrence", a
   await using runtime = await testRuntime({ plugins: [schedulePlugin()] });
   const app = createApp(runtime);
   const session = await withSeries(runtime);
-  const [series] = (await reminders(app, session.id)).reminders.filter((r) => r.id === SERIES_ID);
+  const [listed] = (await reminders(app, session.id)).reminders.filter((r) => r.id === SERIES_ID);
+  const { preview, ...series } = listed as { preview: { at: string; local: string }[] };
+  assert.deepEqual(preview.map((p) => [p.at, p.local]), [
+    [NEXT, "2030-01-01T09:00"],
+    ["2030-01-02T01:00:00.000Z", "2030-01-02T09:00"],
+    ["2030-01-03T01:00:00.000Z", "2030-01-03T09:00"],
+    ["2030-01-04T01:00:00.000Z", "2030-01-04T09:00"],
+    ["2030-01-05T01:00:00.000Z", "2030-01-05T09:00"],
+  ], "the next 5 occurrences, in the rule's zone");
   assert.deepEqual(series, {
     id: SERIES_ID,
     kind: "recurring",
