@@ -8,7 +8,7 @@ import type { ScheduleState } from "./fold.ts";
 import type { ScheduleId } from "./protocol.ts";
 import { type UpdateRequest, validateUpdateArgs } from "./rules.ts";
 
-/** A page refusal: a tool failure, naming the body field when one is at fault. */
+/** A page refusal: a tool failure, naming the HTTP body field when one is at fault. */
 export type PageFailure = ToolFailure & { readonly field?: string };
 
 const EDIT_FIELDS = ["prompt", "at", "repeat"];
@@ -23,8 +23,13 @@ function fieldError(action: string, field: string, reason: string): PageFailure 
 }
 
 /**
- * The edit body `{ prompt?, at?: { date, time }, repeat?: { rrule } }` (no zone: the page never
- * sends one) as an update request whose selector has no zone yet.
+ * Checks the page's edit body `{ prompt?, at?: { date, time }, repeat?: { rrule } }` (no zone:
+ * the page never sends one), before any session work.
+ *
+ * @param id the reminder id (the route's `:scheduleId`)
+ * @param body the request body
+ * @returns the update request, its selector without a zone yet, or the refusal naming `field`
+ *   when one body field is at fault (`invalid_arguments`, `unsupported_rule`)
  */
 export function checkEditBody(
   id: string,
@@ -49,7 +54,13 @@ export function checkEditBody(
   return validateUpdateArgs({ ...body, id });
 }
 
-/** The page snooze's `until: { date, time }`, shape only. */
+/**
+ * Checks the page snooze's `until: { date, time }` (shape and calendar only; the zone is the
+ * reminder's and is read in the transaction).
+ *
+ * @param until the body's `until`
+ * @returns the local date and time, or an `invalid_arguments` refusal naming `until`
+ */
 export function checkUntil(until: unknown): LocalDateTime | PageFailure {
   const action = "snooze schedule";
   if (!isPlainObject(until) || extraKeys(until, ["date", "time"]).length > 0) {

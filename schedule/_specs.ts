@@ -106,7 +106,7 @@ export const RESUME_SPEC: ModelToolSpec = {
 /** `schedule_skip`. */
 export const SKIP_SPEC: ModelToolSpec = {
   name: NAMES.skip,
-  description: "Skip one occurrence of a repeating reminder (\"skip next Monday's\"), keeping " +
+  description: 'Skip one occurrence of a repeating reminder ("skip next Monday\'s"), keeping ' +
     "the series: give `id` and optionally `occurrence_at`, one of the instants listed in the " +
     "reminder's `preview` (default: the next occurrence). An instant that is not a coming " +
     "occurrence returns `not_an_occurrence`; a one-time reminder `schedule_not_active`.",

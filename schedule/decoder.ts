@@ -198,7 +198,9 @@ function decodeV2(data: Record<string, unknown>): ScheduleChange {
       return { version: 2, op, id, ...occurrence(change), reason: "catch-up-window" };
     }
     default:
-      return fail("op is not create, update, delete, dispatch, skip, stop, pause, resume or exclude");
+      return fail(
+        "op is not create, update, delete, dispatch, skip, stop, pause, resume or exclude",
+      );
   }
 }
 

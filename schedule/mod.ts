@@ -238,15 +238,18 @@ export {
   type DeleteResult,
   type ListResult,
   scheduleTools,
-  type SkipToolResult,
   type ScheduleToolsOptions,
 } from "./tools.ts";
 export {
   bindScheduleActions,
+  checkEditBody,
+  checkUntil,
+  type PageFailure,
   ScheduleActions,
   scheduleActions,
   type ScheduleActionsOptions,
   scheduleActivityNote,
+  type SkipResult,
   type StopResult,
 } from "./actions.ts";
 export {

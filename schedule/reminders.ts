@@ -12,7 +12,7 @@ import type { WebHost } from "@chime/contract";
 import { foldSession } from "./fold.ts";
 import { LiveSchedule } from "./live.ts";
 import { scheduledAtMs, type ScheduleRecord, type SnoozeOf } from "./protocol.ts";
-import { readStoredChanges, storeReader, type StoredChanges } from "./reader.ts";
+import { readStoredChanges, type StoredChanges, storeReader } from "./reader.ts";
 import type { OccurrencePreview } from "./recurrence.ts";
 import { DELIVERY_MODE, type RepeatValue, type ScheduleValue, scheduleValue } from "./value.ts";
 

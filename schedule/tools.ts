@@ -24,7 +24,6 @@ import {
   decidePause,
   decideResume,
   decideSkip,
-  type SkipResult,
   validateSeriesArgs,
   validateSkipArgs,
 } from "./_series.ts";
@@ -84,8 +83,6 @@ export interface ListResult {
 }
 /** Success value of `schedule_delete`: the record as it was when deleted. */
 export type DeleteResult = EndAnswer;
-/** Success value of `schedule_skip`: the series after the exclusion, `skipped` and `ended?`. */
-export type SkipToolResult = SkipResult;
 
 /** The default id randomness. */
 export function defaultRandom(length: number): Uint8Array {
