@@ -6,7 +6,7 @@ import { type LocalDateTime, parseLocalDateTime, resolveLocal } from "./calendar
 import { toolError, type ToolFailure, toolFailureFrom } from "./errors.ts";
 import type { ScheduleState } from "./fold.ts";
 import type { ScheduleId } from "./protocol.ts";
-import { type UpdateRequest, validateUpdateArgs } from "./rules.ts";
+import { type CreateSelector, type UpdateRequest, validateUpdateArgs } from "./rules.ts";
 
 /** A page refusal: a tool failure, naming the HTTP body field when one is at fault. */
 export type PageFailure = ToolFailure & { readonly field?: string };
@@ -97,13 +97,12 @@ export function pageZone(
   );
 }
 
-/** The edit request with its selector's zone set to {@linkcode pageZone}. */
-export function zonedEdit(request: UpdateRequest, zone: string): UpdateRequest {
-  const { selector } = request;
-  if (selector === undefined || (selector.kind !== "local" && selector.kind !== "repeat")) {
-    return request;
-  }
-  return { ...request, selector: { ...selector, timeZone: zone } };
+/** The edit request with its selector (a page `at` or `repeat`) in {@linkcode pageZone}. */
+export function zonedEdit(
+  request: UpdateRequest & { readonly selector: CreateSelector },
+  zone: string,
+): UpdateRequest {
+  return { ...request, selector: { ...request.selector, timeZone: zone } as CreateSelector };
 }
 
 /** `until` in `zone` as epoch ms, or the failure (`nonexistent_local_time`, …) naming `until`. */

@@ -199,12 +199,13 @@ export class ScheduleActions {
         hasTimeContextMarker: false,
       };
       // An unknown or ended id is answered as such, whatever the zone.
-      if (request.selector === undefined || !state.active.has(request.id)) {
+      const { selector } = request;
+      if (selector === undefined || !state.active.has(request.id)) {
         return decideUpdate(state, request, context);
       }
       const zone = pageZone(state, request.id, this.#sessionZone());
       if (typeof zone !== "string") return zone;
-      return decideUpdate(state, zonedEdit(request, zone), context);
+      return decideUpdate(state, zonedEdit({ ...request, selector }, zone), context);
     });
   }
 

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { createApp } from "@chime/host";
 import { schedulePlugin } from "@chime/schedule";
 import { FakeClock } from "@chime/session/testing";
-import { postJson, RECORD, SCHEDULE_ID, testRuntime } from "./_helpers.ts";
+import { postJson, RECORD, SCHEDULE_ID, scheduleWebOnly, testRuntime } from "./_helpers.ts";
 
 const SERIES_ID = "sch_Series123456";
 const SERIES = {
@@ -267,4 +267,20 @@ Deno.test("a fork inherits neither a paused series nor its history", async () =>
   const resume = await app.request(`${base}/${SERIES_ID}/resume`, postJson({}));
   assert.equal(resume.status, 404, "the fork never created it");
   assert.equal((await resume.json()).error.code, "schedule_not_found");
+});
+
+Deno.test("the series actions answer 404 not_found when the plugin did not set up the agent", async () => {
+  await using runtime = await testRuntime({ plugins: [scheduleWebOnly()] });
+  const { post } = await given(runtime);
+  const cases: [string, unknown][] = [
+    [`/${SERIES_ID}/pause`, {}],
+    [`/${SERIES_ID}/resume`, {}],
+    [`/${SERIES_ID}/skip`, {}],
+    [`/${SERIES_ID}/update`, { prompt: "x" }],
+    [`/${SERIES_ID}/snooze`, { until: { date: "2030-01-01", time: "09:00" } }],
+  ];
+  for (const [path, body] of cases) {
+    const answer = await post(path, body);
+    assert.deepEqual([answer.status, answer.body.error.code], [404, "not_found"], path);
+  }
 });
