@@ -9,18 +9,16 @@ import assert from "node:assert/strict";
 import { createApp } from "@chime/host";
 import { schedulePlugin } from "@chime/schedule";
 import { FakeClock } from "@chime/session/testing";
-import { postJson, RECORD, SCHEDULE_ID, scheduleWebOnly, testRuntime } from "./_helpers.ts";
+import {
+  postJson,
+  RECORD,
+  SCHEDULE_ID,
+  scheduleWebOnly,
+  SERIES,
+  SERIES_ID,
+  testRuntime,
+} from "./_helpers.ts";
 
-const SERIES_ID = "sch_Series123456";
-const SERIES = {
-  id: SERIES_ID,
-  kind: "recurring",
-  prompt: "vitamins",
-  rrule: "FREQ=DAILY;BYHOUR=9;BYMINUTE=0",
-  dtstart: "2029-12-30T09:00:00",
-  timeZone: "Asia/Shanghai",
-  scheduledAt: "2029-12-30T01:00:00.000Z",
-} as const;
 const OCCURRED = "2029-12-31T01:00:00.000Z";
 const NEXT = "2030-01-01T01:00:00.000Z";
 const AFTER = "2030-01-02T01:00:00.000Z";

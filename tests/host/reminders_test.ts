@@ -8,7 +8,15 @@ import assert from "node:assert/strict";
 import { createApp } from "@chime/host";
 import { LiveSchedule, schedulePlugin } from "@chime/schedule";
 import { MemoryBackend } from "@chime/session/testing";
-import { postJson, RECORD, SCHEDULE_ID, scheduleWebOnly, testRuntime } from "./_helpers.ts";
+import {
+  postJson,
+  RECORD,
+  SCHEDULE_ID,
+  scheduleWebOnly,
+  SERIES,
+  SERIES_ID,
+  testRuntime,
+} from "./_helpers.ts";
 
 const OTHER = "sch_ZyXwVuTs9876";
 const PAST = "2020-01-01T00:00:00.000Z";
@@ -112,16 +120,6 @@ Deno.test("GET /reminders answers 404 session_not_found for an unknown id", asyn
   assert.equal((await response.json()).error.code, "session_not_found");
 });
 
-const SERIES_ID = "sch_Series123456";
-const SERIES = {
-  id: SERIES_ID,
-  kind: "recurring",
-  prompt: "vitamins",
-  rrule: "FREQ=DAILY;BYHOUR=9;BYMINUTE=0",
-  dtstart: "2029-12-30T09:00:00",
-  timeZone: "Asia/Shanghai",
-  scheduledAt: "2029-12-30T01:00:00.000Z",
-} as const;
 const NEXT = "2030-01-01T01:00:00.000Z";
 
 /** A live session with the schedule plugin, a series delivered once and a far one-shot. */
