@@ -103,7 +103,14 @@ const snooze: SessionRoute = {
     const body = await context.json();
     const id = context.param("scheduleId");
     // Checked before the session is resumed: a bad body never activates a cold session.
-    if (Object.hasOwn(body, "until") && !Object.hasOwn(body, "seconds")) {
+    if (Object.hasOwn(body, "until") && Object.hasOwn(body, "seconds")) {
+      return problem({
+        code: "invalid_arguments",
+        message: "Cannot snooze schedule: give seconds or until, not both",
+        field: "until",
+      }, 400);
+    }
+    if (Object.hasOwn(body, "until")) {
       const until = checkUntil(body.until);
       if ("ok" in until) return pageRefusal(until);
       const actions = await actionsFor(context);

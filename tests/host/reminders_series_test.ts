@@ -158,6 +158,11 @@ Deno.test("POST snooze { until } snoozes to a chosen local time; bad bodies leav
   const refusals: [string, unknown, string][] = [
     [`/${SERIES_ID}/snooze`, { until: { date: "2030-01-01" } }, "until"],
     [`/${SERIES_ID}/snooze`, { until: "tomorrow" }, "until"],
+    [
+      `/${SERIES_ID}/snooze`,
+      { seconds: 600, until: { date: "2030-01-01", time: "09:00" } },
+      "until",
+    ],
     [`/${SERIES_ID}/update`, { at: { date: "2030-02-01", time: "25:00" } }, "at"],
     [`/${SERIES_ID}/update`, { repeat: { rrule: "FREQ=DAILY", time_zone: "UTC" } }, "repeat"],
     [`/${SERIES_ID}/skip`, { occurrenceAt: 5 }, "occurrenceAt"],
