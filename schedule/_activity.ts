@@ -1,5 +1,5 @@
 // Private: the model-visible note about reminder changes made outside the model's own tool calls
-// (page snooze/stop, catch-up skips), given once at the first step of the next turn through the
+// (page snooze/stop/pause/resume/skip/edit, catch-up skips), given once at the first step of the next turn through the
 // plugin's pre-step hook. Nothing extra is persisted: the facts are the durable schedule/change
 // events themselves. The hook reads only the window it needs: from the tail back to the turn
 // before the current one.
@@ -26,6 +26,14 @@ function describe(change: ScheduleChange): string | undefined {
         `to ${change.record.scheduledAt}.`;
     case "stop":
       return `The user stopped repeating reminder ${change.id}.`;
+    case "pause":
+      return `The user paused reminder ${change.id}; it does not fire until resumed.`;
+    case "resume":
+      return `The user resumed reminder ${change.id}; next at ${change.nextAt}.`;
+    case "exclude":
+      return `The user skipped the occurrence at ${change.occurrenceAt} of reminder ` +
+        `${change.id}; ` +
+        (change.nextAt === null ? "no occurrence is left." : `next at ${change.nextAt}.`);
     case "skip":
       return `Reminder ${change.id} skipped its occurrence at ${change.occurrenceAt} (outside ` +
         `its catch-up window; ${change.missed} earlier missed).`;

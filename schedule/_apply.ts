@@ -6,7 +6,7 @@ import type { SessionEvent } from "@chime/session/event";
 import { decodeScheduleChange } from "./decoder.ts";
 import { ScheduleError } from "./errors.ts";
 import type { Delivered } from "./fold.ts";
-import type { ScheduleChange, ScheduleId, ScheduleRecord } from "./protocol.ts";
+import type { RecurringRecord, ScheduleChange, ScheduleId, ScheduleRecord } from "./protocol.ts";
 
 /** The fold's state while it is being built; `ScheduleState` is its read-only view. */
 export interface MutableScheduleState {
@@ -57,6 +57,34 @@ function end(state: MutableScheduleState, id: ScheduleId): void {
 }
 
 /**
+ * The folded record an `update` leaves (docs/recurring.md "Transitions"): a series stays paused
+ * when it is updated to another series, and keeps its `exdates` only while its rule, DTSTART and
+ * zone are unchanged (an excluded instant names an occurrence of that series only). A one-shot
+ * carries neither.
+ */
+export function carryOver(current: ScheduleRecord, next: ScheduleRecord): ScheduleRecord {
+  if (current.kind !== "recurring" || next.kind !== "recurring") return next;
+  const same = current.rrule === next.rrule && current.dtstart === next.dtstart &&
+    current.timeZone === next.timeZone;
+  return {
+    ...next,
+    ...(current.paused ? { paused: true as const } : {}),
+    ...(same && current.exdates !== undefined ? { exdates: current.exdates } : {}),
+  };
+}
+
+/** A recurring record without its folded-only members: what a `create` or `update` carries. */
+export function unfolded(record: ScheduleRecord): ScheduleRecord {
+  if (record.kind !== "recurring") return record;
+  const { paused: _, exdates: __, ...rest } = record;
+  return rest;
+}
+
+function withExdate(record: RecurringRecord, at: string): readonly string[] {
+  return [...(record.exdates ?? []), at].sort();
+}
+
+/**
  * Applies one decoded change at `seq`. Every check runs before the first mutation, so a refused
  * change leaves the state as it was.
  *
@@ -80,13 +108,42 @@ export function applyChange(
   const recurring = record.kind === "recurring";
   switch (change.op) {
     case "update":
-      state.active.set(change.id, change.record);
+      state.active.set(change.id, carryOver(record, change.record));
       return;
     case "delete":
       return end(state, change.id);
     case "stop":
       if (!recurring) throw invalidLog(seq, `stop of one-shot record ${change.id}`);
       return end(state, change.id);
+    case "pause":
+    case "resume":
+    case "exclude": {
+      if (!recurring) throw invalidLog(seq, `${change.op} of one-shot record ${change.id}`);
+      if (change.op === "pause") {
+        if (record.paused) throw invalidLog(seq, `pause of paused record ${change.id}`);
+        state.active.set(change.id, { ...record, paused: true });
+        return;
+      }
+      if (change.op === "resume") {
+        if (!record.paused) throw invalidLog(seq, `resume of unpaused record ${change.id}`);
+        if (change.nextAt < record.scheduledAt) {
+          throw invalidLog(seq, `resume of ${change.id} is out of order`);
+        }
+        const { paused: _, ...rest } = record;
+        state.active.set(change.id, { ...rest, scheduledAt: change.nextAt });
+        return;
+      }
+      const { occurrenceAt, nextAt } = change;
+      const current = occurrenceAt === record.scheduledAt;
+      if (
+        occurrenceAt < record.scheduledAt || record.exdates?.includes(occurrenceAt) ||
+        (current ? nextAt !== null && nextAt <= occurrenceAt : nextAt !== record.scheduledAt)
+      ) throw invalidLog(seq, `exclude of ${change.id} is out of order`);
+      if (nextAt === null) return end(state, change.id);
+      const exdates = withExdate(record, occurrenceAt);
+      state.active.set(change.id, { ...record, exdates, scheduledAt: nextAt });
+      return;
+    }
     case "dispatch":
     case "skip": {
       if (!("occurrenceAt" in change)) {
@@ -95,6 +152,7 @@ export function applyChange(
         return end(state, change.id);
       }
       if (!recurring) throw invalidLog(seq, `${change.op} of one-shot record ${change.id}`);
+      if (record.paused) throw invalidLog(seq, `${change.op} of paused record ${change.id}`);
       const { occurrenceAt, nextAt } = change;
       if (occurrenceAt < record.scheduledAt || (nextAt !== null && nextAt <= occurrenceAt)) {
         throw invalidLog(seq, `${change.op} of ${change.id} is out of order`);

@@ -138,6 +138,22 @@ export const SNOOZE_ARGS = v.strictObject({
   ),
 });
 
+/** `schedule_pause`. */
+export const PAUSE_ARGS = v.strictObject({ id: ID });
+/** `schedule_resume`. */
+export const RESUME_ARGS = v.strictObject({ id: ID });
+/** `schedule_skip`. */
+export const SKIP_ARGS = v.strictObject({
+  id: ID,
+  occurrence_at: v.optional(v.pipe(
+    v.string("occurrence_at must be an RFC 3339 date-time string"),
+    v.description(
+      "The occurrence to skip, as listed in the reminder's `preview` (RFC 3339 with seconds and " +
+        "`Z` or `±HH:MM`). Omit it to skip the next occurrence.",
+    ),
+  )),
+});
+
 /** Any of the argument schemas. */
 export type ArgsSchema = v.GenericSchema<unknown, Record<string, unknown>>;
 

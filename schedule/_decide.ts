@@ -1,6 +1,7 @@
 // Private: the pure decisions of the management operations over the folded state
 // (docs/design.md#session-log-authority-and-tools; docs/recurring.md "Tools"). Each returns a
 // failure, or the changes to append and the answer; _tx.ts runs them.
+import { carryOver, unfolded } from "./_apply.ts";
 import type { Decision } from "./_tx.ts";
 import { createChange, deleteChange, stopChange, updateChange } from "./decoder.ts";
 import { toolError, type ToolFailure } from "./errors.ts";
@@ -9,6 +10,7 @@ import {
   makeScheduleId,
   type OneShotRecord,
   type RandomBytes,
+  type ScheduleChange,
   scheduledAtMs,
   type ScheduleId,
   type ScheduleRecord,
@@ -20,7 +22,8 @@ import {
   toScheduleRecord,
   type UpdateRequest,
 } from "./rules.ts";
-import { formatInstant } from "./rfc3339.ts";
+import { nextOccurrence } from "./recurrence.ts";
+import { formatInstant, MAX_INSTANT_MS } from "./rfc3339.ts";
 import { DELIVERY_MODE, type RecordResult, type ScheduleValue, scheduleValue } from "./value.ts";
 
 function missing(state: ScheduleState, id: ScheduleId, action: string): ToolFailure {
@@ -44,7 +47,8 @@ export function decideCreate(
 }
 
 /**
- * `schedule_update`: one `update` keeping the id; the prompt and/or the selector change. A snooze
+ * `schedule_update`: one `update` keeping the id; the prompt and/or the selector change (a paused
+ * series stays paused; see `carryOver` in _apply.ts). A snooze
  * record moved to another one-shot time keeps its `snoozeOf` (docs/recurring.md "Tools"), so the
  * series it snoozes still owns it: ending the series by words ends it too. Only a snooze turned
  * into a series of its own drops it (a recurring record never carries `snoozeOf`).
@@ -58,7 +62,7 @@ export function decideUpdate(
   if (current === undefined) return missing(state, request.id, "update schedule");
   const prompt = request.prompt ?? current.prompt;
   let record: ScheduleRecord;
-  if (request.selector === undefined) record = { ...current, prompt };
+  if (request.selector === undefined) record = unfolded({ ...current, prompt });
   else {
     const resolved = resolveCreate({ prompt, selector: request.selector }, context);
     if (!resolved.ok) return resolved;
@@ -66,8 +70,17 @@ export function decideUpdate(
     if (record.kind !== "recurring" && current.kind !== "recurring" && current.snoozeOf) {
       record = { ...record, snoozeOf: current.snoozeOf };
     }
+    // The same series keeps its exclusions (_apply.ts carryOver): its target skips them too.
+    const kept = carryOver(current, record);
+    if (kept.kind === "recurring" && kept.exdates !== undefined) {
+      const first = nextOccurrence(kept, context.now);
+      if (first === undefined || first > MAX_INSTANT_MS) {
+        return toolError("not_in_future", "Cannot update schedule: no occurrence is left");
+      }
+      record = { ...record, scheduledAt: formatInstant(first) };
+    }
   }
-  const answer = { ok: true as const, ...scheduleValue(record, context.now) };
+  const answer = { ok: true as const, ...scheduleValue(carryOver(current, record), context.now) };
   return { ok: true, changes: [updateChange(record)], answer };
 }
 
@@ -133,6 +146,11 @@ function pendingSnooze(
   return undefined;
 }
 
+/** How far a snooze goes: a delay (the tool, the page's presets) or a chosen instant (the page). */
+export type SnoozeTarget =
+  | { readonly afterSeconds: number }
+  | { readonly untilMs: number };
+
 /**
  * `schedule_snooze`: an active one-shot moves (`update` to `after` the delay, keeping the id and
  * any `snoozeOf`); otherwise the latest delivered occurrence gets a new `at` record with
@@ -142,30 +160,58 @@ function pendingSnooze(
  * A snooze of a reminder that has not fired only ever makes it later (docs/recurring.md
  * "Tools"): it lands at `max(current target, now) + after_seconds`, pushed back from its own
  * target, never pulled earlier. A snooze record (a new one, or the pending one of an occurrence
- * snoozed again) lands at `now + after_seconds`: the user picks the delay anew from now.
+ * snoozed again) lands at `now + after_seconds`: the user picks the delay anew from now. A
+ * chosen instant (`untilMs`, the page's "tomorrow morning" and "a chosen time") makes an `at`
+ * record there and must be after that same base (`not_in_future` otherwise).
  */
 export function decideSnooze(
   state: ScheduleState,
-  request: { readonly id: ScheduleId; readonly afterSeconds: number },
+  request: { readonly id: ScheduleId } & SnoozeTarget,
   now: number,
   random: RandomBytes,
 ): Decision<RecordResult> {
-  const { id, afterSeconds } = request;
-  const later = (from: number): string => formatInstant(from + afterSeconds * 1000);
-  const move = (current: OneShotRecord): Decision<RecordResult> => {
-    const snooze = current.snoozeOf === undefined ? {} : { snoozeOf: current.snoozeOf };
-    const record: ScheduleRecord = {
-      id: current.id,
-      kind: "after",
-      prompt: current.prompt,
-      afterSeconds,
-      scheduledAt: later(
-        current.snoozeOf === undefined ? Math.max(scheduledAtMs(current), now) : now,
-      ),
-      ...snooze,
+  const { id } = request;
+  const land = (
+    base: number,
+    fields: { id: ScheduleId; prompt: string; snoozeOf?: OneShotRecord["snoozeOf"] },
+  ): ScheduleRecord | ToolFailure => {
+    const snooze = fields.snoozeOf === undefined ? {} : { snoozeOf: fields.snoozeOf };
+    if ("afterSeconds" in request) {
+      const { afterSeconds } = request;
+      const scheduledAt = formatInstant(base + afterSeconds * 1000);
+      return {
+        id: fields.id,
+        kind: "after",
+        prompt: fields.prompt,
+        afterSeconds,
+        scheduledAt,
+        ...snooze,
+      };
+    }
+    if (request.untilMs <= base) {
+      return toolError(
+        "not_in_future",
+        `Cannot snooze schedule: ${formatInstant(request.untilMs)} is not after ${
+          formatInstant(base)
+        }`,
+        { id },
+      );
+    }
+    const scheduledAt = formatInstant(request.untilMs);
+    return { id: fields.id, kind: "at", prompt: fields.prompt, scheduledAt, ...snooze };
+  };
+  const answer = (
+    record: ScheduleRecord | ToolFailure,
+    change: (r: ScheduleRecord) => ScheduleChange,
+  ): Decision<RecordResult> =>
+    "ok" in record ? record : {
+      ok: true,
+      changes: [change(record)],
+      answer: { ok: true as const, ...scheduleValue(record, now) },
     };
-    const answer = { ok: true as const, ...scheduleValue(record, now) };
-    return { ok: true, changes: [updateChange(record)], answer };
+  const move = (current: OneShotRecord): Decision<RecordResult> => {
+    const base = current.snoozeOf === undefined ? Math.max(scheduledAtMs(current), now) : now;
+    return answer(land(base, current), updateChange);
   };
   const current = state.active.get(id);
   if (current !== undefined && current.kind !== "recurring") return move(current);
@@ -181,13 +227,14 @@ export function decideSnooze(
   const pending = pendingSnooze(state, snoozeOf);
   if (pending !== undefined) return move(pending);
   const newId = makeScheduleId(random, { avoid: state.seen });
-  const record: ScheduleRecord = {
+  const made = land(now, { id: newId, prompt: delivered.record.prompt, snoozeOf });
+  // A new snooze record is always an `at` record (due at a fixed instant).
+  const record = "ok" in made || made.kind === "at" ? made : {
     id: newId,
-    kind: "at",
-    prompt: delivered.record.prompt,
-    scheduledAt: later(now),
+    kind: "at" as const,
+    prompt: made.prompt,
+    scheduledAt: made.scheduledAt,
     snoozeOf,
   };
-  const answer = { ok: true as const, ...scheduleValue(record, now) };
-  return { ok: true, changes: [createChange(record)], answer };
+  return answer(record, createChange);
 }

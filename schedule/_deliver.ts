@@ -5,6 +5,7 @@ import { dispatchChange, occurrenceChange } from "./decoder.ts";
 import { reminderFrame } from "./frame.ts";
 import { LiveSchedule } from "./live.ts";
 import {
+  isPaused,
   type OccurrenceFacts,
   SCHEDULE_CHANGE,
   scheduledAtMs,
@@ -70,7 +71,9 @@ export function deliverDue(
     return { decisionNow: options.now(), appended: 0, fault: { cause } };
   }
   const decisionNow = options.now();
-  const due = active.filter((record) => scheduledAtMs(record) <= decisionNow)
+  // A paused series never fires; an excluded occurrence (the record's `exdates`, passed to the
+  // engine with the record) is never delivered nor counted as missed.
+  const due = active.filter((record) => !isPaused(record) && scheduledAtMs(record) <= decisionNow)
     .sort((a, b) => scheduledAtMs(a) - scheduledAtMs(b));
   const used = schedule.recentDispatches(decisionNow);
   let appended = 0;

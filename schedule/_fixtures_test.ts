@@ -138,6 +138,20 @@ export const v2 = {
   remove: (tag: string): ScheduleChange => ({ version: 2, op: "delete", id: id(tag) }),
   stop: (tag: string): ScheduleChange => ({ version: 2, op: "stop", id: id(tag) }),
   dispatch: (tag: string): ScheduleChange => ({ version: 2, op: "dispatch", id: id(tag) }),
+  pause: (tag: string): ScheduleChange => ({ version: 2, op: "pause", id: id(tag) }),
+  resume: (tag: string, nextAt: string): ScheduleChange => ({
+    version: 2,
+    op: "resume",
+    id: id(tag),
+    nextAt,
+  }),
+  exclude: (tag: string, occurrenceAt: string, nextAt: string | null): ScheduleChange => ({
+    version: 2,
+    op: "exclude",
+    id: id(tag),
+    occurrenceAt,
+    nextAt,
+  }),
   occurrence: (
     op: "dispatch" | "skip",
     tag: string,

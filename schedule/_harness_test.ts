@@ -73,7 +73,10 @@ export interface World extends AsyncDisposable {
     | "schedule_list"
     | "schedule_delete"
     | "schedule_update"
-    | "schedule_snooze",
+    | "schedule_snooze"
+    | "schedule_pause"
+    | "schedule_resume"
+    | "schedule_skip",
     ToolDefinition
   >;
   /** Counts `onConfirmed` calls. */

@@ -10,6 +10,9 @@ import {
   LIST_ARGS,
   MAX_SNOOZE_SECONDS,
   MIN_SNOOZE_SECONDS,
+  PAUSE_ARGS,
+  RESUME_ARGS,
+  SKIP_ARGS,
   SNOOZE_ARGS,
   UPDATE_ARGS,
 } from "./_args.ts";
@@ -80,4 +83,32 @@ export const SNOOZE_SPEC: ModelToolSpec = {
     "fired yet is moved, never earlier: `after_seconds` is added to the later of its current " +
     "time and now.",
   parameters: jsonSchemaOf(SNOOZE_ARGS),
+};
+
+/** `schedule_pause`. */
+export const PAUSE_SPEC: ModelToolSpec = {
+  name: NAMES.pause,
+  description: 'Pause a repeating reminder ("pause my standup reminder"): it keeps its id and ' +
+    "history but never fires until `schedule_resume`. A one-time reminder, an ended one or one " +
+    "already paused returns `schedule_not_active`; an unknown id `schedule_not_found`.",
+  parameters: jsonSchemaOf(PAUSE_ARGS),
+};
+
+/** `schedule_resume`. */
+export const RESUME_SPEC: ModelToolSpec = {
+  name: NAMES.resume,
+  description: "Resume a paused repeating reminder. It fires again at its next occurrence " +
+    "after now; the occurrences missed while paused are not delivered (no catch-up burst). " +
+    "A reminder that is not paused, or has no occurrence left, returns `schedule_not_active`.",
+  parameters: jsonSchemaOf(RESUME_ARGS),
+};
+
+/** `schedule_skip`. */
+export const SKIP_SPEC: ModelToolSpec = {
+  name: NAMES.skip,
+  description: 'Skip one occurrence of a repeating reminder ("skip next Monday\'s"), keeping ' +
+    "the series: give `id` and optionally `occurrence_at`, one of the instants listed in the " +
+    "reminder's `preview` (default: the next occurrence). An instant that is not a coming " +
+    "occurrence returns `not_an_occurrence`; a one-time reminder `schedule_not_active`.",
+  parameters: jsonSchemaOf(SKIP_ARGS),
 };

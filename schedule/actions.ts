@@ -9,13 +9,22 @@
  */
 import type { AgentHandle } from "@chime/contract";
 import type { Clock } from "@chime/session";
-import { decideSnooze, decideStop } from "./_decide.ts";
-import { transact, type Tx } from "./_tx.ts";
+import { decideSnooze, decideStop, decideUpdate } from "./_decide.ts";
+import { type PageFailure, pageZone, untilInstant, zonedEdit } from "./_page.ts";
+import { decidePause, decideResume, decideSkip, type SkipResult } from "./_series.ts";
+import { type Decision, transact, type Tx } from "./_tx.ts";
+import type { LocalDateTime } from "./calendar.ts";
 import { toolError, type ToolFailure } from "./errors.ts";
 import type { ScheduleFifo } from "./fifo.ts";
+import type { ScheduleState } from "./fold.ts";
 import { MAX_SNOOZE_SECONDS, MIN_SNOOZE_SECONDS } from "./_args.ts";
-import { isScheduleId, type RandomBytes } from "./protocol.ts";
+import { isScheduleId, type RandomBytes, type ScheduleId } from "./protocol.ts";
+import type { UpdateRequest } from "./rules.ts";
+import { parseStrictInstant } from "./rfc3339.ts";
 import type { RecordResult, ScheduleValue } from "./value.ts";
+
+export { checkEditBody, checkUntil, type PageFailure } from "./_page.ts";
+export type { SkipResult } from "./_series.ts";
 
 export { scheduleActivityNote } from "./_activity.ts";
 
@@ -39,7 +48,11 @@ export interface StopResult {
   readonly stopped: ScheduleValue;
 }
 
-/** The snooze and stop actions of one root agent's reminders. */
+function badId(action: string): Promise<ToolFailure> {
+  return Promise.resolve(toolError("invalid_arguments", `Cannot ${action}: bad id`));
+}
+
+/** The snooze, stop, pause, resume, skip and edit actions of one root agent's reminders. */
 export class ScheduleActions {
   readonly #tx: Tx;
   readonly #now: () => number;
@@ -97,6 +110,117 @@ export class ScheduleActions {
     }
     const names = { action: "stop schedule", confirm: "confirm the stop" };
     return transact(this.#tx, names, (state) => decideStop(state, id, this.#now()));
+  }
+
+  /**
+   * Snoozes a reminder until a chosen local time (the page's "tomorrow morning" and "a chosen
+   * time"), read in the reminder's own zone (a series' `timeZone`) or else the session's; it
+   * must be in the future and at most 7 days ahead (`invalid_arguments` naming `until`).
+   *
+   * @param id the reminder id
+   * @param until the local date and time, already shape-checked (`checkUntil`)
+   * @returns as {@linkcode ScheduleActions.snooze}, or also `not_in_future`,
+   *   `nonexistent_local_time`, `timezone_confirmation_required`
+   */
+  snoozeUntil(id: string, until: LocalDateTime): Promise<RecordResult | PageFailure> {
+    if (!isScheduleId(id)) return badId("snooze schedule");
+    const names = { action: "snooze schedule", confirm: "confirm the snooze" };
+    return transact(this.#tx, names, (state): Decision<RecordResult> => {
+      const now = this.#now();
+      const zone = pageZone(state, id, this.#sessionZone());
+      if (typeof zone !== "string") return zone;
+      const untilMs = untilInstant(until, zone);
+      if (typeof untilMs !== "number") return untilMs;
+      if (untilMs > now + MAX_SNOOZE_SECONDS * 1000) {
+        return {
+          ...toolError(
+            "invalid_arguments",
+            "Cannot snooze schedule: until is more than 7 days ahead",
+          ),
+          field: "until",
+        } as PageFailure;
+      }
+      return decideSnooze(state, { id, untilMs }, now, this.#random);
+    });
+  }
+
+  /**
+   * Pauses a series (`pause`): it never fires until resumed.
+   *
+   * @param id the series id
+   * @returns the paused series' value, or `invalid_arguments`, `schedule_not_found`,
+   *   `schedule_not_active` (a one-shot, ended or already paused), `persistence_uncertain`
+   */
+  pause(id: string): Promise<RecordResult | ToolFailure> {
+    return this.#series(id, "pause", decidePause);
+  }
+
+  /**
+   * Resumes a paused series (`resume`) at its first occurrence after now: no catch-up burst.
+   *
+   * @param id the series id
+   * @returns the series' value, or `invalid_arguments`, `schedule_not_found`,
+   *   `schedule_not_active` (not paused, or no occurrence left), `persistence_uncertain`
+   */
+  resume(id: string): Promise<RecordResult | ToolFailure> {
+    return this.#series(id, "resume", decideResume);
+  }
+
+  /**
+   * Skips one occurrence of a series (`exclude`): the next one, or `occurrenceAt`.
+   *
+   * @param id the series id
+   * @param occurrenceAt an RFC 3339 instant of a coming occurrence (shape-checked by the route)
+   * @returns the series after the exclusion with `skipped` (and `ended` when it was the last),
+   *   or `invalid_arguments`, `not_an_occurrence`, `schedule_not_found`, `schedule_not_active`,
+   *   `persistence_uncertain`
+   */
+  skip(id: string, occurrenceAt?: string): Promise<SkipResult | ToolFailure> {
+    if (!isScheduleId(id)) return badId("skip occurrence");
+    const at = occurrenceAt === undefined ? {} : { occurrenceAt: parseStrictInstant(occurrenceAt) };
+    const names = { action: "skip occurrence", confirm: "confirm the skip" };
+    return transact(this.#tx, names, (state) => decideSkip(state, { id, ...at }, this.#now()));
+  }
+
+  /**
+   * The page's edit control: the same `update` transaction as `schedule_update` (same id). A
+   * local `at` or a `repeat` resolves in the reminder's own zone (a series' `timeZone`) or
+   * else the session's; a series stays paused.
+   *
+   * @param request the checked edit (`checkEditBody`), its selector without a zone
+   * @returns the updated value, or the failures of `schedule_update`
+   */
+  update(request: UpdateRequest): Promise<RecordResult | ToolFailure> {
+    const names = { action: "update schedule", confirm: "confirm the update" };
+    return transact(this.#tx, names, (state) => {
+      const context = {
+        now: this.#now(),
+        clientTimeZones: "missing" as const,
+        hasTimeContextMarker: false,
+      };
+      // An unknown or ended id is answered as such, whatever the zone.
+      const { selector } = request;
+      if (selector === undefined || !state.active.has(request.id)) {
+        return decideUpdate(state, request, context);
+      }
+      const zone = pageZone(state, request.id, this.#sessionZone());
+      if (typeof zone !== "string") return zone;
+      return decideUpdate(state, zonedEdit({ ...request, selector }, zone), context);
+    });
+  }
+
+  #sessionZone(): string | undefined {
+    return this.#tx.agent.session.header.timeZone;
+  }
+
+  #series(
+    id: string,
+    op: "pause" | "resume",
+    decide: (state: ScheduleState, id: ScheduleId, now: number) => Decision<RecordResult>,
+  ): Promise<RecordResult | ToolFailure> {
+    if (!isScheduleId(id)) return badId(`${op} schedule`);
+    const names = { action: `${op} schedule`, confirm: `confirm the ${op}` };
+    return transact(this.#tx, names, (state) => decide(state, id, this.#now()));
   }
 }
 

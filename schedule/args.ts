@@ -7,19 +7,25 @@
  * @module
  */
 
-/** The five tool names (docs/recurring.md "Tools"). */
+/** The eight tool names (docs/recurring.md "Tools"). */
 export const SCHEDULE_TOOL_NAMES: {
   readonly create: "schedule_create";
   readonly list: "schedule_list";
   readonly delete: "schedule_delete";
   readonly update: "schedule_update";
   readonly snooze: "schedule_snooze";
+  readonly pause: "schedule_pause";
+  readonly resume: "schedule_resume";
+  readonly skip: "schedule_skip";
 } = {
   create: "schedule_create",
   list: "schedule_list",
   delete: "schedule_delete",
   update: "schedule_update",
   snooze: "schedule_snooze",
+  pause: "schedule_pause",
+  resume: "schedule_resume",
+  skip: "schedule_skip",
 };
 
 /** A local wall-clock target `{ date, time, time_zone? }` read in the session's zone. */
@@ -80,4 +86,18 @@ export interface SnoozeArgs {
   readonly id: string;
   /** Delay from now, whole seconds. */
   readonly after_seconds: number;
+}
+
+/** Arguments of `schedule_pause` and `schedule_resume`. */
+export interface SeriesArgs {
+  /** The repeating reminder's id (`sch_…`). */
+  readonly id: string;
+}
+
+/** Arguments of `schedule_skip`: the series and, optionally, which occurrence. */
+export interface SkipArgs {
+  /** The repeating reminder's id (`sch_…`). */
+  readonly id: string;
+  /** The occurrence to skip, an RFC 3339 instant; default: the next occurrence. */
+  readonly occurrence_at?: string | undefined;
 }

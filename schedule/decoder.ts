@@ -12,9 +12,12 @@ import {
   type CreateChange,
   type DeleteChange,
   type DispatchChange,
+  type ExcludeChange,
   isScheduleId,
   type OccurrenceFacts,
+  type PauseChange,
   type RecurringDispatchChange,
+  type ResumeChange,
   type ScheduleChange,
   type ScheduleId,
   type ScheduleRecord,
@@ -154,9 +157,23 @@ function decodeV2(data: Record<string, unknown>): ScheduleChange {
       return { version: 2, op, id, record };
     }
     case "delete":
-    case "stop": {
+    case "stop":
+    case "pause": {
       const change = exactKeys(data, "change", ["version", "op", "id"]);
       return { version: 2, op, id: decodeId(change.id, "id") };
+    }
+    case "resume": {
+      const change = exactKeys(data, "change", ["version", "op", "id", "nextAt"]);
+      const id = decodeId(change.id, "id");
+      return { version: 2, op, id, nextAt: instant(change.nextAt, "nextAt") };
+    }
+    case "exclude": {
+      const keys = ["version", "op", "id", "occurrenceAt", "nextAt"];
+      const change = exactKeys(data, "change", keys);
+      const id = decodeId(change.id, "id");
+      const occurrenceAt = instant(change.occurrenceAt, "occurrenceAt");
+      const nextAt = change.nextAt === null ? null : instant(change.nextAt, "nextAt");
+      return { version: 2, op, id, occurrenceAt, nextAt };
     }
     case "dispatch": {
       if (!Object.hasOwn(data, "occurrenceAt")) {
@@ -181,14 +198,18 @@ function decodeV2(data: Record<string, unknown>): ScheduleChange {
       return { version: 2, op, id, ...occurrence(change), reason: "catch-up-window" };
     }
     default:
-      return fail("op is not create, update, delete, dispatch, skip or stop");
+      return fail(
+        "op is not create, update, delete, dispatch, skip, stop, pause, resume or exclude",
+      );
   }
 }
 
 /**
  * Decodes the data of a `schedule/change` event, version 1 (unchanged: `create` of an `after`
  * or `at` record, `delete`, `dispatch`) or version 2 (docs/recurring.md "Transitions": also
- * recurring records, `snoozeOf`, `update`, the recurring `dispatch`, `skip` and `stop`).
+ * recurring records, `snoozeOf`, `update`, the recurring `dispatch`, `skip`, `stop`, `pause`,
+ * `resume` and `exclude`). A record in a `create` or `update` never carries the folded-only
+ * `paused` or `exdates`.
  * Refuses other versions, unknown or missing fields at every level, wrong types, an untrimmed or
  * empty prompt, a non-positive or unsafe `afterSeconds` or `catchUpSeconds`, instants that are
  * not canonical UTC with milliseconds, an `rrule` outside the subset or not canonical, a bad
@@ -288,6 +309,47 @@ export function stopChange(id: ScheduleId): StopChange {
 }
 
 /**
+ * Builds the data of a `pause` change (a recurring record stops firing).
+ *
+ * @param id the active, unpaused recurring record's id
+ * @returns `{ version: 2, op: 'pause', id }`
+ * @throws {ScheduleError} `invalid_event` for a malformed id
+ */
+export function pauseChange(id: ScheduleId): PauseChange {
+  return decodeScheduleChange({ version: 2, op: "pause", id }) as PauseChange;
+}
+
+/**
+ * Builds the data of a `resume` change.
+ *
+ * @param id the paused recurring record's id
+ * @param nextAt its new target: the first occurrence strictly after the decision instant
+ * @returns `{ version: 2, op: 'resume', id, nextAt }`
+ * @throws {ScheduleError} `invalid_event` for a malformed id or instant
+ */
+export function resumeChange(id: ScheduleId, nextAt: string): ResumeChange {
+  return decodeScheduleChange({ version: 2, op: "resume", id, nextAt }) as ResumeChange;
+}
+
+/**
+ * Builds the data of an `exclude` change (RFC 5545 EXDATE of one occurrence).
+ *
+ * @param id the active recurring record's id
+ * @param occurrenceAt the excluded occurrence, canonical UTC
+ * @param nextAt the target after the exclusion, or `null` when none is left
+ * @returns `{ version: 2, op: 'exclude', id, occurrenceAt, nextAt }`
+ * @throws {ScheduleError} `invalid_event` for a malformed id or instant
+ */
+export function excludeChange(
+  id: ScheduleId,
+  occurrenceAt: string,
+  nextAt: string | null,
+): ExcludeChange {
+  const data = { version: 2, op: "exclude", id, occurrenceAt, nextAt };
+  return decodeScheduleChange(data) as ExcludeChange;
+}
+
+/**
  * Builds the data of a one-shot `dispatch` change (it stores only the id: the active record
  * already determines the occurrence).
  *
@@ -336,8 +398,11 @@ export type {
   CreateChange,
   DeleteChange,
   DispatchChange,
+  ExcludeChange,
   OccurrenceFacts,
+  PauseChange,
   RecurringDispatchChange,
+  ResumeChange,
   ScheduleChange,
   ScheduleId,
   ScheduleRecord,

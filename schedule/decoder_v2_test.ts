@@ -70,7 +70,7 @@ Deno.test("version 2 refuses extra, missing and malformed fields", () => {
       nextAt: null,
       reason: "budget",
     },
-    { version: 2, op: "pause", id: id("a") },
+    { version: 2, op: "frobnicate", id: id("a") },
   ];
   for (const data of bad) throwsCode(() => decodeScheduleChange(data), "invalid_event");
 });

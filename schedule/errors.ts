@@ -18,7 +18,8 @@ export type ToolErrorCode =
   | "timezone_confirmation_required"
   | "persistence_uncertain"
   | "schedule_not_found"
-  | "schedule_not_active";
+  | "schedule_not_active"
+  | "not_an_occurrence";
 
 /**
  * Every schedule failure code: the tool codes plus `invalid_event` (the strict decoder refused

@@ -9,6 +9,7 @@ import type { SessionEvent } from "@chime/session/event";
 import type { SessionHeader } from "@chime/session/header";
 import { applyChange, decodeEvent, emptyState } from "./_apply.ts";
 import {
+  isPaused,
   SCHEDULE_CHANGE,
   scheduledAtMs,
   type ScheduleId,
@@ -53,8 +54,12 @@ export interface FoldOptions {
  * @returns active records (create order), terminated ids and all seen ids
  * @throws {ScheduleError} `invalid_log` (with `details.seq`) for undecodable data, a duplicate
  *   create id, a transition of a record that is not active, a one-shot dispatch of a recurring
- *   record (or the recurring form of a one-shot), `stop` or `skip` of a one-shot, or an
- *   occurrence before the record's current target or a `nextAt` not after it
+ *   record (or the recurring form of a one-shot), `stop`, `skip`, `pause`, `resume` or `exclude`
+ *   of a one-shot, an occurrence before the record's current target or a `nextAt` not after it,
+ *   a dispatch or `skip` of a paused series, `pause` of a paused or `resume` of an unpaused one,
+ *   a `resume` to before the current target, or an `exclude` of an instant already excluded,
+ *   before the current target, or with a `nextAt` other than the current target (unless it
+ *   excludes the current target)
  *
  * @example
  * ```ts
@@ -111,14 +116,15 @@ export function foldSession(
 
 /**
  * The next target: the active record with the smallest `scheduledAt`; ties go to the record
- * created first.
+ * created first. A paused series is never a target (docs/recurring.md "Transitions").
  *
  * @param state a folded state
- * @returns the earliest active record, or `undefined` when none is active
+ * @returns the earliest active, unpaused record, or `undefined` when none is
  */
 export function earliestActive(state: ScheduleState): ScheduleRecord | undefined {
   let best: ScheduleRecord | undefined;
   for (const record of state.active.values()) {
+    if (isPaused(record)) continue;
     if (best === undefined || scheduledAtMs(record) < scheduledAtMs(best)) best = record;
   }
   return best;

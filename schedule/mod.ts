@@ -90,15 +90,19 @@ export {
   type CreateChange,
   type DeleteChange,
   type DispatchChange,
+  type ExcludeChange,
+  isPaused,
   isRecurringDispatch,
   isScheduleId,
   makeScheduleId,
   type MakeScheduleIdOptions,
   type OccurrenceFacts,
   type OneShotRecord,
+  type PauseChange,
   type RandomBytes,
   type RecurringDispatchChange,
   type RecurringRecord,
+  type ResumeChange,
   SCHEDULE_CHANGE,
   type ScheduleChange,
   type ScheduleChangeEvent,
@@ -116,7 +120,10 @@ export {
   deleteChange,
   dispatchChange,
   encodeScheduleChange,
+  excludeChange,
   occurrenceChange,
+  pauseChange,
+  resumeChange,
   stopChange,
   tryDecodeScheduleChange,
   updateChange,
@@ -147,6 +154,7 @@ export {
   describeRule,
   nextOccurrence,
   parseDtstart,
+  previewOccurrences,
   type RecurrenceSeries,
   type RuleLanguage,
   validateSeries,
@@ -190,11 +198,14 @@ export {
 } from "./rules.ts";
 export {
   DELIVERY_MODE,
+  type OccurrencePreview,
+  PREVIEW_LENGTH,
   type RecordResult,
   type RepeatValue,
   repeatValue,
   type ScheduleValue,
   scheduleValue,
+  seriesPreview,
 } from "./value.ts";
 export {
   type ReminderPresentation,
@@ -217,6 +228,8 @@ export {
   type RepeatArgs,
   SCHEDULE_TOOL_NAMES,
   type SelectorArgs,
+  type SeriesArgs,
+  type SkipArgs,
   type SnoozeArgs,
   type UpdateArgs,
 } from "./args.ts";
@@ -230,10 +243,14 @@ export {
 } from "./tools.ts";
 export {
   bindScheduleActions,
+  checkEditBody,
+  checkUntil,
+  type PageFailure,
   ScheduleActions,
   scheduleActions,
   type ScheduleActionsOptions,
   scheduleActivityNote,
+  type SkipResult,
   type StopResult,
 } from "./actions.ts";
 export {
@@ -249,8 +266,10 @@ export { SCHEDULE_PLUGIN_NAME, schedulePlugin, type SchedulePluginOptions } from
 export {
   type ActiveReminder,
   activeReminder,
+  durableChanges,
   type RemindersPage,
   sessionReminders,
 } from "./reminders.ts";
 export { scheduleViews } from "./views.ts";
+export { type HistoryEntry, type HistoryKind, reminderHistory } from "./history.ts";
 export { REMINDERS_PANEL, SCHEDULE_RENDERER, scheduleWeb } from "./web.ts";

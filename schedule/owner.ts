@@ -13,7 +13,7 @@ import { deliverDue, type Delivery } from "./_deliver.ts";
 import { barrier, loadedSchedule } from "./_tx.ts";
 import { ScheduleFifo } from "./fifo.ts";
 import { LiveSchedule } from "./live.ts";
-import { scheduledAtMs, type ScheduleRecord } from "./protocol.ts";
+import { isPaused, scheduledAtMs, type ScheduleRecord } from "./protocol.ts";
 
 /** Where the owner reports what it cannot hand to a caller (injected; never `console.log`). */
 export interface ScheduleLogger {
@@ -221,6 +221,7 @@ export class ScheduleOwner implements AsyncDisposable {
     }
     let target: number | undefined;
     for (const record of active) {
+      if (isPaused(record)) continue; // a paused series never fires (docs/recurring.md)
       const at = scheduledAtMs(record);
       if ((this.#hold === undefined || at > this.#hold) && (target === undefined || at < target)) {
         target = at;

@@ -14,7 +14,7 @@ import { bindScheduleActions, ScheduleActions } from "./actions.ts";
 import { ScheduleFifo } from "./fifo.ts";
 import { LiveSchedule } from "./live.ts";
 import { type ScheduleLogger, ScheduleOwner } from "./owner.ts";
-import type { RandomBytes } from "./protocol.ts";
+import { isPaused, type RandomBytes } from "./protocol.ts";
 import type { ScheduleChangeReader } from "./reader.ts";
 import { defaultRandom, scheduleTools } from "./tools.ts";
 import { scheduleWeb } from "./web.ts";
@@ -97,9 +97,9 @@ function install(scope: AgentScope, options: SchedulePluginOptions): void | Prom
  * in-flight work. A registration failure rolls back the tools registered so
  * far. No durable record is ever deleted by teardown. Each agent's {@linkcode LiveSchedule} is
  * built on setup from its `schedule/change` events only and kept current at each append;
- * `keepsLive(agent)` answers from it whether the session has an active record (a host keeps
- * such a session live; `true` while the state still loads, `false` for an agent the plugin
- * never set up). Its `web` part ({@linkcode scheduleWeb}) brings the reminders routes, the
+ * `keepsLive(agent)` answers from it whether the session has an active record that can fire, a
+ * paused series not counted (a host keeps such a session live; `true` while the state still
+ * loads, `false` for an agent the plugin never set up). Its `web` part ({@linkcode scheduleWeb}) brings the reminders routes, the
  * dispatch views and the names of its client renderer and page panel to a web host.
  *
  * @param options clock, logger, id randomness, hourly budget, segment @default `{}`
@@ -121,7 +121,9 @@ export function schedulePlugin(options: SchedulePluginOptions = {}): Plugin {
     keepsLive(agent) {
       const schedule = LiveSchedule.of(agent.session);
       if (schedule === undefined) return false; // not set up for this agent: no owner to keep
-      return !schedule.loaded || schedule.state.active.size > 0;
+      if (!schedule.loaded) return true;
+      for (const record of schedule.state.active.values()) if (!isPaused(record)) return true;
+      return false; // nothing can fire: a paused series alone does not keep a session live
     },
     web: scheduleWeb(),
   };

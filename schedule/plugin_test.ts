@@ -20,6 +20,9 @@ const TOOLS = [
   "schedule_delete",
   "schedule_update",
   "schedule_snooze",
+  "schedule_pause",
+  "schedule_resume",
+  "schedule_skip",
 ];
 
 function toolNames(request: ModelRequest | undefined): string[] {

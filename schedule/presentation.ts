@@ -25,7 +25,10 @@ import {
   type ScheduleRecord,
   type SnoozeOf,
 } from "./protocol.ts";
-import { describeRule } from "./recurrence.ts";
+import { describeRule, type OccurrencePreview, previewOccurrences } from "./recurrence.ts";
+
+/** How many occurrences after a delivered one a recurring card previews. */
+const CARD_PREVIEW = 5;
 
 /** What a reminder receipt shows. */
 export interface ReminderPresentation {
@@ -44,6 +47,11 @@ export interface ReminderPresentation {
     readonly timeZone: string;
     readonly text: { readonly en: string; readonly zh: string };
     readonly nextAt: string | null;
+    /**
+     * The next occurrences after this one as of the dispatch (at most 5, from `nextAt`; the
+     * series' excluded occurrences left out), `[]` when the series was exhausted.
+     */
+    readonly preview: readonly OccurrencePreview[];
   };
   /** Earlier occurrences coalesced into this delivery (recurring, only when > 0). */
   readonly missed?: number;
@@ -62,6 +70,7 @@ export interface ScheduleChangeView {
 function receipt(
   record: ScheduleRecord,
   change: DispatchChange | RecurringDispatchChange,
+  exdates: readonly string[] | undefined,
 ): ReminderPresentation {
   const { id: scheduleId, prompt } = record;
   if (record.kind !== "recurring" || !isRecurringDispatch(change)) {
@@ -72,13 +81,22 @@ function receipt(
   }
   const { rrule, timeZone } = record;
   const text = { en: describeRule(record, "en"), zh: describeRule(record, "zh") };
+  const series = exdates === undefined ? record : { ...record, exdates };
+  const preview = change.nextAt === null
+    ? []
+    : previewOccurrences(series, Date.parse(change.occurrenceAt), CARD_PREVIEW);
   return {
     scheduleId,
     prompt,
     occurrenceAt: change.occurrenceAt,
-    recurring: { rrule, timeZone, text, nextAt: change.nextAt },
+    recurring: { rrule, timeZone, text, nextAt: change.nextAt, preview },
     ...(change.missed > 0 ? { missed: change.missed } : {}),
   };
+}
+
+function sameSeries(a: ScheduleRecord | undefined, b: ScheduleRecord): boolean {
+  return a?.kind === "recurring" && b.kind === "recurring" && a.rrule === b.rrule &&
+    a.dtstart === b.dtstart && a.timeZone === b.timeZone;
 }
 
 /**
@@ -89,7 +107,8 @@ function receipt(
  *
  * @param header the session header (its `seedLength` is the ownership boundary)
  * @param events the session's events in log order
- * @param options `through`: stop after this seq (inclusive). @default Infinity
+ * @param options `through`: stop after this seq (inclusive), @default Infinity; `seqs`: build
+ *   only the receipts of these dispatch seqs, @default every dispatch
  * @returns receipts keyed by the dispatch event's `seq`
  *
  * @example
@@ -114,23 +133,33 @@ function receipt(
 export function scheduleReminderPresentations(
   header: SessionHeader,
   events: readonly SessionEvent[],
-  options: { readonly through?: number } = {},
+  options: { readonly through?: number; readonly seqs?: ReadonlySet<number> } = {},
 ): Map<number, ReminderPresentation> {
   const seedLength = foldStart(header);
   const through = options.through ?? Infinity;
   const nearest = new Map<ScheduleId, ScheduleRecord>();
   const nearestOwn = new Map<ScheduleId, ScheduleRecord>();
+  // Excluded occurrences per id, kept as the fold keeps them (`carryOver` in _apply.ts).
+  const excluded = new Map<ScheduleId, readonly string[]>();
   const receipts = new Map<number, ReminderPresentation>();
   for (const event of events) {
     if (event.seq > through) break;
     if (event.type !== SCHEDULE_CHANGE) continue;
     const change = tryDecodeScheduleChange(event.data);
     if (change?.op === "create" || change?.op === "update") {
-      nearest.set(change.record.id, change.record);
-      if (event.seq >= seedLength) nearestOwn.set(change.record.id, change.record);
+      const { id } = change.record;
+      const before = nearest.get(id);
+      if (change.op === "create" || !sameSeries(before, change.record)) excluded.delete(id);
+      nearest.set(id, change.record);
+      if (event.seq >= seedLength) nearestOwn.set(id, change.record);
+    } else if (change?.op === "exclude") {
+      excluded.set(change.id, [...(excluded.get(change.id) ?? []), change.occurrenceAt].sort());
     } else if (change?.op === "dispatch") {
+      if (options.seqs !== undefined && !options.seqs.has(event.seq)) continue;
       const record = (event.seq >= seedLength ? nearestOwn : nearest).get(change.id);
-      if (record !== undefined) receipts.set(event.seq, receipt(record, change));
+      if (record !== undefined) {
+        receipts.set(event.seq, receipt(record, change, excluded.get(change.id)));
+      }
     }
   }
   return receipts;
@@ -151,7 +180,8 @@ export function scheduleReminderPresentation(
   events: readonly SessionEvent[],
   seq: number,
 ): ReminderPresentation | undefined {
-  return scheduleReminderPresentations(header, events, { through: seq }).get(seq);
+  return scheduleReminderPresentations(header, events, { through: seq, seqs: new Set([seq]) })
+    .get(seq);
 }
 
 /**

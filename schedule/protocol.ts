@@ -1,8 +1,8 @@
 /**
  * The `schedule/change` protocol, version 1 (one-shots;
  * docs/design.md#session-log-authority-and-tools, docs/events.md#schedule-change) and version 2
- * (recurring series, update, skip, stop and snooze; docs/recurring.md): the only durable schedule
- * authority.
+ * (recurring series, update, skip, stop, snooze, pause, resume and exclude; docs/recurring.md):
+ * the only durable schedule authority.
  *
  * @module
  */
@@ -150,6 +150,16 @@ export interface RecurringRecord {
   readonly scheduledAt: string;
   /** Occurrences later than this many seconds are skipped, not delivered (positive). */
   readonly catchUpSeconds?: number;
+  /**
+   * Folded state only (never in a `create` or `update`): the series is paused by a `pause` and
+   * never fires until a `resume` (docs/recurring.md "Transitions").
+   */
+  readonly paused?: true;
+  /**
+   * Folded state only: occurrences excluded by `exclude` changes (RFC 5545 EXDATE), canonical
+   * UTC, ascending, no duplicates; still counted by `COUNT`.
+   */
+  readonly exdates?: readonly string[];
 }
 
 /** A one-shot record (the only kinds of version 1, where `snoozeOf` is refused). */
@@ -242,6 +252,51 @@ export interface StopChange {
   readonly id: ScheduleId;
 }
 
+/** "Pause": an active, unpaused recurring record stops firing, keeping its id (version 2). */
+export interface PauseChange {
+  /** Protocol version. */
+  readonly version: 2;
+  /** Operation. */
+  readonly op: "pause";
+  /** The recurring record's id. */
+  readonly id: ScheduleId;
+}
+
+/**
+ * "Resume": a paused recurring record fires again from `nextAt`, the first occurrence strictly
+ * after the resume decision (no catch-up burst; version 2).
+ */
+export interface ResumeChange {
+  /** Protocol version. */
+  readonly version: 2;
+  /** Operation. */
+  readonly op: "resume";
+  /** The paused recurring record's id. */
+  readonly id: ScheduleId;
+  /** The new target, canonical UTC (never before the record's current target). */
+  readonly nextAt: string;
+}
+
+/**
+ * "Skip this one": one future occurrence of an active recurring record is excluded (RFC 5545
+ * EXDATE; version 2). Not the catch-up `skip`.
+ */
+export interface ExcludeChange {
+  /** Protocol version. */
+  readonly version: 2;
+  /** Operation. */
+  readonly op: "exclude";
+  /** The recurring record's id. */
+  readonly id: ScheduleId;
+  /** The excluded occurrence, canonical UTC (at or after the current target). */
+  readonly occurrenceAt: string;
+  /**
+   * The target after the exclusion: the current target unless that was the excluded one, then
+   * the next occurrence, or `null`: the series is exhausted (terminal).
+   */
+  readonly nextAt: string | null;
+}
+
 /** Data of a `schedule/change` event (version 1 or 2). */
 export type ScheduleChange =
   | CreateChange
@@ -250,7 +305,10 @@ export type ScheduleChange =
   | DispatchChange
   | RecurringDispatchChange
   | SkipChange
-  | StopChange;
+  | StopChange
+  | PauseChange
+  | ResumeChange
+  | ExcludeChange;
 
 /** A `schedule/change` event whose data has been decoded. */
 export type ScheduleChangeEvent = SessionEvent<typeof SCHEDULE_CHANGE, ScheduleChange>;
@@ -275,6 +333,24 @@ export function isRecurringDispatch(
  */
 export function scheduledAtMs(record: ScheduleRecord): number {
   return Date.parse(record.scheduledAt);
+}
+
+/**
+ * Tells whether a record is a paused series (it never fires; docs/recurring.md "Transitions").
+ *
+ * @param record a folded record
+ * @returns `true` for a recurring record with `paused: true`
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isPaused } from "@chime/schedule";
+ * assert(!isPaused({ id: "sch_AbCd1234" as never, kind: "at", prompt: "x",
+ *   scheduledAt: "2030-01-01T00:00:00.000Z" }));
+ * ```
+ */
+export function isPaused(record: ScheduleRecord): boolean {
+  return record.kind === "recurring" && record.paused === true;
 }
 
 // Types in the signatures above, re-exported for documentation.

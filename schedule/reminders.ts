@@ -12,7 +12,8 @@ import type { WebHost } from "@chime/contract";
 import { foldSession } from "./fold.ts";
 import { LiveSchedule } from "./live.ts";
 import { scheduledAtMs, type ScheduleRecord, type SnoozeOf } from "./protocol.ts";
-import { readStoredChanges, storeReader } from "./reader.ts";
+import { readStoredChanges, type StoredChanges, storeReader } from "./reader.ts";
+import type { OccurrencePreview } from "./recurrence.ts";
 import { DELIVERY_MODE, type RepeatValue, type ScheduleValue, scheduleValue } from "./value.ts";
 
 /** One active reminder as the page lists it. */
@@ -29,6 +30,12 @@ export interface ActiveReminder {
   readonly repeat?: RepeatValue;
   /** The reminder occurrence a snooze reminder snoozes. */
   readonly snoozeOf?: SnoozeOf;
+  /** A paused series. */
+  readonly paused?: true;
+  /** A series' excluded (skipped) occurrences, canonical UTC, ascending. */
+  readonly exdates?: readonly string[];
+  /** A series' next occurrences, as in `schedule_list` (`./value.ts`). */
+  readonly preview?: readonly OccurrencePreview[];
   /** `overdue` once `now ≥ scheduledAt`, else `scheduled`. */
   readonly status: "scheduled" | "overdue";
   /** Always `session-local`. */
@@ -53,10 +60,12 @@ function page(active: Iterable<ScheduleRecord>, now: number): RemindersPage {
  * A schedule tool value as the page lists it.
  *
  * @param value the value of an active record
- * @returns `{ id, kind, prompt, scheduledAt, status, deliveryMode, repeat?, snoozeOf? }`
+ * @returns `{ id, kind, prompt, scheduledAt, status, deliveryMode, repeat?, snoozeOf?, paused?,
+ *   exdates?, preview? }`
  */
 export function activeReminder(value: ScheduleValue): ActiveReminder {
   const { id, kind, prompt, scheduledAt, status, deliveryMode, repeat, snoozeOf } = value;
+  const { paused, exdates, preview } = value;
   return {
     id,
     kind,
@@ -66,6 +75,9 @@ export function activeReminder(value: ScheduleValue): ActiveReminder {
     deliveryMode,
     ...(repeat === undefined ? {} : { repeat }),
     ...(snoozeOf === undefined ? {} : { snoozeOf }),
+    ...(paused === undefined ? {} : { paused }),
+    ...(exdates === undefined ? {} : { exdates }),
+    ...(preview === undefined ? {} : { preview }),
   };
 }
 
@@ -100,4 +112,24 @@ export async function sessionReminders(
   return stored === undefined
     ? undefined
     : page(foldSession(stored.header, stored.events).active.values(), now);
+}
+
+/**
+ * A session's committed `schedule/change` events (its own suffix), never activating a cold one:
+ * below the host's durable bound for a live session, the stored ones for a cold one.
+ *
+ * @param host the store and the durable bound
+ * @param id the session id
+ * @returns the header and the events, or `undefined` for an unknown session
+ */
+export async function durableChanges(
+  host: Pick<WebHost, "store" | "durableLength">,
+  id: string,
+): Promise<StoredChanges | undefined> {
+  const { store } = host;
+  const live = store.live(id);
+  if (live === undefined) return await readStoredChanges(store, id);
+  const from = live.header.seedLength ?? 0;
+  const to = Math.max(from, host.durableLength(live));
+  return { header: live.header, events: await storeReader(store)(live, { from, to }) };
 }

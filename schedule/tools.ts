@@ -1,6 +1,6 @@
 /**
  * The Agent-scoped management tools `schedule_create`, `schedule_list`, `schedule_delete`,
- * `schedule_update` and `schedule_snooze` (docs/design.md#fifo-preflight-barrier;
+ * `schedule_update`, `schedule_snooze`, `schedule_pause`, `schedule_resume` and `schedule_skip` (docs/design.md#fifo-preflight-barrier;
  * docs/flows.md#create; docs/architecture.md#tools; docs/recurring.md "Tools").
  *
  * Shape-only failures are answered before the FIFO. Every admitted transaction runs alone in the
@@ -20,7 +20,23 @@ import {
   decideUpdate,
   type EndAnswer,
 } from "./_decide.ts";
-import { CREATE_SPEC, DELETE_SPEC, LIST_SPEC, SNOOZE_SPEC, UPDATE_SPEC } from "./_specs.ts";
+import {
+  decidePause,
+  decideResume,
+  decideSkip,
+  validateSeriesArgs,
+  validateSkipArgs,
+} from "./_series.ts";
+import {
+  CREATE_SPEC,
+  DELETE_SPEC,
+  LIST_SPEC,
+  PAUSE_SPEC,
+  RESUME_SPEC,
+  SKIP_SPEC,
+  SNOOZE_SPEC,
+  UPDATE_SPEC,
+} from "./_specs.ts";
 import { type Decision, transact, type Tx } from "./_tx.ts";
 import { turnProvenance } from "./_turn_zones.ts";
 import type { ToolFailure } from "./errors.ts";
@@ -74,11 +90,12 @@ export function defaultRandom(length: number): Uint8Array {
 }
 
 /**
- * Builds the five tools for one root agent. Register each in the agent's scope and dispose the
+ * Builds the eight tools for one root agent. Register each in the agent's scope and dispose the
  * handles to revoke them; the plugin does both.
  *
  * @param options the shared FIFO, the owner's recompute hook, clock and id randomness
- * @returns `[schedule_create, schedule_list, schedule_delete, schedule_update, schedule_snooze]`
+ * @returns `[schedule_create, schedule_list, schedule_delete, schedule_update, schedule_snooze,
+ *   schedule_pause, schedule_resume, schedule_skip]`
  *
  * @example Register the tools on an agent scope
  * ```ts ignore
@@ -160,6 +177,24 @@ export function scheduleTools(options: ScheduleToolsOptions): readonly ToolDefin
       validateSnoozeArgs,
       change("snooze schedule", "confirm the snooze"),
       (state, request, ctx) => decideSnooze(state, request, now(ctx.agent), random),
+    ),
+    tool(
+      PAUSE_SPEC,
+      validateSeriesArgs("pause schedule"),
+      change("pause schedule", "confirm the pause"),
+      (state, { id }, ctx) => decidePause(state, id, now(ctx.agent)),
+    ),
+    tool(
+      RESUME_SPEC,
+      validateSeriesArgs("resume schedule"),
+      change("resume schedule", "confirm the resume"),
+      (state, { id }, ctx) => decideResume(state, id, now(ctx.agent)),
+    ),
+    tool(
+      SKIP_SPEC,
+      validateSkipArgs,
+      change("skip occurrence", "confirm the skip"),
+      (state, request, ctx) => decideSkip(state, request, now(ctx.agent)),
     ),
   ];
 }

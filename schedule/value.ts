@@ -5,7 +5,10 @@
  * @module
  */
 import { scheduledAtMs, type ScheduleId, type ScheduleRecord, type SnoozeOf } from "./protocol.ts";
-import { describeRule } from "./recurrence.ts";
+import { describeRule, type OccurrencePreview, previewOccurrences } from "./recurrence.ts";
+
+/** How many occurrences a series' value previews (issue 21 "Preview"). */
+export const PREVIEW_LENGTH = 5;
 
 /** The only delivery mode: reminders run only while the original session is live. */
 export const DELIVERY_MODE = "session-local" as const;
@@ -40,6 +43,16 @@ export interface ScheduleValue {
   readonly repeat?: RepeatValue;
   /** The reminder occurrence a snooze record snoozes. */
   readonly snoozeOf?: SnoozeOf;
+  /** A paused series (it never fires until resumed). */
+  readonly paused?: true;
+  /** A series' excluded occurrences (skipped one by one), canonical UTC, ascending. */
+  readonly exdates?: readonly string[];
+  /**
+   * A series' next occurrences (at most 5, excluded ones left out and noted on the next): from
+   * its current target on (an overdue one first), or, while paused, those strictly after the
+   * decision instant and from its target on, i.e. what resuming now would give.
+   */
+  readonly preview?: readonly OccurrencePreview[];
   /** `overdue` once `now ≥ scheduledAt` (it fires when the live session can deliver it). */
   readonly status: "scheduled" | "overdue";
   /** Always `session-local`. */
@@ -65,19 +78,56 @@ export function repeatValue(record: Extract<ScheduleRecord, { kind: "recurring" 
 }
 
 /**
+ * A series' preview (docs/recurring.md "Preview"): from its current target on, or, while it is
+ * paused, strictly after `now` and from its target on (what resuming now would give).
+ *
+ * @param record a recurring record (its `exdates` are left out)
+ * @param now the decision instant, epoch milliseconds (UTC)
+ * @returns up to {@linkcode PREVIEW_LENGTH} occurrences
+ */
+export function seriesPreview(
+  record: Extract<ScheduleRecord, { kind: "recurring" }>,
+  now: number,
+): OccurrencePreview[] {
+  const target = scheduledAtMs(record) - 1;
+  const after = record.paused ? Math.max(now, target) : target;
+  return previewOccurrences(record, after, PREVIEW_LENGTH);
+}
+
+/**
  * The tool value of an active record.
  *
  * @param record an active record (a folded series' `scheduledAt` is its next occurrence)
  * @param now the decision instant, epoch milliseconds (UTC)
- * @returns the value with a derived `status` and `deliveryMode: 'session-local'`
+ * @returns the value with a derived `status` and `deliveryMode: 'session-local'`; a series adds
+ *   `repeat`, `preview` and, when set, `paused` and `exdates`. A paused series shows as
+ *   `scheduledAt` the occurrence resuming now would target, and is never `overdue`.
  */
 export function scheduleValue(record: ScheduleRecord, now: number): ScheduleValue {
-  const status = now >= scheduledAtMs(record) ? "overdue" : "scheduled";
-  if (record.kind !== "recurring") return { ...record, status, deliveryMode: DELIVERY_MODE };
-  const { id, kind, prompt, scheduledAt } = record;
+  if (record.kind !== "recurring") {
+    const status = now >= scheduledAtMs(record) ? "overdue" : "scheduled";
+    return { ...record, status, deliveryMode: DELIVERY_MODE };
+  }
+  const { id, kind, prompt, paused, exdates } = record;
   const repeat = repeatValue(record);
-  return { id, kind, prompt, scheduledAt, repeat, status, deliveryMode: DELIVERY_MODE };
+  const preview = seriesPreview(record, now);
+  const scheduledAt = paused ? preview[0]?.at ?? record.scheduledAt : record.scheduledAt;
+  const status = !paused && now >= scheduledAtMs(record) ? "overdue" : "scheduled";
+  return {
+    id,
+    kind,
+    prompt,
+    scheduledAt,
+    repeat,
+    ...(paused ? { paused } : {}),
+    ...(exdates === undefined ? {} : { exdates }),
+    preview,
+    status,
+    deliveryMode: DELIVERY_MODE,
+  };
 }
+
+export type { OccurrencePreview } from "./recurrence.ts";
 
 /** A record value with `ok: true`: what create, update and snooze answer. */
 export type RecordResult = { readonly ok: true } & ScheduleValue;

@@ -33,6 +33,10 @@ function dispatchContext(header: SessionHeader, gated: readonly SessionEvent[]):
       if (event.seq < seedLength) pending = pending.filter((p) => !p.own);
       if (event.type !== SCHEDULE_CHANGE || pending.length === 0) return false;
       const change = tryDecodeScheduleChange(event.data);
+      // An exclusion before a dispatch shapes that card's preview: keep it.
+      if (change?.op === "exclude") {
+        return pending.some((p) => p.id === change.id && p.seq > event.seq);
+      }
       // An update pairs like the create it replaces (`./presentation.ts`).
       if (change?.op !== "create" && change?.op !== "update") return false;
       const before = pending.length;
@@ -64,7 +68,10 @@ export const scheduleViews: ViewSource = {
     event.type === SCHEDULE_CHANGE && tryDecodeScheduleChange(event.data)?.op === "dispatch",
   build(header, events, seqs) {
     const through = Math.max(...seqs);
-    const receipts = scheduleReminderPresentations(header, events, { through });
+    const receipts = scheduleReminderPresentations(header, events, {
+      through,
+      seqs: new Set(seqs),
+    });
     const out = new Map<number, EventView>();
     for (const seq of seqs) {
       const receipt = receipts.get(seq);

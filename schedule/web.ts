@@ -12,9 +12,20 @@
  */
 import type { PluginWeb, RouteContext, SessionRoute } from "@chime/contract";
 import { SessionError } from "@chime/session";
-import { checkSnoozeSeconds, type ScheduleActions, scheduleActions } from "./actions.ts";
+import {
+  checkEditBody,
+  checkSnoozeSeconds,
+  checkUntil,
+  type PageFailure,
+  type ScheduleActions,
+  scheduleActions,
+} from "./actions.ts";
 import type { ToolFailure } from "./errors.ts";
-import { activeReminder, sessionReminders } from "./reminders.ts";
+import { reminderHistory } from "./history.ts";
+import { isScheduleId } from "./protocol.ts";
+import { activeReminder, durableChanges, sessionReminders } from "./reminders.ts";
+import { isStrictInstant } from "./rfc3339.ts";
+import type { RecordResult } from "./value.ts";
 import { scheduleViews } from "./views.ts";
 
 /** The client renderer module that shows `schedule/change` events and the reminders panel. */
@@ -26,10 +37,33 @@ export const REMINDERS_PANEL = "reminders";
 /** HTTP status of each failure code the actions answer with. */
 const STATUS: Readonly<Record<string, 400 | 404 | 409 | 503>> = {
   invalid_arguments: 400,
+  unsupported_rule: 400,
+  invalid_time_zone: 400,
+  nonexistent_local_time: 400,
+  not_an_occurrence: 400,
   schedule_not_found: 404,
   schedule_not_active: 409,
+  not_in_future: 409,
+  timezone_confirmation_required: 409,
   persistence_uncertain: 503,
 };
+
+/** A refused action: its code's status, `field` kept. */
+function refused(failure: ToolFailure | PageFailure): Response {
+  return problem(failure.error, STATUS[failure.error.code] ?? 400);
+}
+
+function pageRefusal(failure: PageFailure): Response {
+  const field = "field" in failure && failure.field !== undefined ? { field: failure.field } : {};
+  return problem({ ...failure.error, ...field }, STATUS[failure.error.code] ?? 400);
+}
+
+/** `200 { reminder }` for a record answer, else the refusal. */
+function reminderAnswer(result: RecordResult | ToolFailure | PageFailure): Response {
+  if (!result.ok) return pageRefusal(result);
+  const { ok: _, ...value } = result;
+  return Response.json({ reminder: activeReminder(value) });
+}
 
 /** A JSON error answer `{ error: { code, message, … } }`. */
 function problem(error: ToolFailure["error"] | Record<string, unknown>, status: number): Response {
@@ -66,16 +100,111 @@ const snooze: SessionRoute = {
   method: "POST",
   path: "/reminders/:scheduleId/snooze",
   async handle(_request, context) {
-    const { seconds } = await context.json();
+    const body = await context.json();
+    const id = context.param("scheduleId");
     // Checked before the session is resumed: a bad body never activates a cold session.
-    const refused = checkSnoozeSeconds(seconds);
-    if (refused !== undefined) return problem({ ...refused.error, field: "seconds" }, 400);
+    if (Object.hasOwn(body, "until") && Object.hasOwn(body, "seconds")) {
+      return problem({
+        code: "invalid_arguments",
+        message: "Cannot snooze schedule: give seconds or until, not both",
+        field: "until",
+      }, 400);
+    }
+    if (Object.hasOwn(body, "until")) {
+      const until = checkUntil(body.until);
+      if ("ok" in until) return pageRefusal(until);
+      const actions = await actionsFor(context);
+      if (actions instanceof Response) return actions;
+      return reminderAnswer(await actions.snoozeUntil(id, until));
+    }
+    const { seconds } = body;
+    const bad = checkSnoozeSeconds(seconds);
+    if (bad !== undefined) return problem({ ...bad.error, field: "seconds" }, 400);
     const actions = await actionsFor(context);
     if (actions instanceof Response) return actions;
-    const result = await actions.snooze(context.param("scheduleId"), seconds as number);
-    if (!result.ok) return problem(result.error, STATUS[result.error.code] ?? 400);
-    const { ok: _, ...value } = result;
-    return Response.json({ reminder: activeReminder(value) });
+    return reminderAnswer(await actions.snooze(id, seconds as number));
+  },
+};
+
+/** `POST …/pause` and `…/resume`: `200 { reminder }`. */
+function seriesRoute(op: "pause" | "resume"): SessionRoute {
+  return {
+    method: "POST",
+    path: `/reminders/:scheduleId/${op}`,
+    async handle(_request, context) {
+      const actions = await actionsFor(context);
+      if (actions instanceof Response) return actions;
+      return reminderAnswer(await actions[op](context.param("scheduleId")));
+    },
+  };
+}
+
+const skip: SessionRoute = {
+  method: "POST",
+  path: "/reminders/:scheduleId/skip",
+  async handle(_request, context) {
+    const body = await context.json(); // `{}` skips the next occurrence
+    const { occurrenceAt } = body;
+    const extra = Object.keys(body).find((key) => key !== "occurrenceAt");
+    const bad = extra ??
+      (occurrenceAt === undefined || isStrictInstant(occurrenceAt) ? undefined : "occurrenceAt");
+    if (bad !== undefined) {
+      return problem({
+        code: "invalid_arguments",
+        message: `Cannot skip occurrence: ${bad} is not an RFC 3339 occurrenceAt`,
+        field: bad,
+      }, 400);
+    }
+    const actions = await actionsFor(context);
+    if (actions instanceof Response) return actions;
+    const result = await actions.skip(context.param("scheduleId"), occurrenceAt as string);
+    if (!result.ok) return refused(result);
+    const { ok: _, skipped, ended, ...value } = result;
+    return Response.json({
+      reminder: activeReminder(value),
+      skipped,
+      ...(ended ? { ended } : {}),
+    });
+  },
+};
+
+const update: SessionRoute = {
+  method: "POST",
+  path: "/reminders/:scheduleId/update",
+  async handle(_request, context) {
+    const checked = checkEditBody(context.param("scheduleId"), await context.json());
+    if (!checked.ok) return pageRefusal(checked);
+    const actions = await actionsFor(context);
+    if (actions instanceof Response) return actions;
+    return reminderAnswer(await actions.update(checked.value));
+  },
+};
+
+const history: SessionRoute = {
+  method: "GET",
+  path: "/reminders/:scheduleId/history",
+  // The durable log only, and never activating a cold session.
+  async handle(_request, context) {
+    const id = context.param("scheduleId");
+    if (!isScheduleId(id)) {
+      return problem({ code: "invalid_arguments", message: "Cannot read history: bad id" }, 400);
+    }
+    const stored = await durableChanges(context.host, context.sessionId);
+    if (stored === undefined) {
+      throw new SessionError(
+        "session_not_found",
+        `Cannot find session: no session ${context.sessionId}`,
+      );
+    }
+    const entries = reminderHistory(stored.header, stored.events, id);
+    if (entries === undefined) {
+      return problem({
+        code: "schedule_not_found",
+        message: `Cannot read history: no schedule ${id}`,
+        id,
+      }, 404);
+    }
+    return Response.json({ history: entries });
   },
 };
 
@@ -86,16 +215,22 @@ const stop: SessionRoute = {
     const actions = await actionsFor(context);
     if (actions instanceof Response) return actions;
     const result = await actions.stop(context.param("scheduleId"));
-    return result.ok ? Response.json({}) : problem(result.error, STATUS[result.error.code] ?? 400);
+    return result.ok ? Response.json({}) : refused(result);
   },
 };
 
 /**
- * The schedule plugin's web part: `GET /api/sessions/:id/reminders` → `{ reminders,
- * deliveryMode }` (`404 session_not_found`); `POST …/reminders/:scheduleId/snooze { seconds }`
- * → `200 { reminder }`; `POST …/reminders/:scheduleId/stop` → `200 {}`. Action failures answer
- * `{ error: { code, message, id? } }` with `400 invalid_arguments`, `404 schedule_not_found`,
- * `409 schedule_not_active` or `503 persistence_uncertain`. Views: {@linkcode scheduleViews}.
+ * The schedule plugin's web part (docs/recurring.md "Host and page"): `GET
+ * /api/sessions/:id/reminders` → `{ reminders, deliveryMode }` (`404 session_not_found`);
+ * `POST …/reminders/:scheduleId/snooze { seconds } | { until: { date, time } }` → `200 {
+ * reminder }`; `POST …/stop` → `200 {}`; `POST …/pause` and `…/resume` → `200 { reminder }`;
+ * `POST …/skip { occurrenceAt? }` → `200 { reminder, skipped, ended? }`; `POST …/update {
+ * prompt?, at?, repeat? }` → `200 { reminder }`; `GET …/history` → `200 { history }`. Action
+ * failures answer `{ error: { code, message, id?, field? } }` with `400` (`invalid_arguments`,
+ * `unsupported_rule`, `invalid_time_zone`, `nonexistent_local_time`, `not_an_occurrence`),
+ * `404 schedule_not_found`, `409` (`schedule_not_active`, `not_in_future`,
+ * `timezone_confirmation_required`) or `503 persistence_uncertain`. Views:
+ * {@linkcode scheduleViews}.
  *
  * @example What a host mounts
  * ```ts
@@ -109,7 +244,16 @@ const stop: SessionRoute = {
  */
 export function scheduleWeb(): PluginWeb {
   return {
-    routes: [list, snooze, stop],
+    routes: [
+      list,
+      snooze,
+      stop,
+      seriesRoute("pause"),
+      seriesRoute("resume"),
+      skip,
+      update,
+      history,
+    ],
     views: scheduleViews,
     renderer: SCHEDULE_RENDERER,
     panels: [REMINDERS_PANEL],

@@ -22,6 +22,20 @@ export const RECORD = {
   scheduledAt: "2030-01-01T00:00:10.000Z",
 } as const;
 
+/** A recurring record's id for tests. */
+export const SERIES_ID = "sch_Series123456";
+
+/** A daily 09:00 Shanghai series from 2029-12-30 (its first target, UTC). */
+export const SERIES = {
+  id: SERIES_ID,
+  kind: "recurring",
+  prompt: "vitamins",
+  rrule: "FREQ=DAILY;BYHOUR=9;BYMINUTE=0",
+  dtstart: "2029-12-30T09:00:00",
+  timeZone: "Asia/Shanghai",
+  scheduledAt: "2029-12-30T01:00:00.000Z",
+} as const;
+
 /** Appends a create and its dispatch; returns the dispatch seq. */
 export function appendReminder(session: Session, id: string = SCHEDULE_ID): number {
   session.append("schedule/change", { version: 1, op: "create", record: { ...RECORD, id } });

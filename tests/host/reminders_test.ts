@@ -8,7 +8,15 @@ import assert from "node:assert/strict";
 import { createApp } from "@chime/host";
 import { LiveSchedule, schedulePlugin } from "@chime/schedule";
 import { MemoryBackend } from "@chime/session/testing";
-import { postJson, RECORD, SCHEDULE_ID, scheduleWebOnly, testRuntime } from "./_helpers.ts";
+import {
+  postJson,
+  RECORD,
+  SCHEDULE_ID,
+  scheduleWebOnly,
+  SERIES,
+  SERIES_ID,
+  testRuntime,
+} from "./_helpers.ts";
 
 const OTHER = "sch_ZyXwVuTs9876";
 const PAST = "2020-01-01T00:00:00.000Z";
@@ -112,16 +120,6 @@ Deno.test("GET /reminders answers 404 session_not_found for an unknown id", asyn
   assert.equal((await response.json()).error.code, "session_not_found");
 });
 
-const SERIES_ID = "sch_Series123456";
-const SERIES = {
-  id: SERIES_ID,
-  kind: "recurring",
-  prompt: "vitamins",
-  rrule: "FREQ=DAILY;BYHOUR=9;BYMINUTE=0",
-  dtstart: "2029-12-30T09:00:00",
-  timeZone: "Asia/Shanghai",
-  scheduledAt: "2029-12-30T01:00:00.000Z",
-} as const;
 const NEXT = "2030-01-01T01:00:00.000Z";
 
 /** A live session with the schedule plugin, a series delivered once and a far one-shot. */
@@ -153,7 +151,15 @@ Deno.test("GET /reminders lists a series with repeat and its next occurrence", a
   await using runtime = await testRuntime({ plugins: [schedulePlugin()] });
   const app = createApp(runtime);
   const session = await withSeries(runtime);
-  const [series] = (await reminders(app, session.id)).reminders.filter((r) => r.id === SERIES_ID);
+  const [listed] = (await reminders(app, session.id)).reminders.filter((r) => r.id === SERIES_ID);
+  const { preview, ...series } = listed as { preview: { at: string; local: string }[] };
+  assert.deepEqual(preview.map((p) => [p.at, p.local]), [
+    [NEXT, "2030-01-01T09:00"],
+    ["2030-01-02T01:00:00.000Z", "2030-01-02T09:00"],
+    ["2030-01-03T01:00:00.000Z", "2030-01-03T09:00"],
+    ["2030-01-04T01:00:00.000Z", "2030-01-04T09:00"],
+    ["2030-01-05T01:00:00.000Z", "2030-01-05T09:00"],
+  ], "the next 5 occurrences, in the rule's zone");
   assert.deepEqual(series, {
     id: SERIES_ID,
     kind: "recurring",
