@@ -19,7 +19,14 @@
  * @module
  */
 import { normalizeTimeZone } from "@chime/session/zone";
-import { type Compiled, MAX_WORK, occurrences, periodNear, ZoneClock } from "./_rrule_expand.ts";
+import {
+  type Compiled,
+  Grid,
+  MAX_WORK,
+  occurrences,
+  periodNear,
+  ZoneClock,
+} from "./_rrule_expand.ts";
 import { countOccurrences } from "./_rrule_count.ts";
 import { structureCanOccur } from "./_rrule_structure.ts";
 
@@ -388,12 +395,17 @@ function intendedWall(c: Compiled, local: Temporal.PlainDateTime): string | unde
   const shift = zoned.offsetNanoseconds -
     transition.subtract({ nanoseconds: 1 }).offsetNanoseconds;
   if (shift <= 0) return undefined;
-  // Moved forward by a gap iff it lies within one gap length after the transition and the wall
-  // time one gap length earlier does not exist in the zone.
+  // Moved forward by a gap iff it lies within one gap length after the transition, the wall
+  // time one gap length earlier does not exist in the zone, and the rule asked for that wall
+  // time (an occurrence at 03:15 on the spring-forward day may be the rule's own 03:15).
   if (zoned.epochNanoseconds - transition.epochNanoseconds >= BigInt(shift)) return undefined;
   const earlier = local.subtract({ nanoseconds: shift });
   const back = earlier.toZonedDateTime(c.clock.zone, { disambiguation: "compatible" });
-  return back.toPlainDateTime().equals(earlier) ? undefined : earlier.toString();
+  if (back.toPlainDateTime().equals(earlier)) return undefined;
+  const wall = wallOfPlain(earlier);
+  const grid = new Grid(c);
+  const { walls } = grid.candidates(grid.index(wall, "floor"), { left: MAX_WORK, spent: false });
+  return walls.includes(wall) ? earlier.toString() : undefined;
 }
 
 /** MONTHLY and YEARLY periods with no occurrence strictly between two instants. */

@@ -219,6 +219,17 @@ Deno.test("preview: next occurrences with DST notes, skipped months and exclusio
     ["2027-03-14T03:30", "-04:00", "gap"],
     ["2027-03-15T02:30", "-04:00", undefined],
   ]);
+  // The rule's own 03:15 on the spring-forward day is no gap note, though 02:15 does not exist.
+  const own = previewOccurrences(
+    {
+      rrule: "FREQ=DAILY;BYHOUR=3;BYMINUTE=15",
+      dtstart: "2027-03-10T03:15:00",
+      timeZone: "America/New_York",
+    },
+    at("2027-03-13T12:00:00Z"),
+    1,
+  );
+  assert.deepEqual(own.map((p) => [p.local, p.dst]), [["2027-03-14T03:15", undefined]]);
   const overlap = previewOccurrences(
     {
       rrule: "FREQ=DAILY;BYHOUR=1;BYMINUTE=30",
