@@ -63,8 +63,11 @@ export type {
 export type {
   ActiveReminderWire,
   EventView,
+  PreviewOccurrenceWire,
   RecurringPresentation,
+  ReminderHistoryEntryWire,
   ReminderPresentation,
+  ReminderUpdateBody,
   RepeatWire,
   ScheduleRecordWire,
   SnoozeOfWire,
