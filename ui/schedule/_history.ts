@@ -6,10 +6,9 @@
  *
  * @module
  */
-import type { VNode } from "preact";
 import { el } from "../_el.ts";
 import { icon } from "../icons.ts";
-import type { RenderContext } from "../registry.ts";
+import type { RenderContext, Rendered } from "../registry.ts";
 import { failureText } from "./_strings.ts";
 import { SERIES_TEXT } from "./_series_strings.ts";
 import type { ScheduleServices } from "./_services.ts";
@@ -48,7 +47,7 @@ export function historyControl(
   scheduleId: string,
   ctx: RenderContext,
   s: ScheduleServices,
-): VNode | null {
+): Rendered {
   if (!s.loadHistory) return null;
   const t = SERIES_TEXT[ctx.lang];
   const h = s.history?.(scheduleId);

@@ -6,10 +6,9 @@
  *
  * @module
  */
-import type { VNode } from "preact";
 import { el } from "../_el.ts";
 import { localeOf } from "../i18n.ts";
-import type { RenderContext } from "../registry.ts";
+import type { RenderContext, Rendered } from "../registry.ts";
 import { addToTime, localParts, offsetMinutes, parseOffset, wallLabel } from "./_local_time.ts";
 import { SERIES_TEXT } from "./_series_strings.ts";
 import type { PreviewOccurrenceWire } from "../wire.ts";
@@ -87,7 +86,7 @@ export function previewList(
   zone: string,
   rrule: string | undefined,
   ctx: RenderContext,
-): VNode | null {
+): Rendered {
   if (!preview?.length) return null;
   const t = SERIES_TEXT[ctx.lang];
   const title = t.previewTitle(zone);

@@ -126,7 +126,8 @@ export function failureText(
   lang: Lang,
 ): string {
   const table = FAILURES[lang];
-  return table[`${code}:${action}`] ?? table[code ?? "failed"] ?? table.failed!;
+  return table[`${code}:${action}`] ?? table[code ?? "failed"] ?? table[`failed:${action}`] ??
+    table.failed!;
 }
 
 /**
