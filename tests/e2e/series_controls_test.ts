@@ -15,7 +15,7 @@ import { deepEqual, equal, ok } from "node:assert/strict";
 import type { Locator, Page } from "playwright-core";
 import { until } from "./_api.ts";
 import { HAS_CHROMIUM, launchBrowser, openNewSession, say, shot, skipNote } from "./_browser.ts";
-import { overflow, waitText } from "./_page.ts";
+import { axeSerious, overflow, waitText } from "./_page.ts";
 import { freePort, type HostProcess, startHost } from "./_host.ts";
 import { fakeSeriesRoutes } from "./_series_fake.ts";
 
@@ -214,6 +214,15 @@ for (const c of CASES) {
           "unsupported_rule",
         );
         ok(await form.isVisible(), "a refused edit leaves the form open");
+        // The open Edit form, the preview and the History list pass axe (WCAG 2.2 AA).
+        const violations = await axeSerious(page);
+        deepEqual(violations, [], JSON.stringify(violations, null, 2));
+        // Escape closes the form and gives the focus back to Edit.
+        await form.locator("input[name=rrule]").press("Escape");
+        await form.waitFor({ state: "hidden" });
+        await page.waitForFunction(() =>
+          document.activeElement?.getAttribute("data-testid") === "edit-open"
+        );
         await shot(page, `series-controls-faked-${c.lang}`);
         await narrow(page, `series-controls-faked-${c.lang}-390`);
       }),

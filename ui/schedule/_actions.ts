@@ -9,7 +9,7 @@
 import type { VNode } from "preact";
 import { el } from "../_el.ts";
 import type { DurableOutcome } from "./_outcomes.ts";
-import { editControl, type EditTarget } from "./_edit.ts";
+import { closeOnEscape, editControl, type EditTarget } from "./_edit.ts";
 import { tomorrowIn } from "./_local_time.ts";
 import { failureText, TEXT } from "./_strings.ts";
 import { SERIES_TEXT } from "./_series_strings.ts";
@@ -69,7 +69,7 @@ function pickTime(
     (form.elements.namedItem(name) as HTMLInputElement | null)?.value ?? "";
   return el(
     "details",
-    { class: "pick", "data-testid": "snooze-pick" },
+    { class: "pick", "data-testid": "snooze-pick", onKeyDown: closeOnEscape },
     el(
       "summary",
       { class: "chip-button", "data-testid": "snooze-pick-open" },

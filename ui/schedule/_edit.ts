@@ -239,6 +239,21 @@ export function submitEdit(
   };
 }
 
+/**
+ * The `keydown` of an Edit or Pick a time disclosure: Escape closes it (only it, not the phone
+ * sheet around it) and gives the focus back to its summary.
+ *
+ * @param e the key event
+ */
+export function closeOnEscape(e: Event): void {
+  const d = e.currentTarget as HTMLDetailsElement;
+  if ((e as KeyboardEvent).key !== "Escape" || !d.open) return;
+  e.preventDefault();
+  e.stopPropagation();
+  d.open = false;
+  (d.querySelector?.("summary") as HTMLElement | null)?.focus();
+}
+
 const field = (label: string, control: VNode) =>
   el("label", { class: "field" }, el("span", null, label), control);
 
@@ -267,7 +282,7 @@ export function editControl(
   const presets = RULE_PRESETS.filter((p) => !(p === "none" && target.rrule));
   return el(
     "details",
-    { class: "edit", "data-testid": "reminder-edit" },
+    { class: "edit", "data-testid": "reminder-edit", onKeyDown: closeOnEscape },
     el("summary", { class: "chip-button", "data-testid": "edit-open" }, icon("edit"), ` ${t.edit}`),
     el(
       "form",

@@ -1,6 +1,7 @@
 import { deepEqual, equal, match } from "node:assert/strict";
 import type { RenderContext } from "../registry.ts";
 import {
+  closeOnEscape,
   composeRule,
   editBody,
   type EditFields,
@@ -223,4 +224,24 @@ Deno.test("the Edit form in Chinese", () => {
     ),
     undefined,
   );
+});
+
+Deno.test("Escape closes an open disclosure, only it, and focuses its summary", () => {
+  let focused = false;
+  let stopped = false;
+  const d = { open: true, querySelector: () => ({ focus: () => void (focused = true) }) };
+  const key = (k: string) =>
+    ({
+      key: k,
+      currentTarget: d,
+      preventDefault: () => {},
+      stopPropagation: () => void (stopped = true),
+    }) as unknown as Event;
+  closeOnEscape(key("Enter"));
+  equal(d.open, true);
+  closeOnEscape(key("Escape"));
+  deepEqual([d.open, focused, stopped], [false, true, true]);
+  stopped = false;
+  closeOnEscape(key("Escape"));
+  equal(stopped, false, "a closed one lets Escape close the sheet");
 });

@@ -50,6 +50,7 @@ export {
   type ScheduleServices,
 } from "./_card.ts";
 export {
+  closeOnEscape,
   composeRule,
   editBody,
   type EditFields,
