@@ -89,6 +89,6 @@ export function historyControl(
       icon("list"),
       ` ${t.history}`,
     ),
-    el("div", { role: "status", "aria-live": "polite" }, body),
+    el("div", { "aria-busy": h === undefined || h.state === "loading" ? "true" : undefined }, body),
   );
 }
