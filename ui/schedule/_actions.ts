@@ -9,7 +9,7 @@
 import type { VNode } from "preact";
 import { el } from "../_el.ts";
 import type { DurableOutcome } from "./_outcomes.ts";
-import { closeOnEscape, editControl, type EditTarget } from "./_edit.ts";
+import { closeOnEscape, editControl, type EditTarget, submitButton } from "./_edit.ts";
 import { tomorrowIn } from "./_local_time.ts";
 import { failureText, TEXT } from "./_strings.ts";
 import { SERIES_TEXT } from "./_series_strings.ts";
@@ -110,12 +110,7 @@ function pickTime(
       el(
         "div",
         { class: "buttons" },
-        el("button", {
-          type: "submit",
-          class: "primary",
-          disabled: pending,
-          "data-testid": "snooze-pick-save",
-        }, t.snoozeUntil),
+        submitButton(t.snoozeUntil, "snooze-pick-save", pending),
       ),
     ),
   );

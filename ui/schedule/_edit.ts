@@ -254,6 +254,23 @@ export function closeOnEscape(e: Event): void {
   (d.querySelector?.("summary") as HTMLElement | null)?.focus();
 }
 
+/**
+ * The primary submit button of a reminder form (disabled while a click is in flight).
+ *
+ * @param label its text
+ * @param testid its `data-testid`
+ * @param pending a click is in flight
+ * @returns the `<button type="submit">`
+ */
+export function submitButton(label: string, testid: string, pending: boolean): VNode {
+  return el("button", {
+    type: "submit",
+    class: "primary",
+    disabled: pending,
+    "data-testid": testid,
+  }, label);
+}
+
 const field = (label: string, control: VNode) =>
   el("label", { class: "field" }, el("span", null, label), control);
 
@@ -332,12 +349,7 @@ export function editControl(
       el(
         "div",
         { class: "buttons" },
-        el("button", {
-          type: "submit",
-          class: "primary",
-          disabled: pending,
-          "data-testid": "edit-save",
-        }, t.save),
+        submitButton(t.save, "edit-save", pending),
         el("button", {
           type: "button",
           class: "ghost",

@@ -3,16 +3,9 @@ import { signal } from "@preact/signals";
 import { ReminderPanelModel, SCHEDULE_SERVICES, type ScheduleServices } from "./mod.ts";
 import type { PanelRequest } from "../client_renderer.ts";
 import type { SessionWindow } from "../window.ts";
-import type { ActiveReminderWire } from "../wire.ts";
+import { SERIES } from "./_fixtures_test.ts";
 
-const row: ActiveReminderWire = {
-  id: "sch_1",
-  kind: "recurring",
-  prompt: "stretch",
-  scheduledAt: "2030-01-02T01:00:00.000Z",
-  status: "scheduled",
-  deliveryMode: "session-local",
-};
+const row = SERIES;
 
 /** A fake host: answers by path, or refuses with a coded error. */
 function fakeHost(refuse: Record<string, string> = {}) {

@@ -3,6 +3,7 @@ import type { RenderContext } from "../registry.ts";
 import { previewLines, previewList } from "./view.ts";
 import { byTestId, vnodeText } from "../testing/vnode_text.ts";
 import type { PreviewOccurrenceWire } from "../wire.ts";
+import { type OccurrencePreview, previewOccurrences } from "@chime/schedule/recurrence";
 
 const en: RenderContext = { lang: "en", timeZone: "Asia/Shanghai" };
 const zh: RenderContext = { lang: "zh", timeZone: "Asia/Shanghai" };
@@ -74,4 +75,26 @@ Deno.test("previewList names the zone once and marks skipped items; nothing with
   );
   equal(previewList(undefined, "UTC", undefined, en), null);
   equal(previewList([], "UTC", undefined, en), null);
+});
+
+Deno.test("the server's own previewOccurrences() reads as the page says (New York DST, a skip)", () => {
+  const series = {
+    rrule: "FREQ=DAILY;BYHOUR=2;BYMINUTE=30",
+    dtstart: "2027-03-12T02:30:00",
+    timeZone: "America/New_York",
+    exdates: ["2027-03-15T06:30:00.000Z"],
+  };
+  // The host's shape is the wire's (a type check): the page reads what the server makes.
+  const preview: readonly PreviewOccurrenceWire[] = previewOccurrences(
+    series,
+    Date.parse("2027-03-13T12:00:00Z"),
+    3,
+  ) satisfies readonly OccurrencePreview[];
+  const lines = previewLines(preview, series.timeZone, series.rrule, en);
+  deepEqual(lines.map((l) => [l.state, l.label, l.notes]), [
+    ["next", "Sun, Mar 14 03:30", ["moved to 03:30, 02:30 does not exist that day"]],
+    ["skipped", "Mon, Mar 15 02:30", ["skipped"]],
+    ["next", "Tue, Mar 16 02:30", []],
+    ["next", "Wed, Mar 17 02:30", []],
+  ]);
 });

@@ -4,12 +4,10 @@ import {
   failureText,
   historyControl,
   historyLine,
-  type ReminderOutcome,
   renderScheduleChange,
-  SCHEDULE_SERVICES,
-  type ScheduleServices,
   tomorrowIn,
 } from "./view.ts";
+import { ctxWith, fakeServices, ONCE, SERIES } from "./_fixtures_test.ts";
 import { RemindersPanel } from "./panel_view.tsx";
 import { byTestId, vnodeText } from "../testing/vnode_text.ts";
 import { presentEvent } from "../transcript.ts";
@@ -17,64 +15,10 @@ import type { ActiveReminderWire, EventView, ReminderHistoryEntryWire } from "..
 import type { ReminderPanel } from "./panel.ts";
 import { signal } from "@preact/signals";
 
-const series: ActiveReminderWire = {
-  id: "sch_1",
-  kind: "recurring",
-  prompt: "stretch",
-  scheduledAt: "2030-01-02T01:00:00.000Z",
-  status: "scheduled",
-  deliveryMode: "session-local",
-  repeat: {
-    rrule: "FREQ=DAILY;BYHOUR=9;BYMINUTE=0",
-    timeZone: "Asia/Shanghai",
-    dtstart: "2030-01-01T09:00:00",
-    text: { en: "daily at 09:00 (Asia/Shanghai)", zh: "每天 09:00（Asia/Shanghai）" },
-  },
-  preview: [
-    {
-      at: "2030-01-03T01:00:00.000Z",
-      local: "2030-01-03T09:00",
-      offset: "+08:00",
-      excluded: ["2030-01-02T01:00:00.000Z"],
-    },
-    { at: "2030-01-04T01:00:00.000Z", local: "2030-01-04T09:00", offset: "+08:00" },
-  ],
-};
-const once: ActiveReminderWire = {
-  id: "sch_2",
-  kind: "at",
-  prompt: "call mum",
-  scheduledAt: "2030-01-02T10:00:00.000Z",
-  status: "scheduled",
-  deliveryMode: "session-local",
-};
-
-function services(list: ActiveReminderWire[], outcomes: Record<string, ReminderOutcome> = {}) {
-  const calls: string[] = [];
-  const s: ScheduleServices = {
-    activeRecurring: new Set(list.filter((r) => r.kind === "recurring").map((r) => r.id)),
-    promptOf: () => undefined,
-    outcome: (key) => outcomes[key],
-    snooze: (id, seconds, key) => void calls.push(`snooze ${id} ${seconds} ${key}`),
-    stop: (id, key) => void calls.push(`stop ${id} ${key}`),
-    reminder: (id) => list.find((r) => r.id === id),
-    now: () => new Date("2030-01-01T17:30:00.000Z"), // 01:30 on Jan 2 in Shanghai
-    snoozeUntil: (id, until, key) =>
-      void calls.push(`until ${id} ${until.date} ${until.time} ${key}`),
-    pause: (id, key) => void calls.push(`pause ${id} ${key}`),
-    resume: (id, key) => void calls.push(`resume ${id} ${key}`),
-    skip: (id, key) => void calls.push(`skip ${id} ${key}`),
-    update: () => Promise.resolve(true),
-    history: () => undefined,
-    loadHistory: (id) => void calls.push(`history ${id}`),
-  };
-  return { s, calls };
-}
-const ctx = (s: ScheduleServices, lang: "en" | "zh" = "en"): RenderContext => ({
-  lang,
-  timeZone: "Asia/Shanghai",
-  services: { [SCHEDULE_SERVICES]: s },
-});
+const series = SERIES;
+const once = ONCE;
+const services = fakeServices;
+const ctx = ctxWith;
 const click = (node: unknown, id: string) => (byTestId(node, id)?.onClick as () => void)();
 
 function panel(list: ActiveReminderWire[], c: RenderContext) {
