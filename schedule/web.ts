@@ -41,6 +41,7 @@ const STATUS: Readonly<Record<string, 400 | 404 | 409 | 503>> = {
   invalid_time_zone: 400,
   nonexistent_local_time: 400,
   not_an_occurrence: 400,
+  rule_never_occurs: 400,
   schedule_not_found: 404,
   schedule_not_active: 409,
   not_in_future: 409,
@@ -227,7 +228,8 @@ const stop: SessionRoute = {
  * `POST …/skip { occurrenceAt? }` → `200 { reminder, skipped, ended? }`; `POST …/update {
  * prompt?, at?, repeat? }` → `200 { reminder }`; `GET …/history` → `200 { history }`. Action
  * failures answer `{ error: { code, message, id?, field? } }` with `400` (`invalid_arguments`,
- * `unsupported_rule`, `invalid_time_zone`, `nonexistent_local_time`, `not_an_occurrence`),
+ * `unsupported_rule`, `rule_never_occurs`, `invalid_time_zone`, `nonexistent_local_time`,
+ * `not_an_occurrence`),
  * `404 schedule_not_found`, `409` (`schedule_not_active`, `not_in_future`,
  * `timezone_confirmation_required`) or `503 persistence_uncertain`. Views:
  * {@linkcode scheduleViews}.

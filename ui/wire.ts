@@ -44,6 +44,71 @@ export interface RecurringPresentation {
   readonly text: { readonly en: string; readonly zh: string };
   /** The next target, UTC RFC 3339, or `null` once the series is exhausted. */
   readonly nextAt: string | null;
+  /** The series is paused: it keeps its id and history and never fires until resumed. */
+  readonly paused?: true;
+  /** The next occurrences in the rule's zone (docs/recurring.md "Host and page"). */
+  readonly preview?: readonly PreviewOccurrenceWire[];
+}
+
+/** One of the next occurrences of a series, as the host previews it (in the rule's zone). */
+export interface PreviewOccurrenceWire {
+  /** The occurrence, UTC RFC 3339. */
+  readonly at: string;
+  /** Its wall-clock time in the rule's zone, `YYYY-MM-DDTHH:MM`. */
+  readonly local: string;
+  /** The zone's offset at it, e.g. `+08:00`. */
+  readonly offset: string;
+  /**
+   * A daylight-saving note: `gap` (the rule's time does not exist that day; moved forward by the
+   * gap's length) or `overlap` (the time happens twice; the earlier one is taken).
+   */
+  readonly dst?: "gap" | "overlap";
+  /** Whole periods of the rule without any occurrence before this one (e.g. Feb 30). */
+  readonly skippedPeriods?: number;
+  /** Excluded occurrences (skipped by a person, RFC 5545 EXDATE) before this one, UTC. */
+  readonly excluded?: readonly string[];
+}
+
+/** One entry of `GET /api/sessions/:id/reminders/:rid/history`, read from the log. */
+export interface ReminderHistoryEntryWire {
+  /** The log seq of the change. */
+  readonly seq: number;
+  /** When it was appended, UTC RFC 3339. */
+  readonly at: string;
+  /** What happened. */
+  readonly kind:
+    | "created"
+    | "changed"
+    | "delivered"
+    | "skipped"
+    | "snoozed"
+    | "paused"
+    | "resumed"
+    | "excluded"
+    | "stopped"
+    | "deleted";
+  /** The occurrence it concerns (delivered, skipped, excluded), UTC. */
+  readonly occurrenceAt?: string;
+  /** Delivered: how late, in milliseconds. */
+  readonly latenessMs?: number;
+  /** Delivered: earlier occurrences coalesced into it. */
+  readonly missed?: number;
+  /** The next target after it, UTC (created, changed, snoozed, resumed). */
+  readonly nextAt?: string;
+  /** Why (a short code of the host's, e.g. for a skip outside the catch-up window). */
+  readonly reason?: string;
+  /** Snoozed: the snooze record's id. */
+  readonly snoozeId?: string;
+}
+
+/** The body of `POST /api/sessions/:id/reminders/:rid/update`: only the fields that change. */
+export interface ReminderUpdateBody {
+  /** The new text. */
+  readonly prompt?: string;
+  /** The new time, local in the reminder's (or session's) zone. */
+  readonly at?: { readonly date: string; readonly time: string };
+  /** The new rule. */
+  readonly repeat?: { readonly rrule: string };
 }
 
 /** `snoozeOf` of a snooze record: the reminder and the occurrence (UTC) it snoozes. */
@@ -149,6 +214,12 @@ export interface ActiveReminderWire {
   readonly repeat?: RepeatWire;
   /** A snooze record: what it snoozes. */
   readonly snoozeOf?: SnoozeOfWire;
+  /** A paused series (it never fires until resumed). */
+  readonly paused?: true;
+  /** A series' excluded occurrences (RFC 5545 EXDATE), UTC. */
+  readonly exdates?: readonly string[];
+  /** A series' next occurrences in its rule's zone. */
+  readonly preview?: readonly PreviewOccurrenceWire[];
 }
 
 /** The answer of `GET /api/sessions/:id/reminders`: folded over the durable log only. */

@@ -129,6 +129,13 @@ Deno.test("POST update is the schedule_update transaction in the reminder's or s
   assert.deepEqual(ops.slice(-3), ["pause", "update", "update"]);
   const cases: [string, unknown, number, string, string | undefined][] = [
     [SERIES_ID, { repeat: { rrule: "FREQ=SECONDLY" } }, 400, "unsupported_rule", "repeat"],
+    [
+      SERIES_ID,
+      { repeat: { rrule: "FREQ=MONTHLY;BYMONTH=2;BYMONTHDAY=30" } },
+      400,
+      "rule_never_occurs",
+      undefined,
+    ],
     [SERIES_ID, { at: { date: "2020-01-01", time: "10:00" } }, 409, "not_in_future", undefined],
     [SERIES_ID, { at: { date: "2030-02-01" } }, 400, "invalid_arguments", "at"],
     [SERIES_ID, { after_seconds: 60 }, 400, "invalid_arguments", "after_seconds"],

@@ -57,6 +57,9 @@ export const TEXT = {
   },
 } as const;
 
+/** What was tried: a card's or row's action. */
+export type ReminderAction = "snooze" | "stop" | "pause" | "resume" | "skip" | "edit" | "history";
+
 /** What a failed snooze or stop click says, by the host's error code (never the code itself). */
 const FAILURES: Readonly<Record<Lang, Readonly<Record<string, string>>>> = {
   en: {
@@ -64,25 +67,53 @@ const FAILURES: Readonly<Record<Lang, Readonly<Record<string, string>>>> = {
     "schedule_not_active:snooze":
       "This reminder can't be snoozed now: it has not fired yet, or it has ended.",
     "schedule_not_active:stop": "This reminder no longer repeats.",
+    "schedule_not_active:pause": "This reminder has ended, so it can't be paused.",
+    "schedule_not_active:resume": "This reminder has ended, so it can't be resumed.",
+    "schedule_not_active:skip": "This reminder has no next occurrence to skip.",
+    "schedule_not_active:edit": "This reminder has ended, so it can't be changed.",
+    "schedule_not_active:history": "This reminder's history is not available.",
     persistence_uncertain:
       "The change may not have been saved. Reload the page to see the reminder's state.",
     invalid_arguments: "That snooze time is not allowed.",
+    "invalid_arguments:edit": "Check the text, date and time: one of them is not valid.",
+    "invalid_arguments:skip": "That occurrence can't be skipped.",
+    unsupported_rule:
+      "That repeat rule is not supported. Choose one of the common rules or check the RRULE.",
+    not_in_future: "That time has already passed. Choose a time in the future.",
+    not_an_occurrence: "That time is not one of this reminder's occurrences.",
+    rule_never_occurs: "That repeat rule can never happen: its times and days never line up.",
+    empty_prompt: "The reminder text can't be empty.",
     session_not_found: "This session no longer exists.",
     failed: "Could not change the reminder. Check the connection and try again.",
+    "failed:history": "Could not load the history. Check the connection and try again.",
   },
   zh: {
     schedule_not_found: "该提醒已不在本会话中。",
     "schedule_not_active:snooze": "该提醒现在无法推迟：它尚未触发，或已经结束。",
     "schedule_not_active:stop": "该提醒已不再重复。",
     persistence_uncertain: "更改可能未保存。请刷新页面查看提醒的状态。",
+    "schedule_not_active:pause": "该提醒已结束，无法暂停。",
+    "schedule_not_active:resume": "该提醒已结束，无法恢复。",
+    "schedule_not_active:skip": "该提醒没有可跳过的下一次。",
+    "schedule_not_active:edit": "该提醒已结束，无法修改。",
+    "schedule_not_active:history": "无法查看该提醒的历史。",
     invalid_arguments: "不允许这个推迟时间。",
+    "invalid_arguments:edit": "请检查内容、日期和时间：其中有一项无效。",
+    "invalid_arguments:skip": "无法跳过这一次。",
+    unsupported_rule: "不支持该重复规则。请选择常用规则，或检查 RRULE。",
+    not_in_future: "该时间已经过去。请选择一个未来的时间。",
+    not_an_occurrence: "该时间不是这个提醒的某一次。",
+    rule_never_occurs: "该重复规则永远不会触发：时间和日期永远对不上。",
+    empty_prompt: "提醒内容不能为空。",
     session_not_found: "该会话已不存在。",
     failed: "无法修改该提醒。请检查网络连接后重试。",
+    "failed:history": "无法加载历史。请检查网络连接后重试。",
   },
 };
 
 /**
- * The sentence for a failed snooze or stop: one per host error code (docs/recurring.md "Host and
+ * The sentence for a failed action (snooze, stop, pause, resume, skip, edit, history): one per
+ * host error code, refined by the action where it reads differently (docs/recurring.md "Host and
  * page": `404 schedule_not_found`, `409 schedule_not_active`, `503 persistence_uncertain`,
  * `400 invalid_arguments`), a general one for anything else (a lost connection too).
  *
@@ -93,11 +124,12 @@ const FAILURES: Readonly<Record<Lang, Readonly<Record<string, string>>>> = {
  */
 export function failureText(
   code: string | undefined,
-  action: "snooze" | "stop" | undefined,
+  action: ReminderAction | undefined,
   lang: Lang,
 ): string {
   const table = FAILURES[lang];
-  return table[`${code}:${action}`] ?? table[code ?? "failed"] ?? table.failed!;
+  return table[`${code}:${action}`] ?? table[code ?? "failed"] ?? table[`failed:${action}`] ??
+    table.failed!;
 }
 
 /**

@@ -18,6 +18,7 @@ const ERRORS: Readonly<Record<Lang, Readonly<Record<string, ErrorText>>>> = {
     invalid_arguments: () => "The reminder request was malformed",
     unsupported_rule: () =>
       "That repeat rule is not supported — repeats use an RRULE in whole minutes or longer",
+    rule_never_occurs: () => "That repeat rule can never happen: its times and days never line up",
     not_in_future: () => "That time is not in the future",
     invalid_time_zone: () => "That time zone is not a valid IANA zone",
     nonexistent_local_time: () => "That local time does not exist (a daylight-saving gap)",
@@ -31,6 +32,7 @@ const ERRORS: Readonly<Record<Lang, Readonly<Record<string, ErrorText>>>> = {
   zh: {
     invalid_arguments: () => "提醒请求的参数无效",
     unsupported_rule: () => "不支持该重复规则 —— 重复提醒使用 RRULE，间隔至少为整分钟",
+    rule_never_occurs: () => "该重复规则永远不会触发：时间和日期永远对不上",
     not_in_future: () => "该时间不在未来",
     invalid_time_zone: () => "该时区不是有效的 IANA 时区",
     nonexistent_local_time: () => "该本地时间不存在（夏令时跳变）",

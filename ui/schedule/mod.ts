@@ -3,8 +3,10 @@
  * point in the page, {@linkcode SCHEDULE_CLIENT} (docs/architecture.md "Plugins"): the bilingual
  * `schedule/change` renderer (reminder cards with the fixed session-local label,
  * docs/design.md#receipt-presentation; `./view.ts`), the `reminders` panel with its chip
- * ({@linkcode ReminderPanelModel}, {@linkcode RemindersPanel}), the alert for a new reminder card
- * and the empty page's reminder hints. The page enables it only when `GET /api/client-config`
+ * ({@linkcode ReminderPanelModel}, {@linkcode RemindersPanel}), a series' controls on cards and
+ * rows (Paused, Pause or Resume, Skip next, Edit, the snooze presets, the next-5 preview and a
+ * row's History; docs/recurring.md "Host and page"), the alert for a new reminder card and the
+ * empty page's reminder hints. The page enables it only when `GET /api/client-config`
  * lists `@chime/ui/schedule`, and shows the panel only when that answer lists `reminders` (the
  * schedule plugin is loaded, so its routes exist).
  *
@@ -63,8 +65,11 @@ export type {
 export type {
   ActiveReminderWire,
   EventView,
+  PreviewOccurrenceWire,
   RecurringPresentation,
+  ReminderHistoryEntryWire,
   ReminderPresentation,
+  ReminderUpdateBody,
   RepeatWire,
   ScheduleRecordWire,
   SnoozeOfWire,

@@ -3,7 +3,8 @@
  * fold of the open session (`GET /api/sessions/:id/reminders`, never the loaded window, so
  * reminders created long ago are listed too), refreshed on open, on reconnect, whenever a
  * `schedule/change` event becomes durable and after each click; the card and row actions
- * (snooze, stop repeating; docs/recurring.md "Host and page") with their outcomes (a card's
+ * (snooze by a delay or until a local time, stop repeating, pause, resume, skip next, edit;
+ * docs/recurring.md "Host and page") with their outcomes, each reminder's history as fetched (a card's
  * "Snoozed until …" and "Stopped repeating" read from the window's committed events, so they
  * survive a reload); and the {@linkcode ScheduleServices} it lends the schedule renderer. Signals only: `deno test` drives it
  * without a DOM.
@@ -13,14 +14,23 @@
 import { computed, createModel, effect, signal } from "@preact/signals";
 import { cardFacts, cardState } from "./_outcomes.ts";
 import type { PanelHost, PanelModel } from "../client_renderer.ts";
+import type { LocalParts } from "./_local_time.ts";
+import type { ReminderAction } from "./_strings.ts";
 import {
+  type HistoryState,
   promptsById,
   type ReminderOutcome,
   SCHEDULE_SERVICES,
   type ScheduleServices,
 } from "./view.ts";
 import type { Readable } from "../window_types.ts";
-import type { ActiveReminderWire, RemindersPage, WireEvent } from "../wire.ts";
+import type {
+  ActiveReminderWire,
+  ReminderHistoryEntryWire,
+  RemindersPage,
+  ReminderUpdateBody,
+  WireEvent,
+} from "../wire.ts";
 
 /**
  * The highest `seq` of a `schedule/change` event the host reported durable, or `-1`. The panel
@@ -78,6 +88,40 @@ export interface ReminderPanel extends PanelModel {
    * @param key the card or row that shows the outcome
    */
   stopRepeating(scheduleId: string, key: string): Promise<void>;
+  /** Each reminder's history as last fetched, by id. */
+  readonly histories: Readable<ReadonlyMap<string, HistoryState>>;
+  /**
+   * Snoozes a reminder until a local date and time (`POST …/snooze { until }`).
+   *
+   * @param scheduleId the reminder
+   * @param until the date and time in the session's zone
+   * @param key the card or row that shows the outcome
+   */
+  snoozeUntil(scheduleId: string, until: LocalParts, key: string): Promise<void>;
+  /**
+   * Pauses, resumes or skips the next occurrence of a series (`POST …/pause`, `…/resume`,
+   * `…/skip`).
+   *
+   * @param scheduleId the series
+   * @param action which
+   * @param key the card or row that shows the outcome
+   */
+  series(scheduleId: string, action: "pause" | "resume" | "skip", key: string): Promise<void>;
+  /**
+   * Changes a reminder's text, time or rule (`POST …/update`).
+   *
+   * @param scheduleId the reminder
+   * @param body only what changes
+   * @param key the card or row that shows the outcome
+   * @returns whether the host accepted it
+   */
+  update(scheduleId: string, body: ReminderUpdateBody, key: string): Promise<boolean>;
+  /**
+   * Fetches a reminder's history (`GET …/history`).
+   *
+   * @param scheduleId the reminder
+   */
+  loadHistory(scheduleId: string): Promise<void>;
 }
 
 /** The reminders panel model: `new ReminderPanelModel(host)`; dispose it with the page. */
@@ -86,6 +130,7 @@ export const ReminderPanelModel: new (host: PanelHost) => ReminderPanel = create
 ) => {
   const reminders = signal<readonly ActiveReminderWire[]>([]);
   const outcomes = signal<ReadonlyMap<string, ReminderOutcome>>(new Map());
+  const histories = signal<ReadonlyMap<string, HistoryState>>(new Map());
   let asked = 0;
 
   const refresh = async (id: string): Promise<void> => {
@@ -106,44 +151,97 @@ export const ReminderPanelModel: new (host: PanelHost) => ReminderPanel = create
    */
   const act = async (
     key: string,
-    action: "snooze" | "stop",
+    action: ReminderAction,
     run: (id: string) => Promise<ReminderOutcome>,
-  ): Promise<void> => {
+    scheduleId?: string,
+  ): Promise<boolean> => {
     const id = host.current.peek();
-    if (!id) return;
+    if (!id) return false;
     const since = host.win.peek()?.durableBefore.peek() ?? 0;
     setOutcome(key, { state: "pending" });
+    let ok = false;
     try {
       setOutcome(key, { ...await run(id), since });
+      ok = true;
     } catch (err) {
       setOutcome(key, { state: "failed", code: codeOf(err), action });
     }
     void refresh(id);
+    // A history already shown follows the change.
+    if (scheduleId !== undefined && histories.peek().has(scheduleId)) void loadHistory(scheduleId);
+    return ok;
   };
   const path = (scheduleId: string, action: string) =>
     `/reminders/${encodeURIComponent(scheduleId)}/${action}`;
 
-  /** Snoozes a reminder by `seconds`; `key` names the card or row that shows the outcome. */
-  const snooze = (scheduleId: string, seconds: number, key: string): Promise<void> =>
-    act(key, "snooze", async (id) => {
-      const body = { seconds };
-      const r = await host.request<{ reminder: ActiveReminderWire }>(
-        id,
-        path(scheduleId, "snooze"),
-        {
-          method: "POST",
-          body,
-        },
-      );
-      return { state: "snoozed", until: r.reminder.scheduledAt };
+  const post = (id: string, scheduleId: string, action: string, body?: unknown) =>
+    host.request<{ reminder: ActiveReminderWire }>(id, path(scheduleId, action), {
+      method: "POST",
+      ...(body === undefined ? {} : { body }),
     });
 
+  /** Snoozes a reminder by `seconds`; `key` names the card or row that shows the outcome. */
+  const snooze = async (scheduleId: string, seconds: number, key: string): Promise<void> =>
+    void await act(key, "snooze", async (id) => {
+      const r = await post(id, scheduleId, "snooze", { seconds });
+      return { state: "snoozed", until: r.reminder.scheduledAt };
+    }, scheduleId);
+
+  /** Snoozes a reminder until a local date and time in the session's zone. */
+  const snoozeUntil = async (scheduleId: string, until: LocalParts, key: string): Promise<void> =>
+    void await act(key, "snooze", async (id) => {
+      const r = await post(id, scheduleId, "snooze", { until });
+      return { state: "snoozed", until: r.reminder.scheduledAt };
+    }, scheduleId);
+
   /** Stops a recurring reminder; `key` names the card or row that shows the outcome. */
-  const stopRepeating = (scheduleId: string, key: string): Promise<void> =>
-    act(key, "stop", async (id) => {
+  const stopRepeating = async (scheduleId: string, key: string): Promise<void> =>
+    void await act(key, "stop", async (id) => {
       await host.request(id, path(scheduleId, "stop"), { method: "POST" });
       return { state: "stopped" };
-    });
+    }, scheduleId);
+
+  const DONE = { pause: "paused", resume: "resumed", skip: "skipped" } as const;
+  /** Pauses, resumes or skips the next occurrence of a series. */
+  const series = async (
+    scheduleId: string,
+    action: "pause" | "resume" | "skip",
+    key: string,
+  ): Promise<void> =>
+    void await act(key, action, async (id) => {
+      await post(id, scheduleId, action, action === "skip" ? {} : undefined);
+      return { state: DONE[action] };
+    }, scheduleId);
+
+  /** Changes a reminder; resolves whether the host accepted it. */
+  const update = (scheduleId: string, body: ReminderUpdateBody, key: string): Promise<boolean> =>
+    act(key, "edit", async (id) => {
+      await post(id, scheduleId, "update", body);
+      return { state: "changed" };
+    }, scheduleId);
+
+  /** Fetches a reminder's history (a late answer for another session is dropped). */
+  const loadHistory = async (scheduleId: string): Promise<void> => {
+    const id = host.current.peek();
+    if (!id) return;
+    const set = (h: HistoryState) => {
+      if (host.current.peek() === id) {
+        histories.value = new Map(histories.peek()).set(scheduleId, h);
+      }
+    };
+    const before = histories.peek().get(scheduleId);
+    // A refetch keeps the entries shown until the answer comes.
+    if (before?.state !== "loaded") set({ state: "loading" });
+    try {
+      const r = await host.request<{ history: readonly ReminderHistoryEntryWire[] }>(
+        id,
+        `/reminders/${encodeURIComponent(scheduleId)}/history`,
+      );
+      set({ state: "loaded", entries: r.history });
+    } catch (err) {
+      set({ state: "failed", code: codeOf(err) });
+    }
+  };
 
   // A create, delete or dispatch became durable: the host's fold changed.
   const mark = computed(() => {
@@ -170,6 +268,7 @@ export const ReminderPanelModel: new (host: PanelHost) => ReminderPanel = create
     const list = reminders.value;
     const shown = outcomes.value;
     const known = prompts.value;
+    const fetched = histories.value;
     const cards = facts.value;
     const lent: ScheduleServices = {
       activeRecurring: new Set(list.filter((r) => r.kind === "recurring").map((r) => r.id)),
@@ -178,6 +277,15 @@ export const ReminderPanelModel: new (host: PanelHost) => ReminderPanel = create
       card: (id, occurrenceAt, seq) => cardState(cards, id, occurrenceAt, seq),
       snooze: (id, seconds, key) => void snooze(id, seconds, key),
       stop: (id, key) => void stopRepeating(id, key),
+      reminder: (id) => list.find((r) => r.id === id),
+      now: () => new Date(),
+      snoozeUntil: (id, until, key) => void snoozeUntil(id, until, key),
+      pause: (id, key) => void series(id, "pause", key),
+      resume: (id, key) => void series(id, "resume", key),
+      skip: (id, key) => void series(id, "skip", key),
+      update,
+      history: (id) => fetched.get(id),
+      loadHistory: (id) => void loadHistory(id),
     };
     return { [SCHEDULE_SERVICES]: lent };
   });
@@ -187,9 +295,14 @@ export const ReminderPanelModel: new (host: PanelHost) => ReminderPanel = create
     outcomes,
     count: computed(() => reminders.value.length),
     services,
+    histories,
     refresh,
     snooze,
+    snoozeUntil,
     stopRepeating,
+    series,
+    update,
+    loadHistory,
 
     /** A session opened or reconnected: fetch its reminders. */
     opened(id: string): void {
@@ -201,6 +314,7 @@ export const ReminderPanelModel: new (host: PanelHost) => ReminderPanel = create
       asked++;
       reminders.value = [];
       outcomes.value = new Map();
+      histories.value = new Map();
     },
   };
 });

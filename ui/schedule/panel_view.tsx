@@ -3,8 +3,10 @@
 /**
  * The reminders panel (a sheet behind its chip on phones) of `@chime/ui/schedule`: the host's
  * durable fold ({@linkcode ReminderPanel.reminders}). A recurring reminder shows "repeats … · next
- * …" and Stop repeating; a one-time reminder has Snooze, which moves it later (docs/recurring.md
- * "Host and page"). A series row has no Snooze: the host snoozes a series' latest delivered
+ * …", "Paused" when it is, its next occurrences (with daylight-saving, skipped-period and skipped
+ * notes), Pause or Resume, Skip next and Stop repeating; a one-time reminder has the snooze
+ * presets, which move it later (docs/recurring.md "Host and page"). Every row has Edit and a
+ * History disclosure. A series row has no Snooze: the host snoozes a series' latest delivered
  * occurrence, which the row does not show (its card does), and refuses one that never fired.
  *
  * @module
@@ -13,7 +15,17 @@ import type { PanelViewProps } from "../client_renderer.ts";
 import type { Lang } from "../i18n.ts";
 import { icon } from "../icons.ts";
 import type { Rendered } from "../registry.ts";
-import { formatOccurrence, reminderActions, repeatLine, SESSION_LOCAL_LABEL } from "./view.ts";
+import {
+  editTargetOf,
+  formatOccurrence,
+  historyControl,
+  pausedBadge,
+  previewList,
+  reminderActions,
+  repeatLine,
+  SESSION_LOCAL_LABEL,
+} from "./view.ts";
+import { servicesOf } from "./_services.ts";
 import type { ReminderPanel } from "./panel.ts";
 
 /** The panel's texts by language. */
@@ -39,6 +51,7 @@ export const PANEL_TEXT: Readonly<
 export function RemindersPanel(props: PanelViewProps): Rendered {
   const list = (props.model as ReminderPanel).reminders.value;
   const { ctx } = props;
+  const services = servicesOf(ctx);
   const t = PANEL_TEXT[ctx.lang];
   return (
     <aside
@@ -69,6 +82,7 @@ export function RemindersPanel(props: PanelViewProps): Rendered {
                 data-status={r.status}
                 data-schedule-id={r.id}
                 data-kind={r.kind}
+                data-state={r.paused ? "paused" : undefined}
               >
                 <p class="prompt">
                   {r.repeat ? icon("repeat") : r.snoozeOf ? icon("snooze") : icon("clock")}{" "}
@@ -90,11 +104,17 @@ export function RemindersPanel(props: PanelViewProps): Rendered {
                       </>
                     )}
                   {r.status === "overdue" && <span class="badge overdue">{t.overdue}</span>}
+                  {r.paused && pausedBadge(ctx)}
                 </p>
+                {r.repeat && previewList(r.preview, r.repeat.timeZone, r.repeat.rrule, ctx)}
                 {reminderActions(r.id, `row:${r.id}`, {
                   snooze: r.kind !== "recurring",
                   stop: r.kind === "recurring",
+                  series: r.kind === "recurring",
+                  paused: r.paused === true,
+                  edit: editTargetOf(r, ctx),
                 }, ctx)}
+                {services && historyControl(r.id, ctx, services)}
               </li>
             );
           })}

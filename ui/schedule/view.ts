@@ -2,8 +2,9 @@
  * `@chime/ui/schedule`: the independent bilingual renderer of `schedule/change` events
  * (docs/design.md#receipt-presentation: the client renderer adds the fixed session-local label) for
  * protocol versions 1 and 2 (docs/recurring.md). A dispatch with a committed view renders as a
- * reminder card, with "repeats … · next …" for a recurring reminder and the Snooze 10 min,
- * Snooze 1 h and Stop repeating buttons when the page lends {@linkcode ScheduleServices};
+ * reminder card, with "repeats … · next …", "Paused" and the next occurrences for a recurring
+ * reminder and its actions (snooze presets, Pause or Resume, Skip next, Edit, Stop repeating)
+ * when the page lends {@linkcode ScheduleServices};
  * every other change is one human line with its record behind `<details>`; a dispatch without a
  * view is never shown as a receipt. It also gives the generic conversation its schedule words,
  * the schedule tools' result lines and the reminder follow-up label
@@ -38,7 +39,9 @@ import type { ScheduleRecordWire, WireEvent } from "../wire.ts";
 export {
   type CardState,
   type DurableOutcome,
+  type HistoryState,
   type OfferedActions,
+  pausedBadge,
   reminderActions,
   reminderCard,
   type ReminderOutcome,
@@ -46,6 +49,22 @@ export {
   SCHEDULE_SERVICES,
   type ScheduleServices,
 } from "./_card.ts";
+export {
+  closeOnEscape,
+  composeRule,
+  editBody,
+  type EditFields,
+  type EditTarget,
+  editTargetOf,
+  presetOf,
+  RULE_PRESETS,
+  type RulePreset,
+} from "./_edit.ts";
+export { historyControl, historyLine } from "./_history.ts";
+export { type PreviewLine, previewLines, previewList } from "./_preview.ts";
+export { SERIES_TEXT } from "./_series_strings.ts";
+export { failureText, type ReminderAction } from "./_strings.ts";
+export { type LocalParts, localParts, tomorrowIn } from "./_local_time.ts";
 export { registerScheduleTools, reminderFollowupLabel, SCHEDULE_TOOL_SUMMARIES } from "./_tools.ts";
 export {
   formatOccurrence,
