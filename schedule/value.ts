@@ -78,8 +78,9 @@ export function repeatValue(record: Extract<ScheduleRecord, { kind: "recurring" 
 }
 
 /**
- * A series' preview (docs/recurring.md "Preview"): from its current target on, or, while it is
- * paused, strictly after `now` and from its target on (what resuming now would give).
+ * A series' preview (docs/recurring.md "Preview"): from its current target on (the occurrences
+ * excluded between now and it reported on the first item), or, while it is paused, strictly after
+ * `now` and from its target on (what resuming now would give).
  *
  * @param record a recurring record (its `exdates` are left out)
  * @param now the decision instant, epoch milliseconds (UTC)
@@ -90,7 +91,9 @@ export function seriesPreview(
   now: number,
 ): OccurrencePreview[] {
   const target = scheduledAtMs(record) - 1;
-  const after = record.paused ? Math.max(now, target) : target;
+  // From now when the target is later, so occurrences skipped since (an `exclude` of the next
+  // one) are reported on the first item; from the target when it is overdue.
+  const after = record.paused ? Math.max(now, target) : Math.min(now, target);
   return previewOccurrences(record, after, PREVIEW_LENGTH);
 }
 

@@ -149,6 +149,10 @@ export async function fakeSeriesRoutes(page: Page, offsetHours: number): Promise
       return json(route, 400, { error: { code, message: `refused: ${code}` } });
     }
     const b = body as { prompt?: string; at?: { time: string }; repeat?: { rrule: string } };
+    // As the real route (schedule/_page.ts): `at` or `repeat`, never both.
+    if (b.at && b.repeat) {
+      return json(route, 400, { error: { code: "invalid_arguments", message: "at and repeat" } });
+    }
     if (b.prompt) s.prompt = b.prompt;
     const m = /BYHOUR=(\d+);BYMINUTE=(\d+)/.exec(b.repeat?.rrule ?? "");
     const [h, mi] = m ? [m[1], m[2]] : (b.at?.time.split(":") ?? []);

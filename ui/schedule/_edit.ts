@@ -195,7 +195,8 @@ export function editBody(target: EditTarget, fields: EditFields): ReminderUpdate
   } else rule = composeRule(fields.repeat, fields.date, fields.time);
   const body: { -readonly [K in keyof ReminderUpdateBody]: ReminderUpdateBody[K] } = {};
   if (prompt && prompt !== target.prompt) body.prompt = prompt;
-  if (moved) body.at = { date: fields.date, time: fields.time };
+  // A series moves through its rule (the update route takes `at` or `repeat`, never both).
+  if (moved && !rule) body.at = { date: fields.date, time: fields.time };
   if (rule && !(target.rrule && sameRule(rule, target.rrule))) body.repeat = { rrule: rule };
   return Object.keys(body).length ? body : undefined;
 }

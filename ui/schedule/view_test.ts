@@ -179,7 +179,8 @@ Deno.test("repeatLine() words a series as the server's describeRule does, in Eng
       "重复：每月最后一天 00:00（UTC）",
     ],
     // Outside the subset, or no DTSTART: the rule itself, never a guess.
-    ["FREQ=YEARLY", "repeats FREQ=YEARLY (UTC)", "重复：FREQ=YEARLY（UTC）"],
+    ["FREQ=YEARLY", "repeats yearly on January 1 at 00:00 (UTC)", "重复：每年1月1日 00:00（UTC）"],
+    ["FREQ=SECONDLY", "repeats FREQ=SECONDLY (UTC)", "重复：FREQ=SECONDLY（UTC）"],
   ];
   for (const [rrule, en, zh] of cases) {
     const repeat = { rrule, timeZone: "UTC", dtstart: "2030-01-01T00:00:00" };
