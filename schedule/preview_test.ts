@@ -66,3 +66,26 @@ Deno.test("the preview counts months a BYMONTHDAY=31 rule passes over", () => {
     ["2030-05-31T09:00", 1],
   ]);
 });
+
+Deno.test("a skipped next occurrence is named on the first item of the preview", () => {
+  // Skipped on 2027-01-02 (its exclude moved the target to the 3rd); asked on the 1st at noon.
+  const record = {
+    ...series(
+      "FREQ=DAILY;BYHOUR=9;BYMINUTE=0",
+      "2027-01-01T09:00:00",
+      "UTC",
+      "2027-01-03T09:00:00.000Z",
+    ),
+    exdates: ["2027-01-02T09:00:00.000Z"],
+  } as RecurringRecord;
+  const [first, second] = seriesPreview(record, Date.parse("2027-01-01T12:00:00Z"));
+  assert.deepEqual(first, {
+    at: "2027-01-03T09:00:00.000Z",
+    local: "2027-01-03T09:00",
+    offset: "+00:00",
+    excluded: ["2027-01-02T09:00:00.000Z"],
+  });
+  assert.equal(second!.excluded, undefined);
+  // Asked after the skipped one, it is history, not news.
+  assert.equal(seriesPreview(record, Date.parse("2027-01-02T12:00:00Z"))[0]!.excluded, undefined);
+});

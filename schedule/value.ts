@@ -79,8 +79,8 @@ export function repeatValue(record: Extract<ScheduleRecord, { kind: "recurring" 
 
 /**
  * A series' preview (docs/recurring.md "Preview"): from its current target on (the occurrences
- * excluded between now and it reported on the first item), or, while it is paused, strictly after
- * `now` and from its target on (what resuming now would give).
+ * excluded between now and it reported on the first item's `excluded`), or, while it is paused,
+ * strictly after `now` and from its target on (what resuming now would give).
  *
  * @param record a recurring record (its `exdates` are left out)
  * @param now the decision instant, epoch milliseconds (UTC)
@@ -91,10 +91,17 @@ export function seriesPreview(
   now: number,
 ): OccurrencePreview[] {
   const target = scheduledAtMs(record) - 1;
-  // From now when the target is later, so occurrences skipped since (an `exclude` of the next
-  // one) are reported on the first item; from the target when it is overdue.
-  const after = record.paused ? Math.max(now, target) : Math.min(now, target);
-  return previewOccurrences(record, after, PREVIEW_LENGTH);
+  const after = record.paused ? Math.max(now, target) : target;
+  const list = previewOccurrences(record, after, PREVIEW_LENGTH);
+  // Occurrences skipped between now and the target (an `exclude` of the next one) are reported
+  // on the first item, as those the preview itself passes over.
+  const early = (record.exdates ?? []).filter((at) => {
+    const ms = Date.parse(at);
+    return ms > now && ms <= after;
+  });
+  const first = list[0];
+  if (early.length === 0 || first === undefined) return list;
+  return [{ ...first, excluded: [...early, ...(first.excluded ?? [])] }, ...list.slice(1)];
 }
 
 /**
