@@ -81,11 +81,7 @@ export class ZoneClock {
 
   /** The last transition at or before `instant` when it is within `withinMs`, else undefined. */
   recentTransition(instant: number, withinMs: number): number | undefined {
-    if (instant >= this.#start && instant < this.#end) {
-      return instant - this.#start <= withinMs ? this.#start : undefined;
-    }
-    const zoned = Temporal.Instant.fromEpochMilliseconds(instant + 1).toZonedDateTimeISO(this.zone);
-    const previous = zoned.getTimeZoneTransition("previous")?.epochMilliseconds;
-    return previous !== undefined && instant - previous <= withinMs ? previous : undefined;
+    this.wall(instant); // learns the window [#start, #end) that holds `instant`
+    return instant - this.#start <= withinMs ? this.#start : undefined;
   }
 }
