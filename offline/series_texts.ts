@@ -120,7 +120,12 @@ const REFUSALS: readonly (readonly [RegExp, string, string])[] = [
     "这个提醒没有暂停，无需恢复；它仍在按原来的时间重复。",
   ],
   [
-    /occurrence|exdate|not an? (?:time|instance)/i,
+    /already ended|no occurrence left/i,
+    "That reminder has ended: no occurrence is left, so there's nothing to skip, pause or resume.",
+    "这个提醒已经结束：没有剩下的次数，无需跳过、暂停或恢复。",
+  ],
+  [
+    /not_an_occurrence|not a coming occurrence/i,
     "That time isn't one of the reminder's occurrences (or it's already skipped), so I haven't skipped anything. Ask me to list your reminders to see its next times.",
     "这个时间不是该提醒的某一次（或已经跳过），所以我没有跳过任何一次。可以让我列出提醒查看接下来的时间。",
   ],

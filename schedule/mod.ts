@@ -1,11 +1,13 @@
 /**
  * `@chime/schedule` owns durable, session-local reminders: the `schedule/change` protocol
- * (version 1 one-shots, version 2 recurring series, update, skip, stop and snooze;
- * docs/recurring.md) and its strict decoder, the pure fold (from `seedLength` for forks) and the
- * incremental state each live session keeps of it (docs/long-sessions.md), the
- * narrow RFC 3339 profile, the Temporal calendar rules and the RRULE recurrence engine, the five
- * agent-scoped tools (`schedule_create`, `schedule_list`, `schedule_delete`, `schedule_update`,
- * `schedule_snooze`), the page actions (snooze, stop), the live delivery owner,
+ * (version 1 one-shots, version 2 recurring series, update, skip, stop, snooze, pause, resume
+ * and exclude; docs/recurring.md) and its strict decoder, the pure fold (from `seedLength` for
+ * forks) and the incremental state each live session keeps of it (docs/long-sessions.md), the
+ * narrow RFC 3339 profile, the Temporal calendar rules and the RRULE recurrence engine (with its
+ * preview), the eight agent-scoped tools (`schedule_create`, `schedule_list`, `schedule_delete`,
+ * `schedule_update`, `schedule_snooze`, `schedule_pause`, `schedule_resume`, `schedule_skip`),
+ * the page actions (snooze, stop, pause, resume, skip, edit) and a reminder's history, the live
+ * delivery owner,
  * {@linkcode scheduleReminderPresentation} for commit-aware receipts, and the plugin's web part
  * ({@linkcode scheduleWeb}: the reminders routes, the dispatch views, the renderer and panel
  * names) (docs/design.md#session-log-authority-and-tools,

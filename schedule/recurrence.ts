@@ -58,14 +58,15 @@ const DTSTART = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})$/;
 
 /**
  * Parses a rule and returns its canonical text: upper case, no `RRULE:` prefix, parts in the
- * order FREQ, INTERVAL (omitted when 1), BYDAY, BYMONTHDAY, BYHOUR, BYMINUTE, COUNT, UNTIL,
- * lists sorted without duplicates, `WKST=MO` dropped.
+ * order FREQ, INTERVAL (omitted when 1), BYMONTH, BYDAY, BYMONTHDAY, BYHOUR, BYMINUTE, BYSETPOS,
+ * COUNT, UNTIL, lists sorted without duplicates, `WKST=MO` dropped (docs/recurring.md "Records").
  *
  * @param text an RRULE value of the subset in docs/recurring.md
  * @returns the canonical text
- * @throws {ScheduleError} `unsupported_rule` (SECONDLY, YEARLY, BYSECOND, BYSETPOS, WKST other
- *   than MO, BYDAY ordinals outside MONTHLY, BYMONTHDAY with WEEKLY, UNTIL not in UTC form) or
- *   `invalid_arguments` (malformed values, COUNT with UNTIL, COUNT > 10 000)
+ * @throws {ScheduleError} `unsupported_rule` (SECONDLY, BYSECOND, BYWEEKNO, BYYEARDAY, WKST other
+ *   than MO, BYDAY ordinals outside MONTHLY and YEARLY, BYMONTHDAY with WEEKLY, BYSETPOS with
+ *   MINUTELY or HOURLY, UNTIL not in UTC form) or `invalid_arguments` (malformed values, COUNT
+ *   with UNTIL, COUNT > 10 000, BYSETPOS without another BYxxx part)
  *
  * @example
  * ```ts
@@ -258,20 +259,10 @@ export interface CatchUp {
  */
 export function catchUp(series: RecurrenceSeries, fromMs: number, nowMs: number): CatchUp {
   const c = compile(series);
-  // A long span of a rule without COUNT or exclusions is counted in bulk between DST
-  // transitions (`_rrule_count.ts`): a year of FREQ=MINUTELY downtime costs milliseconds.
-  if (
-    c.occurs && c.rule.count === undefined && (series.exdates?.length ?? 0) === 0 &&
-    nowMs - fromMs > LONG_CATCH_UP_MS
-  ) {
-    const end = Math.min(nowMs, c.rule.until ?? nowMs);
-    const { count, latest } = countOccurrences(c, fromMs, end + 1);
-    const next = nextOccurrence(series, nowMs);
-    return {
-      ...(latest === undefined ? {} : { latest }),
-      count,
-      ...(next === undefined ? {} : { next }),
-    };
+  // A long span of a rule without COUNT is counted in bulk between DST transitions
+  // (`_rrule_count.ts`): a year of FREQ=MINUTELY downtime costs milliseconds, exclusions or not.
+  if (c.occurs && c.rule.count === undefined && nowMs - fromMs > LONG_CATCH_UP_MS) {
+    return bulkCatchUp(c, series, fromMs, nowMs);
   }
   let count = 0;
   let latest: number | undefined;
@@ -284,6 +275,33 @@ export function catchUp(series: RecurrenceSeries, fromMs: number, nowMs: number)
     latest = instant;
   }
   return { ...(latest === undefined ? {} : { latest }), count };
+}
+
+/** {@linkcode catchUp} over a long span: counted in bulk, EXDATEs taken out afterwards. */
+function bulkCatchUp(c: Entry, series: RecurrenceSeries, fromMs: number, nowMs: number): CatchUp {
+  const end = Math.min(nowMs, c.rule.until ?? nowMs);
+  let { count, latest } = countOccurrences(c, fromMs, end + 1);
+  const plain = { rrule: series.rrule, dtstart: series.dtstart, timeZone: series.timeZone };
+  // EXDATEs in the span that are occurrences (an exclusion is made only of one; checked anyway).
+  const excluded = new Set(
+    (series.exdates ?? []).map((at) => Date.parse(at)).filter((at) =>
+      at >= fromMs && at <= end && nextOccurrence(plain, at - 1) === at
+    ),
+  );
+  count -= excluded.size;
+  // An excluded latest: the latest before it, looked for in windows growing eightfold.
+  for (let window = 86_400_000; latest !== undefined && excluded.has(latest); window *= 8) {
+    const low = Math.max(fromMs, latest - window);
+    const found = countOccurrences(c, low, latest).latest;
+    if (found !== undefined) latest = found;
+    else if (low === fromMs) latest = undefined;
+  }
+  const next = nextOccurrence(series, nowMs);
+  return {
+    ...(latest === undefined ? {} : { latest }),
+    count,
+    ...(next === undefined ? {} : { next }),
+  };
 }
 
 /**
@@ -395,13 +413,12 @@ function intendedWall(c: Compiled, local: Temporal.PlainDateTime): string | unde
   const shift = zoned.offsetNanoseconds -
     transition.subtract({ nanoseconds: 1 }).offsetNanoseconds;
   if (shift <= 0) return undefined;
-  // Moved forward by a gap iff it lies within one gap length after the transition, the wall
-  // time one gap length earlier does not exist in the zone, and the rule asked for that wall
-  // time (an occurrence at 03:15 on the spring-forward day may be the rule's own 03:15).
+  // Moved forward by a gap iff it lies within one gap length after the transition and the rule
+  // asked for the wall time one gap length earlier, which did not exist (an occurrence at 03:15
+  // on the spring-forward day may be the rule's own 03:15).
   if (zoned.epochNanoseconds - transition.epochNanoseconds >= BigInt(shift)) return undefined;
   const earlier = local.subtract({ nanoseconds: shift });
-  const back = earlier.toZonedDateTime(c.clock.zone, { disambiguation: "compatible" });
-  if (back.toPlainDateTime().equals(earlier)) return undefined;
+  // (Within one shift after a forward transition, the wall one shift earlier never exists.)
   const wall = wallOfPlain(earlier);
   const grid = new Grid(c);
   const { walls } = grid.candidates(grid.index(wall, "floor"), { left: MAX_WORK, spent: false });
@@ -412,11 +429,15 @@ function intendedWall(c: Compiled, local: Temporal.PlainDateTime): string | unde
 function skippedPeriods(c: Compiled, fromMs: number, toMs: number): number {
   const freq = c.rule.freq as string;
   if (freq !== "MONTHLY" && freq !== "YEARLY") return 0;
-  const months = (ms: number) => {
+  // The rule's own periods (calendar months or years from DTSTART's, INTERVAL apart) lying
+  // wholly between the two instants.
+  const start = new Date(c.start);
+  const period = (ms: number) => {
     const p = Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO(c.clock.zone);
-    return p.year * 12 + p.month - 1;
+    const n = freq === "YEARLY"
+      ? p.year - start.getUTCFullYear()
+      : (p.year - start.getUTCFullYear()) * 12 + p.month - 1 - start.getUTCMonth();
+    return Math.floor(n / c.rule.interval);
   };
-  const unit = freq === "YEARLY" ? 12 : 1;
-  const span = Math.floor((months(toMs) - months(fromMs)) / (unit * c.rule.interval));
-  return Math.max(0, span - 1);
+  return Math.max(0, period(toMs) - period(fromMs) - 1);
 }
