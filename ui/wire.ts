@@ -6,6 +6,8 @@
  *
  * @module
  */
+import type { HistoryEntry } from "@chime/schedule/history";
+import type { OccurrencePreview } from "@chime/schedule/recurrence";
 export type {
   EventView,
   FlushedMessage,
@@ -50,56 +52,20 @@ export interface RecurringPresentation {
   readonly preview?: readonly PreviewOccurrenceWire[];
 }
 
-/** One of the next occurrences of a series, as the host previews it (in the rule's zone). */
-export interface PreviewOccurrenceWire {
-  /** The occurrence, UTC RFC 3339. */
-  readonly at: string;
-  /** Its wall-clock time in the rule's zone, `YYYY-MM-DDTHH:MM`. */
-  readonly local: string;
-  /** The zone's offset at it, e.g. `+08:00`. */
-  readonly offset: string;
-  /**
-   * A daylight-saving note: `gap` (the rule's time does not exist that day; moved forward by the
-   * gap's length) or `overlap` (the time happens twice; the earlier one is taken).
-   */
-  readonly dst?: "gap" | "overlap";
-  /** Whole periods of the rule without any occurrence before this one (e.g. Feb 30). */
-  readonly skippedPeriods?: number;
-  /** Excluded occurrences (skipped by a person, RFC 5545 EXDATE) before this one, UTC. */
-  readonly excluded?: readonly string[];
-}
+/**
+ * One of the next occurrences of a series, as the host previews it in the rule's zone: the
+ * server's own type (`@chime/schedule/recurrence`, docs/recurring.md "Preview").
+ */
+export type PreviewOccurrenceWire = OccurrencePreview;
 
-/** One entry of `GET /api/sessions/:id/reminders/:rid/history`, read from the log. */
-export interface ReminderHistoryEntryWire {
-  /** The log seq of the change. */
-  readonly seq: number;
-  /** When it was appended, UTC RFC 3339. */
-  readonly at: string;
-  /** What happened. */
-  readonly kind:
-    | "created"
-    | "changed"
-    | "delivered"
-    | "skipped"
-    | "snoozed"
-    | "paused"
-    | "resumed"
-    | "excluded"
-    | "stopped"
-    | "deleted";
-  /** The occurrence it concerns (delivered, skipped, excluded), UTC. */
-  readonly occurrenceAt?: string;
-  /** Delivered: how late, in milliseconds. */
-  readonly latenessMs?: number;
-  /** Delivered: earlier occurrences coalesced into it. */
-  readonly missed?: number;
-  /** The next target after it, UTC (created, changed, snoozed, resumed). */
-  readonly nextAt?: string;
-  /** Why (a short code of the host's, e.g. for a skip outside the catch-up window). */
-  readonly reason?: string;
-  /** Snoozed: the snooze record's id. */
+/**
+ * One entry of `GET /api/sessions/:id/reminders/:rid/history`, read from the log: the server's
+ * own type (`@chime/schedule/history`, docs/recurring.md "History").
+ */
+export type ReminderHistoryEntryWire = Omit<HistoryEntry, "snoozeId"> & {
+  /** The snooze record of the chain the entry concerns (a plain string on the wire). */
   readonly snoozeId?: string;
-}
+};
 
 /** The body of `POST /api/sessions/:id/reminders/:rid/update`: only the fields that change. */
 export interface ReminderUpdateBody {
@@ -229,3 +195,8 @@ export interface RemindersPage {
   /** Always `session-local`. */
   readonly deliveryMode: "session-local";
 }
+
+// Types in the signatures above, re-exported for documentation.
+export type { HistoryEntry, HistoryKind } from "@chime/schedule/history";
+export type { ScheduleId } from "@chime/schedule/protocol";
+export type { OccurrencePreview } from "@chime/schedule/recurrence";
