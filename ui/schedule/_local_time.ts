@@ -108,12 +108,14 @@ export function tomorrowIn(now: Date, zone: string): string {
  * @param date `YYYY-MM-DD`
  * @param time `HH:MM`
  * @param locale a BCP 47 locale
+ * @param withYear name the year too (a preview spanning years: "Fri, Mar 3, 2028 09:00")
  * @returns the label
  */
-export function wallLabel(date: string, time: string, locale: string): string {
+export function wallLabel(date: string, time: string, locale: string, withYear = false): string {
   const [y, m, d] = date.split("-").map(Number);
   const day = new Intl.DateTimeFormat(locale, {
     weekday: "short",
+    ...(withYear ? { year: "numeric" } : {}),
     month: "short",
     day: "numeric",
     timeZone: "UTC",

@@ -48,13 +48,22 @@ export function previewLines(
   const t = SERIES_TEXT[ctx.lang];
   const locale = localeOf(ctx.lang);
   const lines: PreviewLine[] = [];
+  // A preview spanning years (a yearly rule, December into January) names each year.
+  const years = new Set(
+    preview.flatMap((p) =>
+      [p.local, ...(p.excluded ?? [])].map((x) =>
+        x.endsWith("Z") ? localParts(x, zone).date.slice(0, 4) : x.slice(0, 4)
+      )
+    ),
+  );
+  const withYear = years.size > 1;
   for (const p of preview) {
     for (const x of p.excluded ?? []) {
       const l = localParts(x, zone);
       lines.push({
         at: x,
         state: "skipped",
-        label: wallLabel(l.date, l.time, locale),
+        label: wallLabel(l.date, l.time, locale, withYear),
         notes: [t.skippedItem],
       });
     }
@@ -67,7 +76,7 @@ export function previewLines(
       const step = parseOffset(p.offset) - before;
       notes.push(t.gap(time, addToTime(time, -(step > 0 ? step : 60))));
     } else if (p.dst === "overlap") notes.push(t.overlap(time));
-    lines.push({ at: p.at, state: "next", label: wallLabel(date, time, locale), notes });
+    lines.push({ at: p.at, state: "next", label: wallLabel(date, time, locale, withYear), notes });
   }
   return lines.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
 }

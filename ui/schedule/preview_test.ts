@@ -98,3 +98,14 @@ Deno.test("the server's own previewOccurrences() reads as the page says (New Yor
     ["next", "Wed, Mar 17 02:30", []],
   ]);
 });
+
+Deno.test("a preview spanning years names each year (a yearly birthday), in both languages", () => {
+  const birthday: PreviewOccurrenceWire[] = [
+    { at: "2027-03-03T01:00:00Z", local: "2027-03-03T09:00", offset: "+08:00" },
+    { at: "2028-03-03T01:00:00Z", local: "2028-03-03T09:00", offset: "+08:00" },
+  ];
+  const labels = (ctx: RenderContext) =>
+    previewLines(birthday, "Asia/Shanghai", "FREQ=YEARLY", ctx).map((l) => l.label);
+  deepEqual(labels(en), ["Wed, Mar 3, 2027 09:00", "Fri, Mar 3, 2028 09:00"]);
+  deepEqual(labels(zh), ["2027年3月3日周三 09:00", "2028年3月3日周五 09:00"]);
+});
