@@ -2,6 +2,7 @@
 // (docs/design.md#session-log-authority-and-tools; docs/recurring.md "Tools"). Each returns a
 // failure, or the changes to append and the answer; _tx.ts runs them.
 import { carryOver, unfolded } from "./_apply.ts";
+import { keptSkips } from "./_keep_skips.ts";
 import type { Decision } from "./_tx.ts";
 import { createChange, deleteChange, stopChange, updateChange } from "./decoder.ts";
 import { toolError, type ToolFailure } from "./errors.ts";
@@ -80,8 +81,9 @@ export function decideUpdate(
       record = { ...record, scheduledAt: formatInstant(first) };
     }
   }
-  const answer = { ok: true as const, ...scheduleValue(carryOver(current, record), context.now) };
-  return { ok: true, changes: [updateChange(record)], answer };
+  const kept = keptSkips(current, record, context.now);
+  const answer = { ok: true as const, ...scheduleValue(kept.record, context.now) };
+  return { ok: true, changes: [updateChange(record), ...kept.changes], answer };
 }
 
 /** Answer of a delete or stop: the record as it was. */

@@ -190,7 +190,16 @@ Deno.test("schedule_update keeps a series paused, and its exclusions while the s
     id,
     repeat: { rrule: "FREQ=DAILY;BYHOUR=10;BYMINUTE=0", time_zone: "UTC" },
   });
-  assert.equal(other.exdates, undefined, "another rule drops them");
+  // Another rule keeps the skipped days: the new time on those days is excluded in the same
+  // transaction (one update, then one exclude per day).
+  const ten = (n: number) => new Date(T0 + 2 * HOUR + n * DAY).toISOString();
+  assert.deepEqual(other.exdates, [ten(0), ten(1)], "the skipped days stay skipped");
+  assert.equal(other.scheduledAt, ten(2));
+  assert.deepEqual(w.changes().slice(-3).map((c: { op: string }) => c.op), [
+    "update",
+    "exclude",
+    "exclude",
+  ]);
   assert.equal(other.paused, true, "still paused");
   const listed = (await w.call("schedule_list", {})).schedules[0];
   assert.equal(listed.paused, true);
