@@ -14,43 +14,22 @@ import type {
   RepeatValue,
   ScheduleValue,
   SelectorArgs,
+  SeriesArgs,
+  SkipArgs,
   SnoozeArgs,
   UpdateArgs as ScheduleUpdateArgs,
 } from "@chime/schedule";
 import { SCHEDULE_TOOL_NAMES } from "@chime/schedule";
 
 /**
- * Tool names (docs/recurring.md "Tools"), with the series tools of issue 21: `schedule_pause`,
- * `schedule_resume` and `schedule_skip` (the model calls them only when they are registered).
+ * Tool names (docs/recurring.md "Tools"), the series tools `schedule_pause`, `schedule_resume`
+ * and `schedule_skip` among them (the model calls those only when they are registered).
  */
-export const TOOL: typeof SCHEDULE_TOOL_NAMES & {
-  readonly pause: "schedule_pause";
-  readonly resume: "schedule_resume";
-  readonly skip: "schedule_skip";
-} = {
-  ...SCHEDULE_TOOL_NAMES,
-  pause: "schedule_pause",
-  resume: "schedule_resume",
-  skip: "schedule_skip",
-};
-
-/** Arguments of `schedule_pause` and `schedule_resume`: the series' id. */
-export interface SeriesArgs {
-  /** Schedule id. */
-  readonly id: string;
-}
-
-/** Arguments of `schedule_skip`: the series and the occurrence (omitted: the next one). */
-export interface SkipArgs {
-  /** Schedule id. */
-  readonly id: string;
-  /** The occurrence to skip, an RFC 3339 UTC instant. */
-  readonly occurrence_at?: string;
-}
+export const TOOL: typeof SCHEDULE_TOOL_NAMES = SCHEDULE_TOOL_NAMES;
 
 /** The structured local `at` selector. */
 export type LocalAt = LocalAtArgs;
-export type { RepeatArgs };
+export type { RepeatArgs, SeriesArgs, SkipArgs };
 
 type One<K extends keyof SelectorArgs> = {
   readonly [P in K]-?: Exclude<SelectorArgs[P], undefined>;

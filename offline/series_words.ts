@@ -1,5 +1,5 @@
 /**
- * Series requests of the offline model, English and Chinese (issue 21): pause ("pause my
+ * Series requests of the offline model, English and Chinese (docs/recurring.md "Tools"): pause ("pause my
  * standup reminder", "暂停站会提醒"), resume ("resume my standup reminder", "恢复站会提醒"), skip
  * one occurrence ("skip next Monday's standup", "skip it", "跳过这一次", "跳过下周一的站会") and a
  * new text ("rename the standup reminder to daily sync", "change my standup reminder to say

@@ -1,4 +1,4 @@
-// Private: counting a long catch-up without walking every occurrence (issue 21: bounded work).
+// Private: counting a long catch-up without walking every occurrence (docs/recurring.md "Records").
 // Between DST transitions a zone's offset is constant, so wall → instant is a bijection and an
 // occurrence is just a candidate wall minus the offset: such spans are counted period by period
 // from the candidate lists; the days around each transition are walked by the exact generator.

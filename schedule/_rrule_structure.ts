@@ -1,5 +1,6 @@
-// Private: exact, cheap checks of a rule's period structure before any walk (issue 21, fault 2:
-// a rule that can never occur is refused at validation, never walked toward year 9999).
+// Private: exact, cheap checks of a rule's period structure before any walk: a rule that can
+// never occur is refused at validation, never walked toward year 9999 (docs/recurring.md
+// "Records").
 import { daysInMonth } from "./rfc3339.ts";
 import { fields, gcd, mod } from "./_rrule_days.ts";
 import { type Compiled, HOURS } from "./_rrule_expand.ts";

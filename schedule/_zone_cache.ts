@@ -45,7 +45,7 @@ export class ZoneClock {
   #learn(zoned: Temporal.ZonedDateTime): void {
     // Temporal's "previous" transition is strictly before its instant: asked one nanosecond
     // later, it is the last transition at or before it, so an instant exactly on a transition
-    // learns the offset after it for the period after it only (issue 21, fault 1).
+    // learns the offset after it for the period after it only (docs/recurring.md "Records").
     const previous = zoned.add({ nanoseconds: 1 }).getTimeZoneTransition("previous");
     const next = zoned.getTimeZoneTransition("next");
     this.#offset = zoned.offsetNanoseconds / 1_000_000;

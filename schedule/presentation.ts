@@ -200,3 +200,4 @@ export type { SCHEDULE_CHANGE, ScheduleId, SnoozeOf } from "./protocol.ts";
 export type { SessionEvent } from "@chime/session/event";
 export type { SessionHeader } from "@chime/session/header";
 export type { SessionLineage } from "@chime/session/header";
+export type { OccurrencePreview } from "./recurrence.ts";

@@ -135,7 +135,7 @@ function compile(series: RecurrenceSeries): Entry {
 
 /**
  * Whether a rule has an occurrence within its period structure, so that no look-up ever walks
- * toward year 9999 (issue 21, fault 2): exact modular arithmetic where the structure allows it
+ * toward year 9999 (docs/recurring.md "Records"): exact modular arithmetic where the structure allows it
  * (`_rrule_structure.ts`), then a bounded probe for the first occurrence from DTSTART.
  */
 function everOccurs(c: Compiled): boolean {
@@ -333,7 +333,7 @@ export interface OccurrencePreview {
 
 /**
  * The next occurrences strictly after an instant, with DST and skipped-period notes, so a
- * person and the model can check a rule before trusting it (issue 21 "Preview").
+ * person and the model can check a rule before trusting it (docs/recurring.md "Preview").
  *
  * @param series the series (its `exdates` are left out and reported on the next occurrence)
  * @param afterMs the instant, epoch milliseconds (UTC)

@@ -7,7 +7,7 @@
 import { scheduledAtMs, type ScheduleId, type ScheduleRecord, type SnoozeOf } from "./protocol.ts";
 import { describeRule, type OccurrencePreview, previewOccurrences } from "./recurrence.ts";
 
-/** How many occurrences a series' value previews (issue 21 "Preview"). */
+/** How many occurrences a series' value previews (docs/recurring.md "Preview"). */
 export const PREVIEW_LENGTH = 5;
 
 /** The only delivery mode: reminders run only while the original session is live. */
