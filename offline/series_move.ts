@@ -35,29 +35,13 @@ export interface SeriesMoveOptions {
 
 const pad = (n: number) => String(n).padStart(2, "0");
 const DAILY_OR_LONGER = new Set(["DAILY", "WEEKLY", "MONTHLY", "YEARLY"]);
-/** The canonical part order of docs/recurring.md ("RRULE subset"). */
-const ORDER = [
-  "FREQ",
-  "INTERVAL",
-  "BYMONTH",
-  "BYDAY",
-  "BYMONTHDAY",
-  "BYHOUR",
-  "BYMINUTE",
-  "BYSETPOS",
-  "COUNT",
-  "UNTIL",
-];
 
 /**
- * The rule's text in the canonical part order: the engine's own spelling when it reads the
- * rule; a rule it refuses as `unsupported_rule` (a form another engine version may take) is sent
- * as ordered, for the tool to answer.
+ * The rule's text: the engine's own canonical spelling (`canonicalRule` orders the parts); a rule
+ * it refuses as `unsupported_rule` is sent as written, for the tool to answer.
  */
 function ruleText(parts: Map<string, string>): string {
-  const rank = (k: string) => (ORDER.includes(k) ? ORDER.indexOf(k) : ORDER.length);
-  const text = [...parts].sort(([a], [b]) => rank(a) - rank(b)).map(([k, v]) => `${k}=${v}`)
-    .join(";");
+  const text = [...parts].map(([k, v]) => `${k}=${v}`).join(";");
   try {
     return canonicalRule(text);
   } catch (error) {

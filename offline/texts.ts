@@ -346,20 +346,11 @@ export function seriesMoveText(reason: SeriesMoveRefusal, repeat: RepeatView, zh
     : `That reminder repeats ${ruleWords(repeat, false)}, so I haven't changed it: ${en}`;
 }
 
-const EN_MONTH_NAMES = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];
+/** "March" for 3: the English month name from `Intl`. */
+const enMonthName = (month: number) =>
+  new Intl.DateTimeFormat("en", { month: "long", timeZone: "UTC" }).format(
+    Date.UTC(2000, month - 1),
+  );
 
 /**
  * Says a date does not exist ("Feb 30", "2月30日", "Feb 29 2027"), so nothing was set.
@@ -380,7 +371,7 @@ export function noSuchDateText(
       year ? `${year}年` : ""
     }${month}月${day}日这个日期${why}，所以我没有设置任何提醒。请换一个存在的日期。`;
   }
-  const name = `${EN_MONTH_NAMES[month - 1]} ${day}${year ? `, ${year}` : ""}`;
+  const name = `${enMonthName(month)} ${day}${year ? `, ${year}` : ""}`;
   const why = leap ? ` (${year} is not a leap year)` : "";
   return `${name} doesn't exist${why}, so I haven't set anything. Please give a date that does.`;
 }
