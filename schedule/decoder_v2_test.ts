@@ -103,3 +103,28 @@ Deno.test("version 2 constructors build decodable data", () => {
     "invalid_event",
   );
 });
+
+Deno.test("the calendar forms decode in canonical spelling only; a never-occurring rule is read as written", () => {
+  for (
+    const rrule of [
+      "FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=3;BYHOUR=9;BYMINUTE=0",
+      "FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU",
+      "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1",
+      "FREQ=DAILY;BYMONTH=12",
+    ]
+  ) {
+    const change = v2.create(seriesRecord("a", { rrule }));
+    assert.deepEqual(decodeScheduleChange(JSON.parse(JSON.stringify(change))), change, rrule);
+  }
+  // Another spelling of the same rule (BYMONTH after BYDAY) is not the stored form.
+  throwsCode(
+    () =>
+      decodeScheduleChange(
+        v2.create(seriesRecord("a", { rrule: "FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3" })),
+      ),
+    "invalid_event",
+  );
+  // Refused at creation (rule_never_occurs), yet a log that holds one still decodes.
+  const never = v2.create(seriesRecord("a", { rrule: "FREQ=MONTHLY;BYMONTH=2;BYMONTHDAY=30" }));
+  assert.deepEqual(decodeScheduleChange(never), never);
+});

@@ -107,6 +107,22 @@ Deno.test("POST skip excludes the next or a named occurrence; refusals name the 
   assert.equal((await post(`/${SCHEDULE_ID}/skip`)).status, 409, "a one-shot");
 });
 
+Deno.test("POST update takes the calendar forms: the last Sunday of March, yearly, with its preview", async () => {
+  await using runtime = await testRuntime({ plugins: [schedulePlugin()] });
+  const { post } = await given(runtime);
+  const yearly = await post(`/${SERIES_ID}/update`, {
+    repeat: { rrule: "FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU;BYHOUR=9;BYMINUTE=0" },
+  });
+  assert.equal(yearly.status, 200, JSON.stringify(yearly.body));
+  const { repeat, preview } = yearly.body.reminder;
+  assert.equal(repeat.text.en, "yearly on the last Sunday of March at 09:00 (Asia/Shanghai)");
+  assert.equal(repeat.text.zh, "每年3月最后一个周日 09:00（Asia/Shanghai）");
+  const dates = preview.map((p: { local: string }) => p.local.slice(5));
+  assert.ok(dates.every((d: string) => /^03-(2[5-9]|3[01])T09:00$/.test(d)), dates.join());
+  const days = preview.map((p: { local: string }) => new Date(`${p.local}Z`).getUTCDay());
+  assert.deepEqual(days, [0, 0, 0, 0, 0], "every one a Sunday");
+});
+
 Deno.test("POST update is the schedule_update transaction in the reminder's or session's zone", async () => {
   await using runtime = await testRuntime({ plugins: [schedulePlugin()] });
   const { post, session } = await given(runtime);
