@@ -27,7 +27,11 @@ import { nextOccurrence } from "./recurrence.ts";
 import { formatInstant, MAX_INSTANT_MS } from "./rfc3339.ts";
 import { DELIVERY_MODE, type RecordResult, type ScheduleValue, scheduleValue } from "./value.ts";
 
-function missing(state: ScheduleState, id: ScheduleId, action: string): ToolFailure {
+/**
+ * Why `id` has no active record: `schedule_not_active` when it was created in this suffix and
+ * ended, else `schedule_not_found`.
+ */
+export function missing(state: ScheduleState, id: ScheduleId, action: string): ToolFailure {
   return state.seen.has(id)
     ? toolError("schedule_not_active", `Cannot ${action}: ${id} already ended`, { id })
     : toolError("schedule_not_found", `Cannot ${action}: no schedule ${id}`, { id });

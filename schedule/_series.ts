@@ -2,6 +2,7 @@
 // "Transitions"): the shape checks of `schedule_pause`, `schedule_resume` and `schedule_skip`, and
 // their pure decisions over the folded state, run by _tx.ts for the tools and the page actions.
 import { parseArgs, PAUSE_ARGS, RESUME_ARGS, SKIP_ARGS } from "./_args.ts";
+import { missing } from "./_decide.ts";
 import { isPlainObject } from "./_shape.ts";
 import type { Decision } from "./_tx.ts";
 import { excludeChange, pauseChange, resumeChange } from "./decoder.ts";
@@ -79,11 +80,7 @@ function seriesOf(
   action: string,
 ): RecurringRecord | ToolFailure {
   const record = state.active.get(id);
-  if (record === undefined) {
-    return state.seen.has(id)
-      ? toolError("schedule_not_active", `Cannot ${action}: ${id} already ended`, { id })
-      : toolError("schedule_not_found", `Cannot ${action}: no schedule ${id}`, { id });
-  }
+  if (record === undefined) return missing(state, id, action);
   if (record.kind !== "recurring") {
     return toolError("schedule_not_active", `Cannot ${action}: ${id} does not repeat`, { id });
   }

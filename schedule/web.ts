@@ -21,6 +21,8 @@ import {
   scheduleActions,
 } from "./actions.ts";
 import type { ToolFailure } from "./errors.ts";
+import { missing } from "./_decide.ts";
+import { foldSession } from "./fold.ts";
 import { reminderHistory } from "./history.ts";
 import { isScheduleId } from "./protocol.ts";
 import { activeReminder, durableChanges, sessionReminders } from "./reminders.ts";
@@ -71,8 +73,46 @@ function problem(error: ToolFailure["error"] | Record<string, unknown>, status: 
   return Response.json({ error }, { status });
 }
 
-/** The live agent's schedule actions, resuming a cold session first. */
-async function actionsFor(context: RouteContext): Promise<ScheduleActions | Response> {
+/**
+ * Refuses an action on a reminder id the durable log does not hold active, before anything can
+ * activate a cold session (docs/errors.md "HTTP codes": a refusal changes nothing, so its overdue
+ * reminders must not fire and no turn may run). A malformed id is `400 invalid_arguments`; an
+ * unknown one `404 schedule_not_found`; an ended one `409 schedule_not_active`. A live session is
+ * not checked here: its own transaction decides, over the same log.
+ *
+ * @returns the refusal, or `undefined` when the action may go on
+ * @throws {SessionError} `session_not_found` for an unknown session
+ */
+async function preflight(context: RouteContext, action: string): Promise<Response | undefined> {
+  const id = context.param("scheduleId");
+  if (!isScheduleId(id)) {
+    return problem({
+      code: "invalid_arguments",
+      message: `Cannot ${action}: bad id`,
+    }, 400);
+  }
+  if (context.host.store.live(context.sessionId) !== undefined) return undefined;
+  const stored = await durableChanges(context.host, context.sessionId);
+  if (stored === undefined) {
+    throw new SessionError(
+      "session_not_found",
+      `Cannot find session: no session ${context.sessionId}`,
+    );
+  }
+  const state = foldSession(stored.header, stored.events);
+  return state.active.has(id) ? undefined : refused(missing(state, id, action));
+}
+
+/**
+ * The live agent's schedule actions, resuming a cold session first; {@linkcode preflight} has
+ * refused ids the log does not hold active before any activation.
+ */
+async function actionsFor(
+  context: RouteContext,
+  action: string,
+): Promise<ScheduleActions | Response> {
+  const refusal = await preflight(context, action);
+  if (refusal !== undefined) return refusal;
   const session = await context.host.resume(context.sessionId);
   const actions = scheduleActions(await context.host.agentFor(session));
   return actions ?? problem({
@@ -114,14 +154,14 @@ const snooze: SessionRoute = {
     if (Object.hasOwn(body, "until")) {
       const until = checkUntil(body.until);
       if ("ok" in until) return pageRefusal(until);
-      const actions = await actionsFor(context);
+      const actions = await actionsFor(context, "snooze schedule");
       if (actions instanceof Response) return actions;
       return reminderAnswer(await actions.snoozeUntil(id, until));
     }
     const { seconds } = body;
     const bad = checkSnoozeSeconds(seconds);
     if (bad !== undefined) return problem({ ...bad.error, field: "seconds" }, 400);
-    const actions = await actionsFor(context);
+    const actions = await actionsFor(context, "snooze schedule");
     if (actions instanceof Response) return actions;
     return reminderAnswer(await actions.snooze(id, seconds as number));
   },
@@ -133,7 +173,7 @@ function seriesRoute(op: "pause" | "resume"): SessionRoute {
     method: "POST",
     path: `/reminders/:scheduleId/${op}`,
     async handle(_request, context) {
-      const actions = await actionsFor(context);
+      const actions = await actionsFor(context, `${op} schedule`);
       if (actions instanceof Response) return actions;
       return reminderAnswer(await actions[op](context.param("scheduleId")));
     },
@@ -156,7 +196,7 @@ const skip: SessionRoute = {
         field: bad,
       }, 400);
     }
-    const actions = await actionsFor(context);
+    const actions = await actionsFor(context, "skip occurrence");
     if (actions instanceof Response) return actions;
     const result = await actions.skip(context.param("scheduleId"), occurrenceAt as string);
     if (!result.ok) return refused(result);
@@ -175,7 +215,7 @@ const update: SessionRoute = {
   async handle(_request, context) {
     const checked = checkEditBody(context.param("scheduleId"), await context.json());
     if (!checked.ok) return pageRefusal(checked);
-    const actions = await actionsFor(context);
+    const actions = await actionsFor(context, "update schedule");
     if (actions instanceof Response) return actions;
     return reminderAnswer(await actions.update(checked.value));
   },
@@ -213,7 +253,7 @@ const stop: SessionRoute = {
   method: "POST",
   path: "/reminders/:scheduleId/stop",
   async handle(_request, context) {
-    const actions = await actionsFor(context);
+    const actions = await actionsFor(context, "stop schedule");
     if (actions instanceof Response) return actions;
     const result = await actions.stop(context.param("scheduleId"));
     return result.ok ? Response.json({}) : refused(result);
