@@ -5,8 +5,14 @@
 import type { SessionEvent } from "@chime/session/event";
 import { decodeScheduleChange } from "./decoder.ts";
 import { ScheduleError } from "./errors.ts";
-import type { Delivered } from "./fold.ts";
-import type { RecurringRecord, ScheduleChange, ScheduleId, ScheduleRecord } from "./protocol.ts";
+import type { Delivered, Quarantined } from "./fold.ts";
+import {
+  isScheduleId,
+  type RecurringRecord,
+  type ScheduleChange,
+  type ScheduleId,
+  type ScheduleRecord,
+} from "./protocol.ts";
 
 /** The fold's state while it is being built; `ScheduleState` is its read-only view. */
 export interface MutableScheduleState {
@@ -14,11 +20,20 @@ export interface MutableScheduleState {
   readonly terminated: Set<ScheduleId>;
   readonly seen: Set<ScheduleId>;
   readonly delivered: Map<ScheduleId, Delivered>;
+  readonly quarantined: Quarantined[];
+  readonly held: Map<ScheduleId, number>;
 }
 
 /** A state with nothing folded yet. */
 export function emptyState(): MutableScheduleState {
-  return { active: new Map(), terminated: new Set(), seen: new Set(), delivered: new Map() };
+  return {
+    active: new Map(),
+    terminated: new Set(),
+    seen: new Set(),
+    delivered: new Map(),
+    quarantined: [],
+    held: new Map(),
+  };
 }
 
 function invalidLog(seq: number, reason: string, cause?: unknown): ScheduleError {
@@ -35,6 +50,64 @@ export function decodeEvent(event: SessionEvent): ScheduleChange {
   } catch (cause) {
     throw invalidLog(event.seq, "undecodable data", cause);
   }
+}
+
+/**
+ * The schedule id a change names (`id`, or `record.id` of a create or update), read from the
+ * stored data without trusting it: `undefined` when no well-formed id is there.
+ */
+function namedId(data: unknown): ScheduleId | undefined {
+  if (typeof data !== "object" || data === null) return undefined;
+  const { id, record } = data as { id?: unknown; record?: unknown };
+  if (typeof id === "string" && isScheduleId(id)) return id;
+  const inner = typeof record === "object" && record !== null
+    ? (record as { id?: unknown }).id
+    : undefined;
+  return typeof inner === "string" && isScheduleId(inner) ? inner : undefined;
+}
+
+/**
+ * Applies one `schedule/change` event, containing a refusal (docs/recurring.md "Damaged
+ * changes"): a change the strict decoder or the transition refuses is never applied; it is
+ * recorded in `quarantined` with its seq, and the reminder it names is held: taken out of
+ * `active` (so it never fires from a state the log may not mean, nor twice for a damaged
+ * dispatch), kept in `seen` (its id is never reused), and every later change of it is
+ * quarantined too. The session's other reminders fold as usual.
+ *
+ * @returns the applied change, or `undefined` when the event was quarantined
+ */
+export function applyEvent(
+  state: MutableScheduleState,
+  event: SessionEvent,
+): ScheduleChange | undefined {
+  const id = namedId(event.data);
+  if (id !== undefined && state.held.has(id)) {
+    const reason = `change of ${id}, held since its damaged change at seq ${state.held.get(id)}`;
+    quarantine(state, event.seq, id, reason);
+    return undefined;
+  }
+  try {
+    const change = decodeEvent(event);
+    applyChange(state, change, event.seq);
+    return change;
+  } catch (error) {
+    if (!(error instanceof ScheduleError) || error.code !== "invalid_log") throw error;
+    quarantine(state, event.seq, id, error.message);
+    return undefined;
+  }
+}
+
+function quarantine(
+  state: MutableScheduleState,
+  seq: number,
+  id: ScheduleId | undefined,
+  reason: string,
+): void {
+  state.quarantined.push({ seq, ...(id === undefined ? {} : { id }), reason });
+  if (id === undefined) return;
+  if (!state.held.has(id)) state.held.set(id, seq);
+  state.active.delete(id);
+  state.seen.add(id);
 }
 
 function activeRecord(

@@ -28,10 +28,19 @@ import { formatInstant, MAX_INSTANT_MS } from "./rfc3339.ts";
 import { DELIVERY_MODE, type RecordResult, type ScheduleValue, scheduleValue } from "./value.ts";
 
 /**
- * Why `id` has no active record: `schedule_not_active` when it was created in this suffix and
- * ended, else `schedule_not_found`.
+ * Why `id` has no active record: `storage_corrupt` (with the seq) when a damaged change holds it
+ * (docs/recurring.md "Damaged changes"), `schedule_not_active` when it was created in this suffix
+ * and ended, else `schedule_not_found`.
  */
 export function missing(state: ScheduleState, id: ScheduleId, action: string): ToolFailure {
+  const seq = state.held.get(id);
+  if (seq !== undefined) {
+    return toolError(
+      "storage_corrupt",
+      `Cannot ${action}: ${id} is held because its stored change at seq ${seq} is damaged`,
+      { id, seq },
+    );
+  }
   return state.seen.has(id)
     ? toolError("schedule_not_active", `Cannot ${action}: ${id} already ended`, { id })
     : toolError("schedule_not_found", `Cannot ${action}: no schedule ${id}`, { id });

@@ -19,7 +19,8 @@ export type ToolErrorCode =
   | "persistence_uncertain"
   | "schedule_not_found"
   | "schedule_not_active"
-  | "not_an_occurrence";
+  | "not_an_occurrence"
+  | "storage_corrupt";
 
 /**
  * Every schedule failure code: the tool codes plus `invalid_event` (the strict decoder refused
@@ -84,6 +85,8 @@ export interface ToolError {
   readonly knownTimeZones?: readonly string[];
   /** The schedule id concerned (e.g. `schedule_not_found`). */
   readonly id?: string;
+  /** The log position of the damaged change that holds the reminder (`storage_corrupt`). */
+  readonly seq?: number;
 }
 
 /** A failed tool result: `{ ok: false, error: { code, message, ...extra } }`. */
@@ -95,7 +98,7 @@ export interface ToolFailure {
 }
 
 /** Optional members of a {@linkcode ToolError} beyond `code` and `message`. */
-export type ToolErrorExtra = Pick<ToolError, "knownTimeZones" | "id">;
+export type ToolErrorExtra = Pick<ToolError, "knownTimeZones" | "id" | "seq">;
 
 /**
  * Builds a failed tool result (docs/errors.md#tool-codes).

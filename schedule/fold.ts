@@ -7,7 +7,7 @@
  */
 import type { SessionEvent } from "@chime/session/event";
 import type { SessionHeader } from "@chime/session/header";
-import { applyChange, decodeEvent, emptyState } from "./_apply.ts";
+import { applyChange, applyEvent, decodeEvent, emptyState } from "./_apply.ts";
 import {
   isPaused,
   SCHEDULE_CHANGE,
@@ -29,6 +29,26 @@ export interface ScheduleState {
   readonly seen: ReadonlySet<ScheduleId>;
   /** The latest delivered occurrence of each dispatched id, with the record it delivered. */
   readonly delivered: ReadonlyMap<ScheduleId, Delivered>;
+  /**
+   * Changes a containing fold refused, in log order (always empty for a strict fold):
+   * quarantined, never applied (docs/recurring.md "Damaged changes").
+   */
+  readonly quarantined: readonly Quarantined[];
+  /**
+   * Reminders a quarantined change names, each with the seq of its first damaged change: held,
+   * never active, never fired, their ids never reused.
+   */
+  readonly held: ReadonlyMap<ScheduleId, number>;
+}
+
+/** A `schedule/change` event a containing fold refused (docs/recurring.md "Damaged changes"). */
+export interface Quarantined {
+  /** Its log position. */
+  readonly seq: number;
+  /** The reminder it names, when its data names a well-formed id. */
+  readonly id?: ScheduleId;
+  /** Why it was refused (the strict decoder's or the transition's message). */
+  readonly reason: string;
 }
 
 /** The latest delivered occurrence of a record (what a snooze snoozes). */
@@ -43,6 +63,11 @@ export interface Delivered {
 export interface FoldOptions {
   /** Fold only events with `seq ≥ from` (a fork's `seedLength`). @default 0 */
   readonly from?: number;
+  /**
+   * Contain refusals: a refused change is quarantined and its reminder held instead of failing
+   * the whole fold (docs/recurring.md "Damaged changes"). @default false (the strict fold)
+   */
+  readonly contain?: boolean;
 }
 
 /**
@@ -83,7 +108,8 @@ export function foldSchedule(
   const state = emptyState();
   for (const event of events) {
     if (event.type !== SCHEDULE_CHANGE || event.seq < from) continue;
-    applyChange(state, decodeEvent(event), event.seq);
+    if (options.contain) applyEvent(state, event);
+    else applyChange(state, decodeEvent(event), event.seq);
   }
   return state;
 }
@@ -100,18 +126,22 @@ export function foldStart(header: SessionHeader): number {
 }
 
 /**
- * Folds a session's own schedule state: {@linkcode foldSchedule} from {@linkcode foldStart}.
+ * Folds a session's own schedule state: {@linkcode foldSchedule} from {@linkcode foldStart},
+ * containing refusals (`contain: true`), as the live state does: one damaged change holds only
+ * the reminder it names (docs/recurring.md "Damaged changes").
  *
  * @param header the session header
  * @param events the session's events in log order
- * @returns the folded state
- * @throws {ScheduleError} `invalid_log` as {@linkcode foldSchedule}
+ * @param options `contain: false` for the strict fold @default { contain: true }
+ * @returns the folded state, refused changes in `quarantined`
+ * @throws {ScheduleError} `invalid_log` as {@linkcode foldSchedule}, only with `contain: false`
  */
 export function foldSession(
   header: SessionHeader,
   events: readonly SessionEvent[],
+  options: { readonly contain?: boolean } = {},
 ): ScheduleState {
-  return foldSchedule(events, { from: foldStart(header) });
+  return foldSchedule(events, { from: foldStart(header), contain: options.contain ?? true });
 }
 
 /**

@@ -129,7 +129,11 @@ Deno.test("a fork does not inherit its parent's pauses or exclusions", () => {
     endSeed(4),
     v2.resume("a", day(1)),
   );
-  throwsCode(() => foldSession(header(4), later), "invalid_log");
+  throwsCode(() => foldSession(header(4), later, { contain: false }), "invalid_log");
+  // Contained (the default): that change is quarantined with its seq and the id it names.
+  const contained = foldSession(header(4), later);
+  assert.deepEqual(contained.quarantined.map((q) => [q.seq, q.id]), [[4, id("a")]]);
+  assert.deepEqual([...contained.held], [[id("a"), 4]]);
   const parent = foldSession(header(), events);
   assert.equal(series(parent)?.paused, true);
 });

@@ -17,9 +17,9 @@
  */
 import type { AgentHandle } from "@chime/contract";
 import type { Session, SessionEvent } from "@chime/session";
-import { applyChange, decodeEvent, emptyState, type MutableScheduleState } from "./_apply.ts";
+import { applyEvent, emptyState, type MutableScheduleState } from "./_apply.ts";
 import { foldStart, type ScheduleState } from "./fold.ts";
-import { SCHEDULE_CHANGE, type ScheduleChange, type ScheduleId } from "./protocol.ts";
+import { SCHEDULE_CHANGE, type ScheduleId } from "./protocol.ts";
 import type { ScheduleRecord } from "./protocol.ts";
 import { type ScheduleChangeReader, storeReader } from "./reader.ts";
 
@@ -63,8 +63,8 @@ export class LiveSchedule implements Disposable {
   /** The state at `#durableAt`; made when a first change becomes durable (idle sessions: none). */
   #durable: MutableScheduleState | undefined;
   #durableAt: number;
-  /** Changes at `seq ≥ #durableAt`, applied to the live state only, in seq order. */
-  #pending: { readonly seq: number; readonly change: ScheduleChange }[] = [];
+  /** `schedule/change` events at `seq ≥ #durableAt`, in the live state only, in seq order. */
+  #pending: SessionEvent[] = [];
   /** Own dispatch instants (epoch ms), append order, none older than the newest minus an hour. */
   #dispatches: number[] = [];
   /** The first event the live state refused (or the failed read), and why. */
@@ -133,7 +133,8 @@ export class LiveSchedule implements Disposable {
    * The state after every appended event: the same value {@linkcode foldSession} computes over
    * the whole session (a read-only view, no copy).
    *
-   * @throws {ScheduleError} `invalid_log` when an event of the log is refused (as the fold)
+   * A change the fold refuses is quarantined in it (docs/recurring.md "Damaged changes").
+   *
    * @throws the initial read's error when it failed
    * @throws {Error} while {@linkcode LiveSchedule.loaded} is `false`
    */
@@ -168,8 +169,7 @@ export class LiveSchedule implements Disposable {
     if (!this.loaded || through <= this.#durableAt) return;
     let n = 0;
     for (; n < this.#pending.length && this.#pending[n]!.seq < through; n++) {
-      const { seq, change } = this.#pending[n]!;
-      applyChange(this.#durable ??= emptyState(), change, seq);
+      applyEvent(this.#durable ??= emptyState(), this.#pending[n]!);
     }
     this.#pending.splice(0, n);
     this.#durableAt = through;
@@ -182,15 +182,27 @@ export class LiveSchedule implements Disposable {
    *
    * @param durableLength a proven durable length of the session (the host's flushed watermark)
    * @returns the active records, or `undefined` while the initial read runs
-   * @throws {ScheduleError} `invalid_log` when an event below that length is refused
+   * @throws the initial read's error when it failed
    */
   activeAt(durableLength: number): ReadonlyMap<ScheduleId, ScheduleRecord> | undefined {
+    return this.stateAt(durableLength)?.active;
+  }
+
+  /**
+   * The whole state as of a durable length (as {@linkcode LiveSchedule.activeAt}), with the
+   * changes it quarantined (docs/recurring.md "Damaged changes").
+   *
+   * @param durableLength a proven durable length of the session
+   * @returns the state, or `undefined` while the initial read runs
+   * @throws the initial read's error when it failed
+   */
+  stateAt(durableLength: number): ScheduleState | undefined {
     if (!this.loaded) return undefined;
     this.settle(durableLength);
     if (this.#failure !== undefined && this.#failure.seq < this.#durableAt) {
       throw this.#failure.error;
     }
-    return (this.#durable ??= emptyState()).active;
+    return this.#durable ??= emptyState();
   }
 
   #appended(event: SessionEvent): void {
@@ -214,10 +226,10 @@ export class LiveSchedule implements Disposable {
   #apply(event: SessionEvent): void {
     if (this.#failure !== undefined) return;
     try {
-      const change = decodeEvent(event);
-      applyChange(this.#live, change, event.seq);
-      this.#pending.push({ seq: event.seq, change });
-      if (change.op === "dispatch") this.#dispatched(Date.parse(event.at));
+      // A refused change is quarantined, its reminder held (docs/recurring.md "Damaged changes").
+      const change = applyEvent(this.#live, event);
+      this.#pending.push(event);
+      if (change?.op === "dispatch") this.#dispatched(Date.parse(event.at));
     } catch (error) {
       this.#failure = { seq: event.seq, error };
     }

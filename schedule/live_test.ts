@@ -158,6 +158,8 @@ function outcome(read: () => ScheduleState) {
       terminated: [...state.terminated],
       seen: [...state.seen],
       delivered: [...state.delivered.entries()],
+      quarantined: [...state.quarantined],
+      held: [...state.held],
     };
   } catch (error) {
     return {
@@ -179,12 +181,17 @@ function activeOutcome(read: () => ScheduleState["active"]) {
 }
 
 /** The trailing-hour count as the owner computed it before the live state: a backward scan. */
-function scanDispatches(events: readonly SessionEvent[], now: number): number[] {
+function scanDispatches(
+  events: readonly SessionEvent[],
+  now: number,
+  quarantined: ReadonlySet<number>,
+): number[] {
   const out: number[] = [];
   for (let i = events.length - 1; i >= 0; i--) {
     const event = events[i]!;
     const at = Date.parse(event.at);
     if (at <= now - HOUR) break;
+    if (quarantined.has(event.seq)) continue; // a refused dispatch delivered nothing
     if (event.type === SCHEDULE_CHANGE && tryDecodeScheduleChange(event.data)?.op === "dispatch") {
       out.unshift(at);
     }
@@ -198,7 +205,8 @@ function assertSame(schedule: LiveSchedule, session: Session, head: SessionHeade
   if ("code" in reference) return;
   const now = Date.parse(session.event(session.length - 1)?.at ?? new Date(T0).toISOString());
   const own = session.events(head.seedLength ?? 0);
-  assert.deepEqual(schedule.recentDispatches(now), scanDispatches(own, now));
+  const refused = new Set(reference.quarantined.map((q: { seq: number }) => q.seq));
+  assert.deepEqual(schedule.recentDispatches(now), scanDispatches(own, now, refused));
 }
 
 const noStore = { store: {} as never };

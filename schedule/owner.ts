@@ -12,6 +12,7 @@ import { watchClock } from "./_clock_watch.ts";
 import { deliverDue, type Delivery } from "./_deliver.ts";
 import { barrier, loadedSchedule } from "./_tx.ts";
 import { ScheduleFifo } from "./fifo.ts";
+import type { Quarantined } from "./fold.ts";
 import { LiveSchedule } from "./live.ts";
 import { isPaused, scheduledAtMs, type ScheduleRecord } from "./protocol.ts";
 
@@ -123,6 +124,8 @@ export class ScheduleOwner implements AsyncDisposable {
   #budgetUntil: number | undefined;
   readonly #stop = Promise.withResolvers<void>();
   #stopped: "disposed" | "faulted" | undefined;
+  /** How many quarantined changes of the live state were logged. */
+  #reported = 0;
   #target: number | undefined;
   #timer: TimerHandle | undefined;
   /** The clock check subscription: held only while `#timer` waits longer than one check. */
@@ -215,7 +218,9 @@ export class ScheduleOwner implements AsyncDisposable {
     if (this.#stopped !== undefined) return;
     let active: Iterable<ScheduleRecord>;
     try {
-      active = LiveSchedule.for(this.#agent).state.active.values();
+      const { state } = LiveSchedule.for(this.#agent);
+      this.#reportQuarantined(state.quarantined);
+      active = state.active.values();
     } catch (error) {
       return this.#fault(error);
     }
@@ -233,6 +238,20 @@ export class ScheduleOwner implements AsyncDisposable {
     }
     this.#target = target;
     if (target !== undefined) this.#schedule(target);
+  }
+
+  /** Logs each change the live state quarantined, once (docs/recurring.md "Damaged changes"). */
+  #reportQuarantined(quarantined: readonly Quarantined[]): void {
+    for (; this.#reported < quarantined.length; this.#reported++) {
+      const { seq, id, reason } = quarantined[this.#reported]!;
+      this.#logger.error("Schedule change is damaged: quarantined, its reminder held", {
+        session: this.#agent.session.id,
+        code: "storage_corrupt",
+        seq,
+        ...(id === undefined ? {} : { id }),
+        reason,
+      });
+    }
   }
 
   #schedule(target: number): void {

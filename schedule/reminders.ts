@@ -9,9 +9,9 @@
  * @module
  */
 import type { WebHost } from "@chime/contract";
-import { foldSession } from "./fold.ts";
+import { foldSession, type ScheduleState } from "./fold.ts";
 import { LiveSchedule } from "./live.ts";
-import { scheduledAtMs, type ScheduleRecord, type SnoozeOf } from "./protocol.ts";
+import { scheduledAtMs, type SnoozeOf } from "./protocol.ts";
 import { readStoredChanges, type StoredChanges, storeReader } from "./reader.ts";
 import type { OccurrencePreview } from "./recurrence.ts";
 import { DELIVERY_MODE, type RepeatValue, type ScheduleValue, scheduleValue } from "./value.ts";
@@ -42,18 +42,42 @@ export interface ActiveReminder {
   readonly deliveryMode: typeof DELIVERY_MODE;
 }
 
+/**
+ * A stored `schedule/change` the fold quarantined (docs/recurring.md "Damaged changes"): the
+ * reminder it names is held and never fires; `deno task doctor` lists the same ones.
+ */
+export interface DamagedChange {
+  /** Always `storage_corrupt`. */
+  readonly code: "storage_corrupt";
+  /** The damaged change's log position. */
+  readonly seq: number;
+  /** The reminder it names, when its data names a well-formed id. */
+  readonly id?: string;
+  /** What the strict decoder or the transition refused. */
+  readonly message: string;
+}
+
 /** Answer of the reminders route. */
 export interface RemindersPage {
   /** Active reminders, soonest first. */
   readonly reminders: readonly ActiveReminder[];
   /** Always `session-local`. */
   readonly deliveryMode: typeof DELIVERY_MODE;
+  /** Damaged changes, in log order; absent when there are none. */
+  readonly damaged?: readonly DamagedChange[];
 }
 
-function page(active: Iterable<ScheduleRecord>, now: number): RemindersPage {
-  const records = [...active].sort((a, b) => scheduledAtMs(a) - scheduledAtMs(b));
+function page(state: ScheduleState, now: number): RemindersPage {
+  const records = [...state.active.values()].sort((a, b) => scheduledAtMs(a) - scheduledAtMs(b));
   const reminders = records.map((record) => activeReminder(scheduleValue(record, now)));
-  return { reminders, deliveryMode: DELIVERY_MODE };
+  if (state.quarantined.length === 0) return { reminders, deliveryMode: DELIVERY_MODE };
+  const damaged = state.quarantined.map(({ seq, id, reason }): DamagedChange => ({
+    code: "storage_corrupt",
+    seq,
+    ...(id === undefined ? {} : { id }),
+    message: reason,
+  }));
+  return { reminders, deliveryMode: DELIVERY_MODE, damaged };
 }
 
 /**
@@ -90,8 +114,7 @@ export function activeReminder(value: ScheduleValue): ActiveReminder {
  *
  * @param host the store and the durable bound
  * @param id the session id
- * @returns the page, or `undefined` for an unknown session
- * @throws {ScheduleError} `invalid_log` for a log the schedule fold rejects
+ * @returns the page (damaged changes in `damaged`), or `undefined` for an unknown session
  */
 export async function sessionReminders(
   host: Pick<WebHost, "store" | "durableLength">,
@@ -102,16 +125,14 @@ export async function sessionReminders(
   const live = store.live(id);
   if (live !== undefined) {
     const durable = host.durableLength(live);
-    const active = LiveSchedule.of(live)?.activeAt(durable);
-    if (active !== undefined) return page(active.values(), now);
+    const state = LiveSchedule.of(live)?.stateAt(durable);
+    if (state !== undefined) return page(state, now);
     const from = live.header.seedLength ?? 0;
     const events = await storeReader(store)(live, { from, to: Math.max(from, durable) });
-    return page(foldSession(live.header, events).active.values(), now);
+    return page(foldSession(live.header, events), now);
   }
   const stored = await readStoredChanges(store, id);
-  return stored === undefined
-    ? undefined
-    : page(foldSession(stored.header, stored.events).active.values(), now);
+  return stored === undefined ? undefined : page(foldSession(stored.header, stored.events), now);
 }
 
 /**

@@ -37,7 +37,7 @@ export const SCHEDULE_RENDERER = "@chime/ui/schedule";
 export const REMINDERS_PANEL = "reminders";
 
 /** HTTP status of each failure code the actions answer with. */
-const STATUS: Readonly<Record<string, 400 | 404 | 409 | 503>> = {
+const STATUS: Readonly<Record<string, 400 | 404 | 409 | 500 | 503>> = {
   invalid_arguments: 400,
   unsupported_rule: 400,
   invalid_time_zone: 400,
@@ -49,6 +49,7 @@ const STATUS: Readonly<Record<string, 400 | 404 | 409 | 503>> = {
   not_in_future: 409,
   timezone_confirmation_required: 409,
   persistence_uncertain: 503,
+  storage_corrupt: 500,
 };
 
 /** A refused action: its code's status, `field` kept. */

@@ -194,6 +194,23 @@ export interface RemindersPage {
   readonly reminders: readonly ActiveReminderWire[];
   /** Always `session-local`. */
   readonly deliveryMode: "session-local";
+  /**
+   * Stored changes the host's fold quarantined (docs/recurring.md "Damaged changes"); the
+   * reminders they name are held and never fire. Absent when there are none.
+   */
+  readonly damaged?: readonly DamagedChangeWire[];
+}
+
+/** A quarantined `schedule/change`: `{ code: "storage_corrupt", seq, id?, message }`. */
+export interface DamagedChangeWire {
+  /** Always `storage_corrupt`. */
+  readonly code: "storage_corrupt";
+  /** Its log position. */
+  readonly seq: number;
+  /** The held reminder, when the change names one. */
+  readonly id?: string;
+  /** Why it was refused. */
+  readonly message: string;
 }
 
 // Types in the signatures above, re-exported for documentation.

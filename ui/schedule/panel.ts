@@ -26,6 +26,7 @@ import {
 import type { Readable } from "../window_types.ts";
 import type {
   ActiveReminderWire,
+  DamagedChangeWire,
   ReminderHistoryEntryWire,
   RemindersPage,
   ReminderUpdateBody,
@@ -65,6 +66,11 @@ function codeOf(err: unknown): string {
 export interface ReminderPanel extends PanelModel {
   /** The host's active reminders of the open session, soonest first. */
   readonly reminders: Readable<readonly ActiveReminderWire[]>;
+  /**
+   * The open session's quarantined schedule changes (docs/recurring.md "Damaged changes"), in
+   * log order: each reminder they name is held and never fires.
+   */
+  readonly damaged: Readable<readonly DamagedChangeWire[]>;
   /** What each snooze or stop click led to, by the key of its card or row. */
   readonly outcomes: Readable<ReadonlyMap<string, ReminderOutcome>>;
   /**
@@ -129,6 +135,7 @@ export const ReminderPanelModel: new (host: PanelHost) => ReminderPanel = create
   host: PanelHost,
 ) => {
   const reminders = signal<readonly ActiveReminderWire[]>([]);
+  const damaged = signal<readonly DamagedChangeWire[]>([]);
   const outcomes = signal<ReadonlyMap<string, ReminderOutcome>>(new Map());
   const histories = signal<ReadonlyMap<string, HistoryState>>(new Map());
   let asked = 0;
@@ -137,7 +144,10 @@ export const ReminderPanelModel: new (host: PanelHost) => ReminderPanel = create
     const mine = ++asked;
     try {
       const page = await host.request<RemindersPage>(id, "/reminders");
-      if (mine === asked && host.current.peek() === id) reminders.value = page.reminders;
+      if (mine === asked && host.current.peek() === id) {
+        reminders.value = page.reminders;
+        damaged.value = page.damaged ?? [];
+      }
     } catch (err) {
       if (mine === asked && host.current.peek() === id) host.fail(err);
     }
@@ -292,6 +302,7 @@ export const ReminderPanelModel: new (host: PanelHost) => ReminderPanel = create
 
   return {
     reminders,
+    damaged,
     outcomes,
     count: computed(() => reminders.value.length),
     services,
@@ -313,6 +324,7 @@ export const ReminderPanelModel: new (host: PanelHost) => ReminderPanel = create
     reset(): void {
       asked++;
       reminders.value = [];
+      damaged.value = [];
       outcomes.value = new Map();
       histories.value = new Map();
     },

@@ -27,10 +27,14 @@ import {
 } from "./view.ts";
 import { servicesOf } from "./_services.ts";
 import type { ReminderPanel } from "./panel.ts";
+import type { DamagedChangeWire } from "../wire.ts";
 
 /** The panel's texts by language. */
 export const PANEL_TEXT: Readonly<
-  Record<Lang, Readonly<Record<"title" | "chip" | "empty" | "overdue" | "close", string>>>
+  Record<
+    Lang,
+    Readonly<Record<"title" | "chip" | "empty" | "overdue" | "close" | "damaged", string>>
+  >
 > = {
   en: {
     title: "Active reminders",
@@ -38,9 +42,37 @@ export const PANEL_TEXT: Readonly<
     empty: "No active reminders",
     overdue: "overdue",
     close: "Close",
+    damaged: "A stored reminder change is damaged and was set aside; the reminder it names will " +
+      "not fire. Run `deno task doctor` on the host.",
   },
-  zh: { title: "活动提醒", chip: "提醒", empty: "暂无活动提醒", overdue: "已逾期", close: "关闭" },
+  zh: {
+    title: "活动提醒",
+    chip: "提醒",
+    empty: "暂无活动提醒",
+    overdue: "已逾期",
+    close: "关闭",
+    damaged:
+      "一条已存储的提醒变更已损坏并被隔离；它所指的提醒不会触发。请在主机上运行 `deno task doctor`。",
+  },
 };
+
+/** The notice of quarantined changes: one line each, naming the seq (and the reminder). */
+function damagedNotice(damaged: readonly DamagedChangeWire[], lang: Lang): Rendered {
+  if (damaged.length === 0) return null;
+  return (
+    <div class="banner error" role="alert" data-testid="reminders-damaged">
+      <p>{PANEL_TEXT[lang].damaged}</p>
+      <ul>
+        {damaged.map((d) => (
+          <li key={d.seq} data-seq={d.seq}>
+            <code>storage_corrupt</code> seq {d.seq}
+            {d.id === undefined ? "" : ` · ${d.id}`}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
 
 /**
  * The reminders panel.
@@ -49,7 +81,8 @@ export const PANEL_TEXT: Readonly<
  * @returns the `<aside id="reminders">` element
  */
 export function RemindersPanel(props: PanelViewProps): Rendered {
-  const list = (props.model as ReminderPanel).reminders.value;
+  const model = props.model as ReminderPanel;
+  const list = model.reminders.value;
   const { ctx } = props;
   const services = servicesOf(ctx);
   const t = PANEL_TEXT[ctx.lang];
@@ -120,6 +153,7 @@ export function RemindersPanel(props: PanelViewProps): Rendered {
           })}
         </ul>
       )}
+      {damagedNotice(model.damaged.value, ctx.lang)}
       <p class="session-local small">{SESSION_LOCAL_LABEL[ctx.lang]}</p>
     </aside>
   );

@@ -22,7 +22,7 @@ const ctx = ctxWith;
 const click = (node: unknown, id: string) => (byTestId(node, id)?.onClick as () => void)();
 
 function panel(list: ActiveReminderWire[], c: RenderContext) {
-  const model = { reminders: signal(list) } as unknown as ReminderPanel;
+  const model = { reminders: signal(list), damaged: signal([]) } as unknown as ReminderPanel;
   return RemindersPanel({ model, ctx: c, open: true, onClose: () => {} });
 }
 
