@@ -9,7 +9,14 @@
  *
  * @module
  */
-import type { Clock, Session, SessionEvent, SessionStore, UserRpcData } from "@chime/session";
+import type {
+  Clock,
+  LogCheck,
+  Session,
+  SessionEvent,
+  SessionStore,
+  UserRpcData,
+} from "@chime/session";
 import type { PluginWeb } from "./web.ts";
 
 /** A tool as the model sees it. */
@@ -188,4 +195,11 @@ export interface Plugin {
    * without a web host ignores it. @default absent: nothing beyond the agent scope
    */
   readonly web?: PluginWeb;
+  /**
+   * The storage doctor's check of the event types this plugin owns (`deno task doctor`,
+   * `--check-storage`): decodes and folds each stored session's events of those types and names
+   * each one it refuses, so damage the envelope checks cannot see is reported by seq (README
+   * "Failure behaviour"). @default absent: the doctor checks only envelopes
+   */
+  readonly logCheck?: LogCheck;
 }

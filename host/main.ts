@@ -21,7 +21,7 @@ import { parseArgs } from "node:util";
 import { formatReport, type StorageReport } from "@chime/session";
 import { type HostConfig, loadConfig } from "./config/config.ts";
 import { ConfigError } from "./errors.ts";
-import { storageDriver } from "./registry.ts";
+import { pluginLogChecks, storageDriver } from "./registry.ts";
 import { configureLogging, logUnexpected, parseLogLevel } from "./log.ts";
 import { startServer } from "./server.ts";
 
@@ -44,7 +44,8 @@ async function checkConfigured(config: HostConfig): Promise<StorageReport> {
       `Cannot check storage: storage.kind "${driver.kind}" has no storage check`,
     );
   }
-  return await driver.check(config.storage);
+  const logChecks = pluginLogChecks(config.plugins, config.pluginOptions ?? {});
+  return await driver.check(config.storage, { logChecks });
 }
 
 async function resolveConfig(

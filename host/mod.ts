@@ -112,6 +112,7 @@ export {
 export {
   LOCATION_DRIVER,
   type PluginFactory,
+  pluginLogChecks,
   PLUGINS,
   type RegistryEntry,
   RENDERERS,

@@ -13,6 +13,7 @@ import type { Plugin } from "@chime/contract";
 import {
   jsonlDriver,
   libsqlDriver,
+  type LogCheck,
   type StorageDriver,
   type StorageDriverSettings,
 } from "@chime/session";
@@ -131,6 +132,34 @@ export function resolveRegistry(
     // Out-of-range values fail here, at startup, not when the first session goes live.
     entry.check(options, where);
     return () => entry.create(options);
+  });
+}
+
+/**
+ * The storage doctor's log checks of the named plugins (`Plugin.logCheck`), in order: each
+ * plugin is built once with its options and asked for its check; plugins without one add none.
+ *
+ * @param plugins plugin names (unknown names are refused as by {@linkcode resolveRegistry})
+ * @param pluginOptions options by plugin name @default {}
+ * @param table the plugins names resolve against @default PLUGINS
+ * @returns the checks
+ * @throws {ConfigError} as {@linkcode resolveRegistry}
+ *
+ * @example Every registered plugin's check, for `deno task doctor`
+ * ```ts
+ * import { PLUGINS, pluginLogChecks } from "@chime/host";
+ * const checks = pluginLogChecks(Object.keys(PLUGINS));
+ * console.assert(checks.some((c) => c.types.includes("schedule/change")));
+ * ```
+ */
+export function pluginLogChecks(
+  plugins: readonly string[],
+  pluginOptions: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {},
+  table: Readonly<Record<string, RegistryEntry>> = PLUGINS,
+): LogCheck[] {
+  return resolveRegistry(plugins, [], pluginOptions, table).flatMap((create) => {
+    const check = create().logCheck;
+    return check === undefined ? [] : [check];
   });
 }
 

@@ -268,6 +268,7 @@ export { SCHEDULE_PLUGIN_NAME, schedulePlugin, type SchedulePluginOptions } from
 export {
   type ActiveReminder,
   activeReminder,
+  type DamagedChange,
   durableChanges,
   type RemindersPage,
   sessionReminders,
@@ -275,3 +276,4 @@ export {
 export { scheduleViews } from "./views.ts";
 export { type HistoryEntry, type HistoryKind, reminderHistory } from "./history.ts";
 export { REMINDERS_PANEL, SCHEDULE_RENDERER, scheduleWeb } from "./web.ts";
+export { scheduleLogCheck } from "./log_check.ts";

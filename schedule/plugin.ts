@@ -17,6 +17,7 @@ import { type ScheduleLogger, ScheduleOwner } from "./owner.ts";
 import { isPaused, type RandomBytes } from "./protocol.ts";
 import type { ScheduleChangeReader } from "./reader.ts";
 import { defaultRandom, scheduleTools } from "./tools.ts";
+import { scheduleLogCheck } from "./log_check.ts";
 import { scheduleWeb } from "./web.ts";
 
 /** The plugin name. */
@@ -126,5 +127,6 @@ export function schedulePlugin(options: SchedulePluginOptions = {}): Plugin {
       return false; // nothing can fire: a paused series alone does not keep a session live
     },
     web: scheduleWeb(),
+    logCheck: scheduleLogCheck,
   };
 }

@@ -8,7 +8,7 @@
  * @module
  */
 import type { Clock } from "./clock.ts";
-import type { StorageReport } from "./doctor.ts";
+import type { CheckOptions, StorageReport } from "./doctor.ts";
 import type { SessionEvent } from "./event.ts";
 import type { SessionHeader } from "./header.ts";
 
@@ -326,7 +326,8 @@ export interface StorageDriver<S extends StorageDriverSettings = StorageDriverSe
    * Optional: scans the store read-only and reports its damage (`--check-storage`).
    *
    * @param settings parsed settings
+   * @param options the plugins' log checks, run over each session's events of their types
    * @returns the report
    */
-  check?(settings: S): Promise<StorageReport>;
+  check?(settings: S, options?: CheckOptions): Promise<StorageReport>;
 }

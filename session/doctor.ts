@@ -28,8 +28,19 @@ import { readLog } from "./jsonl/_jsonl_io.ts";
 import { databasePath, readState } from "./libsql/_libsql_open.ts";
 import { scanEvents, scanHeaders } from "./libsql/_doctor_sql.ts";
 import { damageOf, type StorageDamage } from "./_decode.ts";
+import { checkLogs, type LogCheck, type LogFinding, runChecks } from "./_log_checks.ts";
+import { LibsqlBackend } from "./libsql/libsql_backend.ts";
 
-export type { StorageDamage };
+export type { LogCheck, LogFinding, StorageDamage };
+
+/** Options of {@linkcode checkStorage}. */
+export interface CheckOptions {
+  /**
+   * The plugins' checks of their own event types (the host passes every loaded plugin's
+   * `logCheck`), run over each session's events of those types. @default none
+   */
+  readonly logChecks?: readonly LogCheck[];
+}
 
 /** What a scan found. */
 export interface StorageReport {
@@ -64,7 +75,7 @@ async function sharedLock(path: string): Promise<Deno.FsFile> {
   return file;
 }
 
-async function checkDatabase(path: string): Promise<StorageReport> {
+async function checkDatabase(path: string, checks: readonly LogCheck[]): Promise<StorageReport> {
   using _lock = await sharedLock(path);
   const copyDir = await Deno.makeTempDir({ prefix: "chime-doctor-" });
   try {
@@ -82,9 +93,10 @@ async function checkDatabase(path: string): Promise<StorageReport> {
         const what = verdict.kind === "empty" ? "no chime schema" : verdict.reason;
         return { target: path, sessions: 0, events: 0, damage: [{ what }], notes: [] };
       }
-      const check = await client.execute("PRAGMA quick_check");
+      // integrity_check, not quick_check: it also checks every index against its table.
+      const check = await client.execute("PRAGMA integrity_check");
       for (const row of check.rows) {
-        if (row[0] !== "ok") damage.push({ what: `quick_check: ${String(row[0])}` });
+        if (row[0] !== "ok") damage.push({ what: `integrity_check: ${String(row[0])}` });
       }
       const headers = await scanHeaders(
         client,
@@ -92,6 +104,13 @@ async function checkDatabase(path: string): Promise<StorageReport> {
         damage,
       );
       const events = await scanEvents(client, headers, damage);
+      client.close();
+      client = undefined;
+      if (checks.length > 0) {
+        // The private copy, opened as a backend: the checks read through its type index.
+        await using backend = await LibsqlBackend.open({ url: `file:${copy}` });
+        damage.push(...await checkLogs(backend, checks));
+      }
       return { target: path, sessions: headers.size, events, damage, notes: [] };
     } catch (error) {
       damage.push({ what: `unreadable database: ${(error as Error).message}` });
@@ -104,7 +123,7 @@ async function checkDatabase(path: string): Promise<StorageReport> {
   }
 }
 
-async function checkFolder(dir: string): Promise<StorageReport> {
+async function checkFolder(dir: string, checks: readonly LogCheck[]): Promise<StorageReport> {
   using _lock = await sharedLock(dir);
   const damage: StorageDamage[] = [];
   const notes: string[] = [];
@@ -119,6 +138,9 @@ async function checkFolder(dir: string): Promise<StorageReport> {
     sessions++;
     events += report.events.length;
     damage.push(...report.damage.map(damageOf));
+    if (report.header !== undefined) {
+      damage.push(...runChecks(checks, report.header, report.events));
+    }
     if (report.tornAt !== undefined) {
       notes.push(`session ${id}: torn tail at byte ${report.tornAt} (set aside on next open)`);
     }
@@ -130,13 +152,19 @@ async function checkFolder(dir: string): Promise<StorageReport> {
  * Scans a store and reports its damage; the files are only read.
  *
  * @param target a `file:` libSQL URL or a JSONL folder
- * @returns the report (damage found is data, not an error)
+ * @param options the plugins' log checks (`logChecks`) @default {}
+ * @returns the report (damage found is data, not an error): `integrity_check` findings, damaged
+ *   headers and events, missing seqs, and each event a log check refuses
  * @throws {SessionError} `storage_in_use` while a host writes the store; `invalid_arguments`
  *   for an in-memory or remote database
  * @throws {Deno.errors.NotFound} when the path does not exist
  */
-export async function checkStorage(target: StorageTarget): Promise<StorageReport> {
-  if (target.kind === "jsonl") return await checkFolder(target.dir);
+export async function checkStorage(
+  target: StorageTarget,
+  options: CheckOptions = {},
+): Promise<StorageReport> {
+  const checks = options.logChecks ?? [];
+  if (target.kind === "jsonl") return await checkFolder(target.dir, checks);
   const path = databasePath(target.url);
   if (path === undefined) {
     throw new SessionError(
@@ -144,7 +172,7 @@ export async function checkStorage(target: StorageTarget): Promise<StorageReport
       `Cannot check ${target.url}: only a local database file can be checked`,
     );
   }
-  return await checkDatabase(path);
+  return await checkDatabase(path, checks);
 }
 
 /**
@@ -179,18 +207,21 @@ async function targetOf(path: string): Promise<StorageTarget> {
  *
  * @param args the arguments
  * @param print where lines go (the command passes `console.log`)
+ * @param options the plugins' log checks (`host/doctor.ts` passes every registered plugin's)
+ *   @default {}
  * @returns `0` clean, `1` damage found, `2` cannot scan
  */
 export async function doctorMain(
   args: readonly string[],
   print: (line: string) => void,
+  options: CheckOptions = {},
 ): Promise<number> {
   if (args.length !== 1 || args[0]!.startsWith("-")) {
     print("usage: deno task doctor PATH   (a chime.db file, a file: URL or a JSONL folder)");
     return 2;
   }
   try {
-    const report = await checkStorage(await targetOf(args[0]!));
+    const report = await checkStorage(await targetOf(args[0]!), options);
     for (const line of formatReport(report)) print(line);
     return report.damage.length === 0 ? 0 : 1;
   } catch (error) {

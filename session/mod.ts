@@ -87,9 +87,12 @@ export {
   type JsonlSettings,
 } from "./jsonl/mod.ts";
 export {
+  type CheckOptions,
   checkStorage,
   doctorMain,
   formatReport,
+  type LogCheck,
+  type LogFinding,
   type StorageDamage,
   type StorageReport,
   type StorageTarget,

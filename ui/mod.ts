@@ -61,6 +61,7 @@ export {
 } from "./i18n.ts";
 export type {
   ActiveReminderWire,
+  DamagedChangeWire,
   EventView,
   FlushedMessage,
   HistoryEntry,

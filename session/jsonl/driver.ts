@@ -50,7 +50,7 @@ export const jsonlDriver: StorageDriver<JsonlSettings> = {
   async open(settings) {
     return await JsonlBackend.open({ dir: settings.dir });
   },
-  check(settings) {
-    return checkStorage(settings);
+  check(settings, options) {
+    return checkStorage(settings, options);
   },
 };

@@ -132,7 +132,7 @@ export const libsqlDriver: StorageDriver<LibsqlSettings> = {
   leases(settings, options): Promise<LeaseTable & AsyncDisposable> {
     return Promise.resolve(new OwnedLeases(settings.url, options));
   },
-  check(settings) {
-    return checkStorage(settings);
+  check(settings, options) {
+    return checkStorage(settings, options);
   },
 };

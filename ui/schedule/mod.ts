@@ -28,6 +28,8 @@ import { PANEL_TEXT, RemindersPanel } from "./panel_view.tsx";
 
 export * from "./view.ts";
 export { durableScheduleMark, type ReminderPanel, ReminderPanelModel } from "./panel.ts";
+// Types in the signatures above, re-exported for documentation.
+export type { DamagedChangeWire } from "../wire.ts";
 export { PANEL_TEXT, RemindersPanel } from "./panel_view.tsx";
 export type {
   ClientRenderer,
