@@ -145,7 +145,7 @@ export function tokenAuth(options: TokenAuthOptions): MiddlewareHandler {
     if (query !== undefined && await matches(query)) {
       const url = new URL(c.req.url);
       url.searchParams.delete("token");
-      return await signIn(c, `${url.pathname}${url.search}`);
+      return await signIn(c, sameOriginPath(url));
     }
     if (OPEN_PATHS.has(path) || await authorized(c)) return await next();
     if (page) return c.redirect("/login", 303);
@@ -174,6 +174,20 @@ export function tokenAuth(options: TokenAuthOptions): MiddlewareHandler {
     if (await authorized(c)) return c.redirect("/", 303);
     return c.html(loginPage(false));
   }
+}
+
+/**
+ * The path and query to send a signed-in page back to, never another origin: a path that a
+ * browser would read as a network-path reference (`//evil.test/`, `/\evil.test/`, RFC 3986
+ * §4.2) becomes `/`.
+ *
+ * @param url the request URL, `token` removed
+ * @returns a same-origin `Location`
+ */
+function sameOriginPath(url: URL): string {
+  const path = url.pathname;
+  if (/^[/\\][/\\]/.test(path)) return "/";
+  return `${path}${url.search}`;
 }
 
 /**

@@ -216,3 +216,27 @@ Deno.test("another site cannot spend the wrong-token budget: its unclicked ?toke
   const locked = await app.request(`/?token=${TOKEN}`, { headers: clicked });
   assert.equal(locked.status, 429, "user-started guesses still count");
 });
+
+Deno.test("regression: a sign-in URL whose path is //other.host/ redirects to /, never off-site", async () => {
+  await using runtime = await testRuntime();
+  const app = createApp(runtime, { token: TOKEN, cookieName: "chime_auth_1", assets: ASSETS });
+  // A real server: the request target is read as the browser sent it.
+  await using server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, app.fetch);
+  const base = `http://127.0.0.1:${server.addr.port}`;
+  for (const path of ["//evil.test/", "/\\evil.test/", "//evil.test/x?y=1"]) {
+    const response = await fetch(`${base}${path}?token=${TOKEN}`.replace("?y=1?", "?y=1&"), {
+      redirect: "manual",
+      headers: { "sec-fetch-site": "none", "sec-fetch-user": "?1" },
+    });
+    await response.body?.cancel();
+    assert.equal(response.status, 303, path);
+    assert.equal(response.headers.get("location"), "/", path);
+    cookieOf(response);
+  }
+  const normal = await fetch(`${base}/?s=abc&token=${TOKEN}`, {
+    redirect: "manual",
+    headers: { "sec-fetch-site": "none", "sec-fetch-user": "?1" },
+  });
+  await normal.body?.cancel();
+  assert.equal(normal.headers.get("location"), "/?s=abc");
+});
