@@ -6,8 +6,12 @@
  * moved no byte in either direction for the idle time (open streams send a comment every 15 s,
  * so they stay open).
  *
+ * A request the HTTP server cannot parse gets the coded `400 malformed_request` of
+ * `_bad_request.ts` instead of the server's empty one.
+ *
  * @module
  */
+import { codedBadRequest } from "./_bad_request.ts";
 
 interface Relay {
   readonly client: Deno.Conn;
@@ -108,7 +112,10 @@ export class TcpFront {
       });
       relay.upstream = upstream;
       if (!this.#relays.has(relay)) return; // dropped while connecting
-      await Promise.all([this.#pump(relay, client, upstream), this.#pump(relay, upstream, client)]);
+      await Promise.all([
+        this.#pump(relay, client, upstream),
+        this.#pump(relay, upstream, client, codedBadRequest),
+      ]);
     } catch {
       // a reset or a refused upstream: the connection ends
     } finally {
@@ -117,15 +124,21 @@ export class TcpFront {
     }
   }
 
-  async #pump(relay: Relay, from: Deno.Conn, to: Deno.Conn): Promise<void> {
+  async #pump(
+    relay: Relay,
+    from: Deno.Conn,
+    to: Deno.Conn,
+    rewrite?: (chunk: Uint8Array) => Uint8Array | undefined,
+  ): Promise<void> {
     const buffer = new Uint8Array(64 * 1024);
     try {
       for (;;) {
         const n = await from.read(buffer);
         relay.last = Date.now();
         if (n === null) break;
-        for (let offset = 0; offset < n;) {
-          offset += await to.write(buffer.subarray(offset, n));
+        const chunk = rewrite?.(buffer.subarray(0, n)) ?? buffer.subarray(0, n);
+        for (let offset = 0; offset < chunk.length;) {
+          offset += await to.write(chunk.subarray(offset));
           relay.last = Date.now();
         }
       }
