@@ -7,6 +7,7 @@
  */
 import type { SessionEvent, StepStartData, UserRpcData } from "@chime/session";
 import { abortReason, attempt, errorText, raceAbort } from "./_abort.ts";
+import { MAX_ARGUMENT_DEPTH, nestsDeeperThan } from "./_json_depth.ts";
 import type { ToolRegistry } from "./_registry.ts";
 import type { AgentLogger } from "./agent_options.ts";
 import { type ClaimedMessage, forgetClaims, noteClaims } from "./_claims.ts";
@@ -309,7 +310,9 @@ export class TurnRun {
     const { handle, tools } = this.#host;
     let args: unknown;
     let parsed = true;
+    const tooDeep = nestsDeeperThan(call.arguments, MAX_ARGUMENT_DEPTH);
     try {
+      if (tooDeep) throw new RangeError("too deep");
       args = call.arguments.trim() === "" ? {} : JSON.parse(call.arguments);
     } catch {
       parsed = false;
@@ -322,7 +325,12 @@ export class TurnRun {
     });
     let result: unknown;
     const tool = tools.get(call.name);
-    if (!parsed) {
+    if (tooDeep) {
+      result = failure(
+        "invalid_arguments",
+        `Cannot call ${call.name}: arguments nest deeper than ${MAX_ARGUMENT_DEPTH} levels`,
+      );
+    } else if (!parsed) {
       result = failure("invalid_arguments", `Cannot call ${call.name}: arguments are not JSON`);
     } else if (tool === undefined) {
       result = failure("unknown_tool", `Cannot call ${call.name}: no such tool`);

@@ -134,6 +134,33 @@ Deno.test("tool calls run sequentially in order; failures become tool results", 
   assert.equal(ofType<{ outcome: string }>(h.session, "turn/end")[0]!.data.outcome, "completed");
 });
 
+Deno.test("regression: arguments nested 10,000 deep are a coded invalid_arguments the model can correct, not a stack overflow", async () => {
+  const deep = `{"say":${"[".repeat(10_000)}${"]".repeat(10_000)}}`;
+  const inString = `{"say":"${"[".repeat(10_000)}"}`; // brackets inside a string do not nest
+  const model = new ScriptedModel([
+    { toolCalls: [{ id: "a", name: "echo", arguments: deep }] },
+    { toolCalls: [{ id: "b", name: "echo", arguments: inString }] },
+    { text: "ok" },
+  ]);
+  await using h = await harness(model);
+  h.agent.registerTool(echo);
+  h.agent.submit({ text: "go", source: web() });
+  await h.agent.whenIdle();
+  const results = ofType<{ callId: string; result: { ok: boolean; error?: unknown } }>(
+    h.session,
+    "tool/result",
+  );
+  assert.deepEqual(results[0]!.data.result, {
+    ok: false,
+    error: {
+      code: "invalid_arguments",
+      message: "Cannot call echo: arguments nest deeper than 32 levels",
+    },
+  });
+  assert.equal(results[1]!.data.result.ok, true);
+  assert.equal(ofType<{ outcome: string }>(h.session, "turn/end")[0]!.data.outcome, "completed");
+});
+
 Deno.test("`registerTool()` rejects duplicates and its handle revokes the tool", async () => {
   const model = new ScriptedModel([{ text: "a" }, { text: "b" }]);
   await using h = await harness(model);
