@@ -159,6 +159,7 @@ export class Agent implements AgentHandle, AsyncDisposable {
       text: input.text,
       source: input.source,
       ...(input.edits === undefined ? {} : { edits: input.edits }),
+      ...(input.idempotencyKey === undefined ? {} : { idempotencyKey: input.idempotencyKey }),
     };
     const event = this.store.append(this.session, "user-rpc", data);
     this.#phases.enqueue({ kind: "message", event });

@@ -61,4 +61,6 @@ export interface SubmitInput {
   readonly source: MessageSource;
   /** The message id this one edits. */
   readonly edits?: string;
+  /** The request's idempotency key, stored with the message (`UserRpcData.idempotencyKey`). */
+  readonly idempotencyKey?: string;
 }

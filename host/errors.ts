@@ -19,6 +19,7 @@ export type HostErrorCode =
   | "session_not_found"
   | "message_not_found"
   | "no_running_turn"
+  | "idempotency_key_reused"
   | "session_cold"
   | "session_owned_elsewhere"
   | "shutting_down"

@@ -39,6 +39,11 @@ export interface UserRpcData {
   readonly source: MessageSource;
   /** The message id this one edits, if it is an edit. */
   readonly edits?: string;
+  /**
+   * The client's `Idempotency-Key` of the request that sent it (README "HTTP API"): a retry
+   * with the same key is answered with this message, never stored twice.
+   */
+  readonly idempotencyKey?: string;
 }
 
 /** Data of `turn/start`. */

@@ -100,6 +100,8 @@ export const STATUS_BY_CODE: Readonly<
   session_exists: 409,
   session_closed: 409,
   no_running_turn: 409,
+  // The same Idempotency-Key with another message (host/sessions/_idempotency.ts).
+  idempotency_key_reused: 409,
   session_cold: 409,
   // Another host holds the session's lease; `{ url }` names it (docs/deploy.md).
   session_owned_elsewhere: 409,

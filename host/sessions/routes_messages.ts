@@ -7,6 +7,7 @@
  */
 import { Hono } from "hono";
 import { currentVersion } from "./_current_version.ts";
+import { idempotencyKey, priorMessage } from "./_idempotency.ts";
 import { HostError } from "../errors.ts";
 import type { HostRuntime } from "./runtime.ts";
 import {
@@ -27,12 +28,21 @@ export function messageRoutes(runtime: HostRuntime): Hono {
   return new Hono()
     .post("/:id/messages", async (c) => {
       const id = sessionIdParam(c);
+      const key = idempotencyKey(c.req.header("idempotency-key"));
       const body = await readJsonObject(c);
       const text = textField(body, "text");
       const clientTimeZone = timeZoneField(body, "clientTimeZone");
       const session = await runtime.resume(id);
       const agent = await runtime.agentFor(session);
-      const event = agent.submit({ text, source: { kind: "web", clientTimeZone } });
+      // A retry of a message this key already sent is answered with the original, once stored.
+      const prior = key === undefined
+        ? undefined
+        : await priorMessage(runtime.store, session, key, { text, clientTimeZone });
+      const event = prior ?? agent.submit({
+        text,
+        source: { kind: "web", clientTimeZone },
+        ...(key === undefined ? {} : { idempotencyKey: key }),
+      });
       await runtime.store.flush(session); // acknowledged only once the user-rpc is stored
       return c.json({ messageId: event.data.messageId, seq: event.seq }, 202);
     })

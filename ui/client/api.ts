@@ -35,12 +35,16 @@ export class ApiError extends Error {
   }
 }
 
-async function call<T>(path: string, init?: RequestInit): Promise<T> {
+async function call<T>(
+  path: string,
+  init?: RequestInit,
+  extra: Readonly<Record<string, string>> = {},
+): Promise<T> {
   let res: Response;
   try {
     res = await fetch(path, {
       ...init,
-      headers: { "content-type": "application/json", accept: "application/json" },
+      headers: { "content-type": "application/json", accept: "application/json", ...extra },
     });
   } catch (err) {
     throw new ApiError("network", err instanceof Error ? err.message : String(err));
@@ -95,13 +99,25 @@ export async function forkSession(id: string): Promise<WireHeader> {
     .header;
 }
 
-/** Sends one prompt with the browser's zone sampled now. */
+/**
+ * Sends a prompt (`POST /api/sessions/:id/messages`) with the browser's zone sampled now and its
+ * `Idempotency-Key`: a retry with
+ * the same key (after a lost answer or a refusal) is answered with the original message, never
+ * stored twice (README "HTTP API").
+ *
+ * @param id the session
+ * @param text the prompt
+ * @param key the send's idempotency key (the same for each retry of this send)
+ * @returns the stored message's id and seq
+ * @throws {ApiError} the host's code
+ */
 export async function sendMessage(
   id: string,
   text: string,
+  key: string = crypto.randomUUID(),
 ): Promise<{ messageId: string; seq: number }> {
   const body = JSON.stringify({ text, clientTimeZone: browserTimeZone() });
-  return await call(`${base(id)}/messages`, { method: "POST", body });
+  return await call(`${base(id)}/messages`, { method: "POST", body }, { "idempotency-key": key });
 }
 
 /** Loads a history page. */

@@ -96,6 +96,9 @@ export const PageModel = createModel((deps: PageDeps) => {
     }
   };
 
+  /** The last send that failed, with its idempotency key (a retry of it reuses the key). */
+  let unsent: { readonly id: string; readonly text: string; readonly key: string } | undefined;
+
   const act = async (run: (id: string) => Promise<unknown>): Promise<boolean> => {
     const id = current.peek();
     if (!id) return false;
@@ -301,12 +304,22 @@ export const PageModel = createModel((deps: PageDeps) => {
       return id ? goTo(() => api.forkSession(id)) : Promise.resolve();
     },
 
-    /** Sends a prompt; the transcript follows the new turn. */
+    /**
+     * Sends a prompt; the transcript follows the new turn. Sending the same text again to the
+     * same session after a failed send reuses that send's idempotency key, so the host stores
+     * it once whatever became of the first attempt.
+     */
     async send(prompt: string): Promise<boolean> {
       sending.value = true;
       follow.value = follow.peek() + 1;
+      const id = current.peek();
+      const key = unsent !== undefined && unsent.id === id && unsent.text === prompt
+        ? unsent.key
+        : crypto.randomUUID();
       try {
-        return await act((id) => api.sendMessage(id, prompt));
+        const sent = await act((id) => api.sendMessage(id, prompt, key));
+        unsent = sent || id === null ? undefined : { id, text: prompt, key };
+        return sent;
       } finally {
         sending.value = false;
       }

@@ -29,6 +29,7 @@ const card = (prompt: string): EventView => ({
 function fakeHost(config: ClientConfigWire) {
   const logs = new Map<string, { events: WireEvent[]; views: Record<string, EventView> }>();
   const calls: string[] = [];
+  const keys: (string | undefined)[] = [];
   let fail: ApiError | null = null;
   const api: PageApi = {
     listSessions: (q) => {
@@ -76,8 +77,9 @@ function fakeHost(config: ClientConfigWire) {
       }
       return Promise.resolve({} as T);
     },
-    sendMessage: (id, text) => {
+    sendMessage: (id, text, key) => {
       calls.push(`send ${id} ${text}`);
+      keys.push(key);
       return fail ? Promise.reject(fail) : Promise.resolve({});
     },
     loadHistory: (id): Promise<HistoryPage> => {
@@ -100,8 +102,12 @@ function fakeHost(config: ClientConfigWire) {
     api,
     logs,
     calls,
+    keys,
     failNext(code: string, details: Record<string, unknown> = {}) {
       fail = new ApiError(code, code, undefined, details);
+    },
+    recover() {
+      fail = null;
     },
   };
 }
@@ -435,5 +441,21 @@ Deno.test("regression: the error banner is a sentence in the UI language, also a
   } finally {
     lang.value = before;
   }
+  model[Symbol.dispose]();
+});
+
+Deno.test("a send that failed and is sent again reuses its idempotency key; a new send gets a new one", async () => {
+  const { host, model } = await page();
+  host.logs.set("a", { events: [], views: {} });
+  await model.openSession("a");
+  host.failNext("persistence_uncertain");
+  equal(await model.send("call mum"), false);
+  host.recover();
+  equal(await model.send("call mum"), true, "sent again after the failure");
+  equal(await model.send("call mum"), true, "a new message with the same words");
+  const [failed, retried, fresh] = host.keys;
+  ok(typeof failed === "string" && failed.length > 0);
+  equal(retried, failed, "the retry carries the failed send's key");
+  ok(fresh !== failed, "a later send is another message");
   model[Symbol.dispose]();
 });

@@ -26,7 +26,7 @@ export interface PageApi {
   /** A panel's call below `/api/sessions/:id` (JSON in, JSON out). */
   request<T>(id: string, path: string, init?: PanelRequest): Promise<T>;
   /** `POST /api/sessions/:id/messages`. */
-  sendMessage(id: string, text: string): Promise<unknown>;
+  sendMessage(id: string, text: string, key?: string): Promise<unknown>;
   /** `GET /api/sessions/:id/history`. */
   loadHistory(id: string, query: HistoryQuery): Promise<HistoryPage>;
   /** Every event after a seq. */
