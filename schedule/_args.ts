@@ -90,11 +90,13 @@ const REPEAT = v.pipe(
     rrule: v.pipe(
       v.string("rrule must be an RRULE string"),
       v.description(
-        "RRULE value without the RRULE: prefix. FREQ is MINUTELY, HOURLY, DAILY, WEEKLY or " +
-          `MONTHLY; optional INTERVAL (1..${MAX_INTERVAL}), BYDAY (MO..SU; ordinals such as ` +
-          "1MO or -1FR only with MONTHLY), BYMONTHDAY (1..31, -1 = last day), BYHOUR, " +
-          `BYMINUTE, and COUNT (1..${MAX_COUNT}) or UNTIL (UTC YYYYMMDDTHHMMSSZ). Occurrences ` +
-          "are at least one minute apart.",
+        "RRULE value without the RRULE: prefix. FREQ is MINUTELY, HOURLY, DAILY, WEEKLY, " +
+          `MONTHLY or YEARLY; optional INTERVAL (1..${MAX_INTERVAL}), BYMONTH (1..12), BYDAY ` +
+          "(MO..SU; ordinals such as 1MO or -1FR only with MONTHLY or YEARLY), BYMONTHDAY " +
+          "(1..31, -1 = last day), BYHOUR, BYMINUTE, BYSETPOS (e.g. BYDAY=MO,TU,WE,TH,FR;" +
+          "BYSETPOS=-1 = the last weekday), and COUNT " +
+          `(1..${MAX_COUNT}) or UNTIL (UTC YYYYMMDDTHHMMSSZ). Occurrences are at least one ` +
+          "minute apart.",
       ),
     ),
     start: v.optional(v.pipe(

@@ -15,6 +15,11 @@ export const LAST_WALL = MAX_INSTANT_MS + DAY;
 export interface Budget {
   left: number;
   spent: boolean;
+  /**
+   * Pause instead of ending when `left` runs out at a period start: the walk yields `PAUSE` and
+   * goes on once the consumer refills `left` (the probe's slices, `_probe.ts`).
+   */
+  pause?: boolean;
 }
 
 export function isoWeekday(wall: WallMs): number {

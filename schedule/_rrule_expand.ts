@@ -36,6 +36,9 @@ export type { Budget } from "./_rrule_days.ts";
  */
 export const MAX_WORK = 10_000;
 
+/** What a pausing walk yields when its budget ran out (never an instant). */
+export const PAUSE: Instant = Number.NEGATIVE_INFINITY;
+
 /** A rule bound to its DTSTART and zone. */
 export interface Compiled {
   readonly rule: Rule;
@@ -213,6 +216,10 @@ export function* occurrences(
   for (let period = k;;) {
     if (grid.startOf(period) > LAST_WALL) break;
     if (budget.left <= 0) {
+      if (budget.pause) {
+        yield PAUSE; // the consumer refills the budget, or stops
+        continue;
+      }
       budget.spent = true;
       return;
     }

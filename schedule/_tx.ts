@@ -9,6 +9,7 @@ import type { ScheduleFifo } from "./fifo.ts";
 import type { ScheduleState } from "./fold.ts";
 import { LiveSchedule } from "./live.ts";
 import { SCHEDULE_CHANGE, type ScheduleChange } from "./protocol.ts";
+import { deferringProbes, ProbeNeeded, probeSeries } from "./recurrence.ts";
 
 /** What a barrier needs of the agent. */
 export type BarrierAgent = Pick<AgentHandle, "store" | "session">;
@@ -84,6 +85,32 @@ export interface TxNames {
   readonly signal?: AbortSignal;
 }
 
+/** How many times a decision is retried after finishing a series' probe off the event loop. */
+const PROBE_ROUNDS = 3;
+
+/**
+ * Runs a pure decision so that no rule that never occurs blocks the event loop: a series whose
+ * probe needs more than one slice stops the decision ({@linkcode ProbeNeeded}); its probe then
+ * runs in slices with waits between them and the decision runs again over the same state (the
+ * FIFO holds it). The last round finishes any probe at once, so a clock that keeps moving the
+ * series cannot defer forever.
+ */
+async function decideWithProbes<R>(
+  decide: () => Decision<R>,
+  signal: AbortSignal | undefined,
+): Promise<Decision<R>> {
+  for (let round = 1;; round++) {
+    if (round === PROBE_ROUNDS) return decide();
+    try {
+      return deferringProbes(decide);
+    } catch (error) {
+      if (!(error instanceof ProbeNeeded)) throw error;
+      await probeSeries(error.series).catch(() => {}); // a refusal is the decision's to report
+      signal?.throwIfAborted();
+    }
+  }
+}
+
 /**
  * Runs one management transaction alone in the FIFO: preflight, the abort check (no change may
  * land after its turn's `turn/end`; the thrown reason becomes the unrecorded tool error), the
@@ -101,7 +128,7 @@ export function transact<R>(
     names.signal?.throwIfAborted();
     if (!preflight.ok) return uncertain(names.action, preflight.cause);
     tx.confirmed();
-    const decision = decide(schedule.state);
+    const decision = await decideWithProbes(() => decide(schedule.state), names.signal);
     if (!decision.ok) return decision;
     const changes = decision.changes ?? [];
     if (changes.length === 0) return decision.answer;

@@ -28,7 +28,7 @@ import {
   ZoneClock,
 } from "./_rrule_expand.ts";
 import { countOccurrences } from "./_rrule_count.ts";
-import { structureCanOccur } from "./_rrule_structure.ts";
+import { type Probe, probeNow, probeSliced, stepProbe } from "./_probe.ts";
 
 /** Catch-ups longer than this are counted in bulk (`_rrule_count.ts`). */
 const LONG_CATCH_UP_MS = 7 * 86_400_000;
@@ -102,9 +102,9 @@ export function parseDtstart(text: string): Temporal.PlainDateTime {
   return new Temporal.PlainDateTime(y!, mo!, d!, h!, mi!, s!);
 }
 
-/** A compiled series and whether it ever occurs (probed once per cache entry). */
+/** A compiled series and its probe of whether it ever occurs (once per cache entry). */
 interface Entry extends Compiled {
-  readonly occurs: boolean;
+  readonly probe: Probe;
 }
 
 const compiled = new Map<string, Entry>();
@@ -126,7 +126,7 @@ function compile(series: RecurrenceSeries): Entry {
     }
     const start = wallOfPlain(parseDtstart(series.dtstart));
     const base = { rule, start, clock: new ZoneClock(zone) };
-    entry = { ...base, occurs: everOccurs(base) };
+    entry = { ...base, probe: { spent: 0 } };
     if (compiled.size >= 256) compiled.delete(compiled.keys().next().value!);
     compiled.set(key, entry);
   }
@@ -136,12 +136,56 @@ function compile(series: RecurrenceSeries): Entry {
 /**
  * Whether a rule has an occurrence within its period structure, so that no look-up ever walks
  * toward year 9999 (docs/recurring.md "Records"): exact modular arithmetic where the structure allows it
- * (`_rrule_structure.ts`), then a bounded probe for the first occurrence from DTSTART.
+ * (`_rrule_structure.ts`), then a bounded probe for the first occurrence from DTSTART
+ * (`_probe.ts`), run now to the end when a caller cannot wait.
  */
-function everOccurs(c: Compiled): boolean {
-  if (!structureCanOccur(c)) return false;
-  // `occurrences` ignores COUNT and UNTIL (the walk applies them).
-  return !occurrences(c, 0, { left: MAX_WORK, spent: false }).next().done;
+function occursOf(entry: Entry): boolean {
+  return probeNow(entry, entry.probe);
+}
+
+/** Thrown inside {@linkcode deferringProbes} by a check whose probe needs more slices. */
+export class ProbeNeeded extends Error {
+  /** The series to probe with {@linkcode probeSeries} before deciding again. */
+  readonly series: RecurrenceSeries;
+
+  /** @param series the series whose probe is unfinished */
+  constructor(series: RecurrenceSeries) {
+    super(`Cannot decide yet: the probe of ${series.rrule} needs more slices`);
+    this.name = "ProbeNeeded";
+    this.series = series;
+  }
+}
+
+let deferring = 0;
+
+/**
+ * Runs a synchronous decision in which {@linkcode validateSeries} throws
+ * {@linkcode ProbeNeeded} instead of finishing a long probe on the event loop: the caller
+ * awaits {@linkcode probeSeries} and decides again (`_tx.ts`).
+ *
+ * @param decide the decision
+ * @returns its result
+ * @throws {ProbeNeeded} when a series' probe needs more than one slice
+ */
+export function deferringProbes<T>(decide: () => T): T {
+  deferring++;
+  try {
+    return decide();
+  } finally {
+    deferring--;
+  }
+}
+
+/**
+ * Finishes a series' probe, yielding to the event loop between slices, so a later
+ * {@linkcode validateSeries} of it answers at once.
+ *
+ * @param series the series
+ * @throws {ScheduleError} as {@linkcode validateSeries} for a rule, DTSTART or zone it refuses
+ */
+export async function probeSeries(series: RecurrenceSeries): Promise<void> {
+  const entry = compile(series);
+  await probeSliced(entry, entry.probe);
 }
 
 /** Options of {@linkcode validateSeries}. */
@@ -177,7 +221,13 @@ export function validateSeries(
   options: ValidateSeriesOptions = {},
 ): void {
   const entry = compile(series);
-  if (options.mustOccur !== false && !entry.occurs) {
+  if (options.mustOccur === false) return;
+  let occurs = stepProbe(entry, entry.probe);
+  if (occurs === undefined) {
+    if (deferring > 0) throw new ProbeNeeded(series);
+    occurs = probeNow(entry, entry.probe);
+  }
+  if (!occurs) {
     throw new ScheduleError(
       "rule_never_occurs",
       `Cannot use rule: ${series.rrule} has no occurrence from its DTSTART (its limits never meet)`,
@@ -187,7 +237,7 @@ export function validateSeries(
 
 /** Walks the occurrences from where `after` needs them (COUNT first, then EXDATE). */
 function* walk(c: Entry, after: number, exdates?: readonly string[]): Generator<number> {
-  if (!c.occurs) return;
+  if (!occursOf(c)) return;
   const { count, until } = c.rule;
   const excluded = exdates === undefined || exdates.length === 0
     ? undefined
@@ -261,7 +311,7 @@ export function catchUp(series: RecurrenceSeries, fromMs: number, nowMs: number)
   const c = compile(series);
   // A long span of a rule without COUNT is counted in bulk between DST transitions
   // (`_rrule_count.ts`): a year of FREQ=MINUTELY downtime costs milliseconds, exclusions or not.
-  if (c.occurs && c.rule.count === undefined && nowMs - fromMs > LONG_CATCH_UP_MS) {
+  if (occursOf(c) && c.rule.count === undefined && nowMs - fromMs > LONG_CATCH_UP_MS) {
     return bulkCatchUp(c, series, fromMs, nowMs);
   }
   let count = 0;
