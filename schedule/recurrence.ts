@@ -148,7 +148,11 @@ export class ProbeNeeded extends Error {
   /** The series to probe with {@linkcode probeSeries} before deciding again. */
   readonly series: RecurrenceSeries;
 
-  /** @param series the series whose probe is unfinished */
+  /**
+   * Creates the signal.
+   *
+   * @param series the series whose probe is unfinished
+   */
   constructor(series: RecurrenceSeries) {
     super(`Cannot decide yet: the probe of ${series.rrule} needs more slices`);
     this.name = "ProbeNeeded";

@@ -9,8 +9,8 @@
  */
 import assert from "node:assert/strict";
 import { ScriptedModel } from "@chime/agent";
-import { createApp, HostRuntime } from "@chime/host";
-import { LibsqlBackend } from "@chime/session/libsql";
+import { createApp } from "@chime/host";
+import { fileRuntime } from "./_file_runtime.ts";
 import { postJson } from "./_helpers.ts";
 
 const GOOD = "sch_GoodGood1234";
@@ -28,18 +28,7 @@ Deno.test("a damaged schedule row is quarantined: the route names its seq, the o
     }
     return { text: "ok" };
   });
-  const open = async () =>
-    await HostRuntime.open({
-      config: {
-        storage: { kind: "libsql", url: `file:${dir}/chime.db` },
-        model: { kind: "offline", reason: "test" },
-        plugins: ["@chime/timecontext", "@chime/schedule"],
-        renderers: [],
-        cwd: "/",
-      },
-      backend: await LibsqlBackend.open({ url: `file:${dir}/chime.db` }),
-      model,
-    });
+  const open = () => fileRuntime(dir, model);
   let id: string;
   let badSeq: number;
   {

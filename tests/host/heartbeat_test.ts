@@ -14,8 +14,8 @@
 import assert from "node:assert/strict";
 import process from "node:process";
 import { ScriptedModel } from "@chime/agent";
-import { createApp, HostRuntime } from "@chime/host";
-import { LibsqlBackend } from "@chime/session/libsql";
+import { createApp } from "@chime/host";
+import { fileRuntime } from "./_file_runtime.ts";
 import { postJson, SERIES, SERIES_ID } from "./_helpers.ts";
 
 const LIMIT_MS = 50;
@@ -101,7 +101,12 @@ Deno.test("no tool call or route with its worst input blocks the event loop for 
     name: "schedule_update",
     args: JSON.stringify({
       id: SERIES_ID,
-      repeat: { rrule: "FREQ=MINUTELY;INTERVAL=2;BYMINUTE=3", time_zone: "Asia/Shanghai" },
+      // From a whole hour, a 2-minute step reaches only even minutes.
+      repeat: {
+        rrule: "FREQ=MINUTELY;INTERVAL=2;BYMINUTE=3",
+        start: { date: "2030-01-01", time: "09:00" },
+        time_zone: "Asia/Shanghai",
+      },
     }),
   });
   calls.push({
@@ -117,17 +122,7 @@ Deno.test("no tool call or route with its worst input blocks the event loop for 
       ? { text: "done" }
       : { text: "", toolCalls: [{ id: `c${step}`, name: call.name, arguments: call.args }] };
   });
-  await using runtime = await HostRuntime.open({
-    config: {
-      storage: { kind: "libsql", url: `file:${dir}/chime.db` },
-      model: { kind: "offline", reason: "test" },
-      plugins: ["@chime/timecontext", "@chime/schedule"],
-      renderers: [],
-      cwd: "/",
-    },
-    backend: await LibsqlBackend.open({ url: `file:${dir}/chime.db` }),
-    model,
-  });
+  await using runtime = await fileRuntime(dir, model);
   const app = createApp(runtime);
   const { session } = await runtime.create({ timeZone: "Asia/Shanghai" });
   session.append("schedule/change", { version: 2, op: "create", record: SERIES });

@@ -8,22 +8,12 @@
  */
 import assert from "node:assert/strict";
 import { ScriptedModel } from "@chime/agent";
-import { createApp, HostRuntime } from "@chime/host";
-import { LibsqlBackend } from "@chime/session/libsql";
+import { createApp, type HostRuntime } from "@chime/host";
+import { fileRuntime } from "./_file_runtime.ts";
 import { postJson } from "./_helpers.ts";
 
-async function open(dir: string): Promise<HostRuntime> {
-  return await HostRuntime.open({
-    config: {
-      storage: { kind: "libsql", url: `file:${dir}/chime.db` },
-      model: { kind: "offline", reason: "test" },
-      plugins: [],
-      renderers: [],
-      cwd: "/",
-    },
-    backend: await LibsqlBackend.open({ url: `file:${dir}/chime.db` }),
-    model: new ScriptedModel(() => ({ text: "ok" })),
-  });
+function open(dir: string): Promise<HostRuntime> {
+  return fileRuntime(dir, new ScriptedModel(() => ({ text: "ok" })), []);
 }
 
 function send(app: ReturnType<typeof createApp>, id: string, text: string, key?: string) {
