@@ -154,6 +154,13 @@ export {
 } from "./plugins/views.ts";
 export { type CoveredRange, Watermark } from "./feed/watermark.ts";
 export { DurableHooks, type DurableHooksOptions } from "./plugins/durable.ts";
+export {
+  AlertFeed,
+  type AlertFeedOptions,
+  alertRoutes,
+  MAX_WATCHED,
+  watchedIds,
+} from "./feed/alerts.ts";
 
 // Types in the signatures above, re-exported for documentation.
 export type { Agent } from "@chime/agent";

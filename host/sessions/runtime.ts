@@ -29,6 +29,9 @@ import { Views, type ViewSource } from "../plugins/views.ts";
 import { seedVerifiedPrefix } from "./history.ts";
 import { Watermark } from "../feed/watermark.ts";
 import { DurableHooks } from "../plugins/durable.ts";
+import { webHost } from "../plugins/plugin_routes.ts";
+import { AlertFeed } from "../feed/alerts.ts";
+import { SessionTitles } from "./titles.ts";
 
 /** Options of {@linkcode HostRuntime.open}. */
 export interface RuntimeOptions {
@@ -96,6 +99,10 @@ export class HostRuntime implements AsyncDisposable {
   readonly views: Views;
   /** Stream clients. */
   readonly feeds: Feeds;
+  /** The pages' alert streams (`GET /api/alerts`). */
+  readonly alerts: AlertFeed;
+  /** Session titles (the sessions list, the alert stream, `WebHost.title`). */
+  readonly titles: SessionTitles;
   /** Enabled client renderers. */
   readonly renderers: readonly string[];
   /** The loaded plugins, in load order (their `web` parts are mounted by `createApp`). */
@@ -131,6 +138,7 @@ export class HostRuntime implements AsyncDisposable {
     });
     this.renderers = options.config.renderers;
     this.plugins = this.#plugins;
+    this.titles = new SessionTitles(store);
     this.cwd = options.config.cwd;
     const clock = options.clock ?? systemClock;
     const reportError = options.reportError ?? ((e) => globalThis.reportError(e));
@@ -166,6 +174,14 @@ export class HostRuntime implements AsyncDisposable {
       plugins: this.#plugins,
       read: (session, from, to) => this.store.read(session, from, to),
       reportError,
+      host: webHost(this),
+    });
+    this.alerts = new AlertFeed({
+      views: (session, range) => this.feeds.viewsOf(session, range),
+      title: (session) => this.titles.title(session.id, session.header.seedLength ?? 0),
+      plugins: this.#plugins,
+      reportError,
+      ...(options.feedLimits === undefined ? {} : { limits: options.feedLimits }),
     });
     // One commit point (docs/design.md#receipt-watermark): the range the watermark newly covers
     // goes to the stream clients as sidecars and to the plugins' after-commit hooks.
@@ -173,6 +189,7 @@ export class HostRuntime implements AsyncDisposable {
       const range = this.watermark.advance(session, through);
       if (range === undefined) return;
       this.feeds.covered(session, range);
+      void this.alerts.covered(session, range);
       void durable.covered(session, range);
     });
     // A prefix read back from storage is durable by construction. Seeding here, synchronously as
@@ -416,6 +433,7 @@ export class HostRuntime implements AsyncDisposable {
   async #close(): Promise<void> {
     await this.#idle.stop();
     this.feeds.closeAll();
+    this.alerts.closeAll();
     const errors = await this.#agents.disposeAll();
     await this.#loader[Symbol.asyncDispose]().catch((e) => errors.push(e));
     await this.store[Symbol.asyncDispose]().catch((e) => errors.push(e));
