@@ -115,6 +115,7 @@ export {
   PLUGINS,
   type RegistryEntry,
   RENDERERS,
+  type PluginHostContext,
   resolveRegistry,
   STORAGE_DRIVERS,
   storageAt,

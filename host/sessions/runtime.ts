@@ -24,7 +24,7 @@ import type { HostConfig } from "../config/config.ts";
 import { HostError } from "../errors.ts";
 import { type HostLeases, openLeases, sharedStorage } from "../leases/leases.ts";
 import { type FeedLimits, Feeds } from "../feed/feed.ts";
-import { type RegistryEntry, resolveRegistry } from "../registry.ts";
+import { type RegistryEntry, resolveRegistry, storageDriver } from "../registry.ts";
 import { Views, type ViewSource } from "../plugins/views.ts";
 import { seedVerifiedPrefix } from "./history.ts";
 import { Watermark } from "../feed/watermark.ts";
@@ -33,12 +33,25 @@ import { webHost } from "../plugins/plugin_routes.ts";
 import { AlertFeed } from "../feed/alerts.ts";
 import { SessionTitles } from "./titles.ts";
 
+/** The data directory plugins may keep files in: `dataDir`, else the local storage's folder. */
+function dataDirOf(options: RuntimeOptions): string | undefined {
+  if (options.config.dataDir !== undefined) return options.config.dataDir;
+  if (options.backend !== undefined) return undefined;
+  try {
+    return storageDriver(options.config.storage.kind, {
+      ...(options.storageDrivers === undefined ? {} : { drivers: options.storageDrivers }),
+    }).directory(options.config.storage);
+  } catch {
+    return undefined; // an unknown kind fails where the storage opens
+  }
+}
+
 /** Options of {@linkcode HostRuntime.open}. */
 export interface RuntimeOptions {
   /** Storage, model, plugins and renderers; ignored parts are replaced by the overrides below. */
   readonly config:
     & Pick<HostConfig, "storage" | "model" | "plugins" | "renderers" | "cwd">
-    & Partial<Pick<HostConfig, "lease" | "advertisedUrl" | "pluginOptions">>;
+    & Partial<Pick<HostConfig, "lease" | "advertisedUrl" | "pluginOptions" | "dataDir">>;
   /** A backend to use instead of `config.storage` (tests). */
   readonly backend?: PersistenceBackend;
   /** A lease table to use instead of one opened from shared `config.storage` (tests). */
@@ -216,6 +229,7 @@ export class HostRuntime implements AsyncDisposable {
       options.config.renderers,
       options.config.pluginOptions,
       options.pluginTable,
+      { dataDir: dataDirOf(options) },
     );
     const plugins = options.plugins ?? factories.map((create) => create());
     // The fence reads the leases the runtime opens once the backend is open (schema first).
