@@ -173,3 +173,14 @@ export async function request<T>(id: string, path: string, init: PanelRequest = 
     method === "GET" ? {} : { method, body: JSON.stringify(init.body ?? {}) },
   );
 }
+
+/**
+ * `POST /api/sessions/:id/acknowledge { tag }`: one notification was seen here; the host closes
+ * it on the person's other pages and devices (docs/push.md).
+ *
+ * @param id the session id
+ * @param tag the notification tag
+ */
+export async function acknowledge(id: string, tag: string): Promise<void> {
+  await call<unknown>(`${base(id)}/acknowledge`, { method: "POST", body: JSON.stringify({ tag }) });
+}

@@ -20,9 +20,9 @@ const header = (id: string): WireHeader => ({ id, createdAt: at, origin: "web", 
 const ev = (seq: number, type: string, data: unknown = {}): WireEvent => ({ seq, type, at, data });
 const LISTED = { ok: true, schedules: [] };
 const FRAME = "<schedule-reminder>\n{}\n</schedule-reminder>";
-const card = (prompt: string): EventView => ({
+const card = (prompt: string, scheduleId = `sch_${prompt}`): EventView => ({
   type: "schedule/change",
-  presentation: { scheduleId: "sch_1", prompt, occurrenceAt: at },
+  presentation: { scheduleId, prompt, occurrenceAt: at },
 });
 
 /** An in-memory host: one log per session, calls recorded. */
@@ -107,22 +107,25 @@ function fakeHost(config: ClientConfigWire) {
 }
 
 function fakeAlerts() {
-  const shown: { title: string; body: string; click(): void }[] = [];
+  const shown: { title: string; body: string; tag: string; click(): void }[] = [];
+  const closed: string[] = [];
   let hidden = false;
   let chimes = 0;
   const revealed: number[] = [];
   let permission: AlertPermission = "default";
   const env: AlertsEnv = {
-    hidden: () => hidden,
+    away: () => hidden,
     permission: () => permission,
     requestPermission: () => Promise.resolve(permission = "granted"),
-    notify: (title, body, click) => shown.push({ title, body, click }),
+    notify: (title, body, tag, click) => shown.push({ title, body, tag, click }),
+    close: (tag) => void closed.push(tag),
     chime: () => void chimes++,
     reveal: (seq) => void revealed.push(seq),
   };
   return {
     env,
     shown,
+    closed,
     revealed,
     hide(h: boolean) {
       hidden = h;
@@ -270,10 +273,11 @@ Deno.test("a card that arrives while hidden notifies, counts in the title and cl
   equal(alerts.chimes, 3);
   equal(model.alerts.title.value, "(2) chime");
   equal(model.announcement.value, "Reminder: sip");
+  equal(alerts.shown[0]!.tag, `chime:a:sch_blink@${at}`, "tagged per occurrence");
   alerts.shown[0]!.click();
   deepEqual(alerts.revealed, [1], "clicking the notification reveals its card");
-  model.alerts.visible();
-  equal(model.alerts.title.value, "chime");
+  equal(model.alerts.title.value, "chime", "opening the card sees the session");
+  deepEqual(alerts.closed, [`chime:a:sch_blink@${at}`, `chime:a:sch_sip@${at}`], "they close");
   alerts.hide(false);
   w.receive({ event: ev(4, "schedule/change", { op: "dispatch", id: "sch_3" }), view: card("x") });
   equal(alerts.shown.length, 2, "a visible tab gets no notification");
