@@ -153,7 +153,11 @@ export async function editMessage(
 /** The renderer modules and panels the host's configuration enables (`GET /api/client-config`). */
 export async function clientConfig(): Promise<ClientConfigWire> {
   const config = await call<Partial<ClientConfigWire>>("/api/client-config");
-  return { renderers: config.renderers ?? [], panels: config.panels ?? [] };
+  return {
+    renderers: config.renderers ?? [],
+    panels: config.panels ?? [],
+    ...(config.alerts === true ? { alerts: true } : {}),
+  };
 }
 
 /**
