@@ -115,7 +115,15 @@ Deno.test({
     match(await rowA.getByTestId("session-unread").textContent() ?? "", /1/);
     await page.evaluate(setHidden, false);
 
-    // 2. Visible but unfocused (behind another window): still away.
+    // 2. Visible but unfocused (behind another window): still away. A keeps one reminder for
+    // later, which its row counts once the next alert refreshes the list.
+    await post(host.url, `/api/sessions/${a}/messages`, {
+      text: "remind me in 20 minutes to stretch",
+      clientTimeZone: "UTC",
+    });
+    await until("the stretch reminder", async () =>
+      createResults(await history(host.url, a), "stretch")[0]?.data.result.ok === true
+    );
     await post(host.url, `/api/sessions/${a}/messages`, {
       text: "remind me in 5 seconds to water the plants",
       clientTimeZone: "UTC",
@@ -128,14 +136,35 @@ Deno.test({
     got = await notes(page);
     equal(got.at(-1)!.body, "water the plants");
     match(await rowA.getByTestId("session-unread").textContent() ?? "", /2/);
-    for (const [width, scheme] of [[1280, "light"], [390, "dark"]] as const) {
-      await page.setViewportSize({ width, height: 860 });
-      await page.emulateMedia({ colorScheme: scheme });
-      if (width < 600) await page.getByTestId("open-drawer").click();
-      await rowA.waitFor();
-      await shot(page, `alerts-row-mark-${width}-${scheme}-en`);
-      if (width < 600) await page.getByTestId("close-drawer").click();
+    await page.waitForFunction(
+      (id) =>
+        document.querySelector(`[data-session-id="${id}"] [data-testid=session-counts]`)
+          ?.textContent === "1 pending",
+      a,
+    );
+    // The new states (row mark, pending count, push switch) in both languages and themes.
+    for (const l of ["en", "zh"] as const) {
+      await page.locator(`.lang button[lang=${l === "zh" ? "zh-CN" : "en"}]`).first().click();
+      for (const width of [1280, 390]) {
+        for (const scheme of ["light", "dark"] as const) {
+          await page.setViewportSize({ width, height: 860 });
+          await page.emulateMedia({ colorScheme: scheme });
+          if (width < 600) {
+            await page.getByTestId("open-drawer").click();
+            await page.locator(".sidebar.open").waitFor();
+            // The drawer has slid in (no transition running, its left edge on screen).
+            await page.waitForFunction(() => {
+              const bar = document.querySelector(".sidebar")!;
+              return bar.getAnimations().length === 0 && bar.getBoundingClientRect().left >= 0;
+            });
+          }
+          await rowA.getByTestId("session-unread").waitFor();
+          await shot(page, `alerts-row-mark-${width}-${scheme}-${l}`);
+          if (width < 600) await page.getByTestId("close-drawer").click();
+        }
+      }
     }
+    await page.locator(".lang button[lang=en]").first().click();
     await page.setViewportSize({ width: 1280, height: 860 });
     await page.emulateMedia({ colorScheme: "light" });
 
