@@ -112,10 +112,10 @@ export {
 export {
   LOCATION_DRIVER,
   type PluginFactory,
+  type PluginHostContext,
   PLUGINS,
   type RegistryEntry,
   RENDERERS,
-  type PluginHostContext,
   resolveRegistry,
   STORAGE_DRIVERS,
   storageAt,
@@ -155,13 +155,8 @@ export {
 } from "./plugins/views.ts";
 export { type CoveredRange, Watermark } from "./feed/watermark.ts";
 export { DurableHooks, type DurableHooksOptions } from "./plugins/durable.ts";
-export {
-  AlertFeed,
-  type AlertFeedOptions,
-  alertRoutes,
-  MAX_WATCHED,
-  watchedIds,
-} from "./feed/alerts.ts";
+export { type SessionRow, SessionTitles } from "./sessions/titles.ts";
+export { AlertFeed, type AlertFeedOptions, MAX_WATCHED, watchedIds } from "./feed/alerts.ts";
 
 // Types in the signatures above, re-exported for documentation.
 export type { Agent } from "@chime/agent";

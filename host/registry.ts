@@ -86,7 +86,9 @@ export const PLUGINS: Readonly<Record<string, RegistryEntry>> = {
     options: ["subject"],
     check: (options, where) => {
       const subject = options.subject;
-      if (subject !== undefined && (typeof subject !== "string" || !/^(mailto|https):/.test(subject))) {
+      if (
+        subject !== undefined && (typeof subject !== "string" || !/^(mailto|https):/.test(subject))
+      ) {
         throw new ConfigError(
           "config_invalid",
           `Cannot load config: ${where}.subject must be a mailto: or https: URL`,

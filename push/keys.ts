@@ -5,8 +5,7 @@
  *
  * @module
  */
-// @ts-types="@types/web-push"
-import webpush from "web-push";
+import { webpush } from "./_web_push.ts";
 
 /** A VAPID key pair, URL-safe base64 without padding (the `web-push` form). */
 export interface VapidKeys {

@@ -12,12 +12,7 @@
  *
  * @module
  */
-export {
-  PUSH_RENDERER,
-  type PushPlugin,
-  pushPlugin,
-  type PushPluginOptions,
-} from "./plugin.ts";
+export { PUSH_RENDERER, type PushPlugin, pushPlugin, type PushPluginOptions } from "./plugin.ts";
 export {
   type CloseMessage,
   PUSH_BODY_MAX,
@@ -28,11 +23,11 @@ export {
   type ShowMessage,
 } from "./payload.ts";
 export { loadVapidKeys, VAPID_FILE, type VapidKeys } from "./keys.ts";
-export { type PushLogger, PushQueue, type PushQueueOptions } from "./sender.ts";
+export { type PushLogger, PushQueue, type PushQueueOptions, type PushUrgency } from "./sender.ts";
 export {
   MAX_SESSIONS_PER_SUBSCRIPTION,
   PushSubscriptions,
   type StoredSubscription,
-  SUBSCRIPTIONS_FILE,
   type SubscriptionKeys,
+  SUBSCRIPTIONS_FILE,
 } from "./subscriptions.ts";

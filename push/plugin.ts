@@ -12,13 +12,7 @@
  *
  * @module
  */
-import type {
-  Plugin,
-  PluginWeb,
-  RouteContext,
-  SessionRoute,
-  WebHost,
-} from "@chime/contract";
+import type { Plugin, PluginWeb, RouteContext, SessionRoute, WebHost } from "@chime/contract";
 import type { Session, SessionEvent } from "@chime/session";
 import { durableChanges, tryDecodeScheduleChange } from "@chime/schedule";
 import { scheduleReminderPresentations } from "@chime/schedule/presentation";
@@ -188,7 +182,12 @@ export function pushPlugin(options: PushPluginOptions = {}): PushPlugin {
       const body = await context.json();
       const subscription = body.subscription as { endpoint?: unknown; keys?: unknown } | null;
       if (typeof subscription !== "object" || subscription === null) {
-        return problem("invalid_request", "Cannot subscribe: give a subscription", 400, "subscription");
+        return problem(
+          "invalid_request",
+          "Cannot subscribe: give a subscription",
+          400,
+          "subscription",
+        );
       }
       if (!endpointOk(subscription.endpoint)) {
         return problem(

@@ -6,8 +6,7 @@
  *
  * @module
  */
-// @ts-types="@types/web-push"
-import webpush from "web-push";
+import { webpush } from "./_web_push.ts";
 import type { VapidKeys } from "./keys.ts";
 import type { StoredSubscription } from "./subscriptions.ts";
 
@@ -39,10 +38,13 @@ export interface PushQueueOptions {
   readonly fetch?: typeof fetch;
 }
 
+/** RFC 8030 §5.3 `Urgency` of a message. */
+export type PushUrgency = "normal" | "high";
+
 interface Job {
   readonly subscription: StoredSubscription;
   readonly payload: string;
-  readonly urgency: "normal" | "high";
+  readonly urgency: PushUrgency;
 }
 
 /** The push service's origin, for log lines (the path is the subscription's secret). */
@@ -84,7 +86,7 @@ export class PushQueue implements AsyncDisposable {
    * @param payload the JSON payload (encrypted by `web-push`, at most about 3 KB)
    * @param urgency RFC 8030 `Urgency` @default "high"
    */
-  send(subscription: StoredSubscription, payload: unknown, urgency: Job["urgency"] = "high"): void {
+  send(subscription: StoredSubscription, payload: unknown, urgency: PushUrgency = "high"): void {
     if (this.#closed) return;
     this.#jobs.push({ subscription, payload: JSON.stringify(payload), urgency });
     const max = this.#options.maxQueued ?? 1000;

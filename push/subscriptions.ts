@@ -56,7 +56,9 @@ export class PushSubscriptions {
    * @throws {Error} for a file that is not a subscriptions file
    */
   static async open(dir: string | undefined): Promise<PushSubscriptions> {
-    const store = new PushSubscriptions(dir === undefined ? undefined : `${dir}/${SUBSCRIPTIONS_FILE}`);
+    const store = new PushSubscriptions(
+      dir === undefined ? undefined : `${dir}/${SUBSCRIPTIONS_FILE}`,
+    );
     if (store.#path === undefined) return store;
     let text: string;
     try {
@@ -69,7 +71,9 @@ export class PushSubscriptions {
     if (parsed.version !== 1 || !Array.isArray(parsed.subscriptions)) {
       throw new Error(`Cannot load push subscriptions: ${store.#path} is not version 1`);
     }
-    for (const s of parsed.subscriptions as StoredSubscription[]) store.#byEndpoint.set(s.endpoint, s);
+    for (const s of parsed.subscriptions as StoredSubscription[]) {
+      store.#byEndpoint.set(s.endpoint, s);
+    }
     return store;
   }
 

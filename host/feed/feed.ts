@@ -264,7 +264,9 @@ export class Feeds {
    */
   viewsOf(session: Session, range: CoveredRange): Promise<FeedItem[]> {
     const sync = this.#sidecarsSync(session, range.from, range.to);
-    return sync === undefined ? this.#sidecars(session, range.from, range.to) : Promise.resolve(sync);
+    return sync === undefined
+      ? this.#sidecars(session, range.from, range.to)
+      : Promise.resolve(sync);
   }
 
   /** The sidecars of `[from, to)` from memory, or `undefined` when storage must be read. */

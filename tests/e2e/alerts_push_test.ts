@@ -11,7 +11,15 @@ import { equal, match, ok } from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { reminderMessage } from "@chime/push";
 import { createResults, type Ev, history, until } from "./_api.ts";
-import { HAS_CHROMIUM, launchBrowser, say, sessionIdOf, shot, skipNote, waitLive } from "./_browser.ts";
+import {
+  HAS_CHROMIUM,
+  launchBrowser,
+  say,
+  sessionIdOf,
+  shot,
+  skipNote,
+  waitLive,
+} from "./_browser.ts";
 import { freePort, startHost } from "./_host.ts";
 
 skipNote("tests/e2e/alerts_push_test.ts");
@@ -73,7 +81,8 @@ const dispatches = (events: readonly Ev[]) =>
   events.filter((e) => e.type === "schedule/change" && e.data.op === "dispatch");
 
 Deno.test({
-  name: "a reminder in the session not shown alerts: hidden tab, unfocused window, row mark, click opens it",
+  name:
+    "a reminder in the session not shown alerts: hidden tab, unfocused window, row mark, click opens it",
   ignore: !HAS_CHROMIUM,
   sanitizeOps: false,
   sanitizeResources: false,
@@ -121,17 +130,22 @@ Deno.test({
       text: "remind me in 20 minutes to stretch",
       clientTimeZone: "UTC",
     });
-    await until("the stretch reminder", async () =>
-      createResults(await history(host.url, a), "stretch")[0]?.data.result.ok === true
+    await until(
+      "the stretch reminder",
+      async () => createResults(await history(host.url, a), "stretch")[0]?.data.result.ok === true,
     );
     await post(host.url, `/api/sessions/${a}/messages`, {
       text: "remind me in 5 seconds to water the plants",
       clientTimeZone: "UTC",
     });
-    await until("the plants reminder", async () =>
-      createResults(await history(host.url, a), "water the plants")[0]?.data.result.ok === true
+    await until(
+      "the plants reminder",
+      async () =>
+        createResults(await history(host.url, a), "water the plants")[0]?.data.result.ok === true,
     );
-    await page.evaluate(() => (globalThis as unknown as { __focus(on: boolean): void }).__focus(false));
+    await page.evaluate(() =>
+      (globalThis as unknown as { __focus(on: boolean): void }).__focus(false)
+    );
     await page.waitForFunction(() => document.title === "(2) chime", null, { timeout: 30_000 });
     got = await notes(page);
     equal(got.at(-1)!.body, "water the plants");
@@ -169,7 +183,9 @@ Deno.test({
     await page.emulateMedia({ colorScheme: "light" });
 
     // 3. Focus back, click the first notification: A opens at its card, marks and count clear.
-    await page.evaluate(() => (globalThis as unknown as { __focus(on: boolean): void }).__focus(true));
+    await page.evaluate(() =>
+      (globalThis as unknown as { __focus(on: boolean): void }).__focus(true)
+    );
     equal(await page.title(), "(2) chime", "focus on another session clears nothing of A");
     await page.evaluate(() => {
       const n = (globalThis as unknown as { __notes: { n: Notification }[] }).__notes[0]!.n;
@@ -188,7 +204,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "the service worker shows a pushed card, and its actions snooze and stop the series through the log",
+  name:
+    "the service worker shows a pushed card, and its actions snooze and stop the series through the log",
   ignore: !HAS_CHROMIUM,
   sanitizeOps: false,
   sanitizeResources: false,
@@ -208,8 +225,11 @@ Deno.test({
       return r?.data.result.ok === true ? r.data.result as { id: string } : undefined;
     });
     // Its first occurrence is delivered (within a minute): the card the push is about.
-    const seq = await until("the first delivery", async () =>
-      dispatches(await history(host.url, id))[0]?.seq, 90_000);
+    const seq = await until(
+      "the first delivery",
+      async () => dispatches(await history(host.url, id))[0]?.seq,
+      90_000,
+    );
     const page1 = await (await fetch(`${host.url}/api/sessions/${id}/history?limit=500`)).json();
     const presentation = page1.views[seq].presentation;
     // Granted before load (the control's click is covered by tests/e2e/page_test.ts).
@@ -219,10 +239,13 @@ Deno.test({
     equal(scope, `${host.url}/`);
     const cdp = await context.newCDPSession(page);
     const registration = new Promise<string>((resolve) => {
-      cdp.on("ServiceWorker.workerRegistrationUpdated", (e: { registrations: { registrationId: string; scopeURL: string }[] }) => {
-        const r = e.registrations.find((x) => x.scopeURL === `${host.url}/`);
-        if (r) resolve(r.registrationId);
-      });
+      cdp.on(
+        "ServiceWorker.workerRegistrationUpdated",
+        (e: { registrations: { registrationId: string; scopeURL: string }[] }) => {
+          const r = e.registrations.find((x) => x.scopeURL === `${host.url}/`);
+          if (r) resolve(r.registrationId);
+        },
+      );
     });
     await cdp.send("ServiceWorker.enable");
     const registrationId = await registration;
@@ -246,8 +269,7 @@ Deno.test({
           tag: n.tag,
           actions: (n as unknown as { actions: { action: string; title: string }[] }).actions,
         }));
-      }, message.tag)
-    );
+      }, message.tag));
     equal(shown.length, 1);
     equal(shown[0]!.title, "Reminder — Blink");
     equal(shown[0]!.body, "blink");
@@ -265,16 +287,21 @@ Deno.test({
         await g.act(n!, act);
       }, [message.tag, action] as const);
     await click("snooze");
-    const snoozed = await until("the snooze record", async () =>
-      (await history(host.url, id)).find((e) =>
-        e.type === "schedule/change" && e.data.op === "create" &&
-        (e.data.record as { snoozeOf?: { id: string } }).snoozeOf?.id === series.id
-      )
+    const snoozed = await until(
+      "the snooze record",
+      async () =>
+        (await history(host.url, id)).find((e) =>
+          e.type === "schedule/change" && e.data.op === "create" &&
+          (e.data.record as { snoozeOf?: { id: string } }).snoozeOf?.id === series.id
+        ),
     );
     ok(snoozed, "Snooze 10 min recorded a snooze of the series in the log");
     equal(
-      (await page.evaluate(async (tag) =>
-        (await (await navigator.serviceWorker.ready).getNotifications({ tag })).length, message.tag)),
+      await page.evaluate(
+        async (tag) =>
+          (await (await navigator.serviceWorker.ready).getNotifications({ tag })).length,
+        message.tag,
+      ),
       0,
       "the notification closed",
     );
@@ -283,15 +310,23 @@ Deno.test({
       registrationId,
       data: JSON.stringify(message),
     });
-    await until("the second notification", () =>
-      page.evaluate(async (tag) =>
-        (await (await navigator.serviceWorker.ready).getNotifications({ tag })).length > 0 || undefined, message.tag)
+    await until(
+      "the second notification",
+      () =>
+        page.evaluate(
+          async (tag) =>
+            (await (await navigator.serviceWorker.ready).getNotifications({ tag })).length > 0 ||
+            undefined,
+          message.tag,
+        ),
     );
     await click("stop");
-    await until("the stop", async () =>
-      (await history(host.url, id)).some((e) =>
-        e.type === "schedule/change" && e.data.op === "stop" && e.data.id === series.id
-      )
+    await until(
+      "the stop",
+      async () =>
+        (await history(host.url, id)).some((e) =>
+          e.type === "schedule/change" && e.data.op === "stop" && e.data.id === series.id
+        ),
     );
     ok(b.errors.length === 0, b.errors.join("\n"));
   },

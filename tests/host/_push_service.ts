@@ -159,7 +159,7 @@ export interface PushService extends AsyncDisposable {
  *
  * @returns the service; dispose it to stop
  */
-export async function startPushService(): Promise<PushService> {
+export function startPushService(): Promise<PushService> {
   const subs = new Map<string, { sub: TestSubscription; behaviour: Behaviour }>();
   const received: ReceivedPush[] = [];
   const failures: string[] = [];
@@ -198,7 +198,7 @@ export async function startPushService(): Promise<PushService> {
     return new Response(null, { status: 201 });
   });
   const origin = `http://127.0.0.1:${server.addr.port}`;
-  return {
+  return Promise.resolve({
     origin,
     received,
     failures,
@@ -231,5 +231,5 @@ export async function startPushService(): Promise<PushService> {
       release.abort();
       await server.shutdown();
     },
-  };
+  });
 }

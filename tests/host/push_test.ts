@@ -9,7 +9,7 @@
  */
 import assert from "node:assert/strict";
 import { createApp, HostRuntime } from "@chime/host";
-import { pushPlugin, type PushPlugin } from "@chime/push";
+import { type PushPlugin, pushPlugin } from "@chime/push";
 import { schedulePlugin } from "@chime/schedule";
 import { FakeClock, flushMicrotasks, MemoryBackend } from "@chime/session/testing";
 import type { Session } from "@chime/session";

@@ -25,7 +25,10 @@ export function readWatched(storage: LangStorage | undefined): string[] {
   try {
     const raw: unknown = JSON.parse(storage?.getItem(WATCHED_KEY) ?? "[]");
     return Array.isArray(raw)
-      ? raw.filter((id): id is string => typeof id === "string" && ID.test(id)).slice(0, WATCHED_MAX)
+      ? raw.filter((id): id is string => typeof id === "string" && ID.test(id)).slice(
+        0,
+        WATCHED_MAX,
+      )
       : [];
   } catch {
     return [];
