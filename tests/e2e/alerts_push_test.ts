@@ -21,6 +21,7 @@ import {
   waitLive,
 } from "./_browser.ts";
 import { freePort, startHost } from "./_host.ts";
+import { setHidden } from "./_page.ts";
 
 skipNote("tests/e2e/alerts_push_test.ts");
 
@@ -46,15 +47,6 @@ function recordNotes() {
     focused = on;
     globalThis.dispatchEvent(new Event(on ? "focus" : "blur"));
   };
-}
-
-function setHidden(hidden: boolean) {
-  Object.defineProperty(document, "visibilityState", {
-    configurable: true,
-    get: () => (hidden ? "hidden" : "visible"),
-  });
-  Object.defineProperty(document, "hidden", { configurable: true, get: () => hidden });
-  document.dispatchEvent(new Event("visibilitychange"));
 }
 
 type Note = { title: string; body: string; tag: string };

@@ -8,7 +8,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { createApp, HostRuntime } from "@chime/host";
+import { createApp } from "@chime/host";
 import { type PushPlugin, pushPlugin } from "@chime/push";
 import { schedulePlugin } from "@chime/schedule";
 import { FakeClock, flushMicrotasks, MemoryBackend } from "@chime/session/testing";
@@ -221,16 +221,10 @@ Deno.test("a cold session pushes nothing; once resumed, its late reminder is pus
   const dir = await Deno.makeTempDir();
   const backend = new MemoryBackend();
   const open = (push: PushPlugin) =>
-    HostRuntime.open({
-      config: {
-        storage: { kind: "libsql", url: ":memory:" },
-        model: { kind: "offline", reason: "test" },
-        plugins: [],
-        renderers: [],
-        cwd: "/",
-      },
+    testRuntime({
       backend,
       clock,
+      modelSettings: { kind: "offline", reason: "test" },
       plugins: [schedulePlugin({ clock }), push],
     });
   let id: string;
