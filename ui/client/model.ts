@@ -221,7 +221,9 @@ export const PageModel = createModel((deps: PageDeps) => {
   // The page alert stream: every watched session's new durable cards (README "The page").
   effect(() => {
     const ids = watched.value;
-    if (!alertStream.value || deps.watchAlerts === undefined || ids.length === 0) return;
+    // Only when an enabled module raises alerts (the plain chat host has nothing to alert).
+    const raises = enabled.value.some((r) => r.alertOf !== undefined);
+    if (!alertStream.value || !raises || deps.watchAlerts === undefined || ids.length === 0) return;
     const feed = deps.watchAlerts(ids, {
       alert: (m) => {
         // A card of the open session is reported by its window (it knows the first load).
