@@ -81,8 +81,9 @@ const TEXT = {
  * @example A series offers Stop repeating
  * ```ts
  * import { reminderMessage } from "@chime/push";
+ * import type { ScheduleId } from "@chime/schedule";
  * const m = reminderMessage("s1", "Morning", 7, {
- *   scheduleId: "sch_abcdefgh", prompt: "stretch", occurrenceAt: "2030-01-01T08:00:00.000Z",
+ *   scheduleId: "sch_abcdefgh" as ScheduleId, prompt: "stretch", occurrenceAt: "2030-01-01T08:00:00.000Z",
  *   recurring: { rrule: "FREQ=DAILY", timeZone: "UTC", text: { en: "", zh: "" }, nextAt: null,
  *     preview: [] },
  * }, "en");

@@ -206,7 +206,7 @@ export function scheduleChangeView(presentation: ReminderPresentation): Schedule
  * @example
  * ```ts
  * import { occurrenceKey } from "@chime/schedule/presentation";
- * const key = occurrenceKey({ scheduleId: "sch_abcdefgh", prompt: "x",
+ * const key = occurrenceKey({ scheduleId: "sch_abcdefgh",
  *   occurrenceAt: "2030-01-01T08:00:00.000Z" });
  * console.assert(key === "sch_abcdefgh@2030-01-01T08:00:00.000Z");
  * ```
