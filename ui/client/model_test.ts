@@ -9,6 +9,7 @@ import { EventViewRegistry } from "../registry.ts";
 import { CLIENT_RENDERERS } from "../renderers.ts";
 import type { ReminderPanel } from "../schedule/panel.ts";
 import { type PageApi, PageModel } from "./model.ts";
+import type { AlertHandlers } from "./page_deps.ts";
 
 /** The client configuration of `examples/web-schedule/chime.jsonc`. */
 const WEB_SCHEDULE: ClientConfigWire = { renderers: ["@chime/ui/schedule"], panels: ["reminders"] };
@@ -439,5 +440,69 @@ Deno.test("regression: the error banner is a sentence in the UI language, also a
   } finally {
     lang.value = before;
   }
+  model[Symbol.dispose]();
+});
+
+Deno.test("the alert stream alerts for a session not shown, marks its row, and one acknowledgement clears it", async () => {
+  const host = fakeHost({ ...WEB_SCHEDULE, alerts: true });
+  const acked: string[] = [];
+  host.api.acknowledge = (id, tag) => (acked.push(`${id} ${tag}`), Promise.resolve());
+  const alerts = fakeAlerts();
+  const streams: { ids: readonly string[]; handlers: AlertHandlers; closed: boolean }[] = [];
+  const model = new PageModel({
+    api: host.api,
+    connect: () => ({ [Symbol.dispose]() {} }),
+    watchAlerts: (ids, handlers) => {
+      const s = { ids, handlers, closed: false };
+      streams.push(s);
+      return { [Symbol.dispose]: () => void (s.closed = true) };
+    },
+    navigate: (id) => void model.openSession(id),
+    alerts: alerts.env,
+    timeZone: "UTC",
+    renderers: CLIENT_RENDERERS,
+    registry: new EventViewRegistry(),
+  });
+  await model.configure();
+  await model.alerts.askPermission();
+  host.logs.set("a", { events: [], views: {} });
+  host.logs.set("b", { events: [], views: {} });
+  await model.openSession("b");
+  await model.openSession("a");
+  deepEqual(model.watched.value, ["a", "b"], "newest first");
+  const live = streams.filter((s) => !s.closed);
+  equal(live.length, 1, "one stream per page");
+  deepEqual(live[0]!.ids, ["a", "b"]);
+  // A card of b (not shown) while a is looked at: notification with b's title, b's row marked.
+  const event = ev(4, "schedule/change", { op: "dispatch", id: "sch_x" });
+  live[0]!.handlers.alert({ sessionId: "b", title: "Kitchen", event, view: card("feed the cat") });
+  live[0]!.handlers.alert({ sessionId: "b", title: "Kitchen", event, view: card("feed the cat") });
+  const tag = `chime:b:sch_feed the cat@${at}`;
+  deepEqual(alerts.shown.map((s) => [s.title, s.body, s.tag]), [
+    ["Reminder — Kitchen", "feed the cat", tag],
+  ], "once, though it arrived twice");
+  deepEqual([...model.alerts.unread.value], [["b", [tag]]]);
+  equal(model.alerts.title.value, "(1) chime");
+  // Acknowledged on another device: closed here, the mark goes.
+  live[0]!.handlers.acknowledged({ sessionId: "b", tag });
+  deepEqual(alerts.closed, [tag]);
+  equal(model.alerts.unseen.value, 0);
+  // A card of the open session while the person looks at it: no alert, acknowledged at once.
+  const shown = alerts.shown.length;
+  const mine = ev(5, "schedule/change", { op: "dispatch", id: "sch_y" });
+  live[0]!.handlers.alert({ sessionId: "a", title: null, event: mine, view: card("sip") });
+  model.win.value!.receive({ event: mine, view: card("sip") });
+  equal(alerts.shown.length, shown);
+  deepEqual(acked, [`a chime:a:sch_sip@${at}`]);
+  // Unfocused (away) with b's next card: opening b from its notification acknowledges it.
+  alerts.hide(true);
+  const next = ev(6, "schedule/change", { op: "dispatch", id: "sch_z" });
+  live[0]!.handlers.alert({ sessionId: "b", title: "Kitchen", event: next, view: card("water") });
+  alerts.hide(false);
+  alerts.shown.at(-1)!.click();
+  await Promise.resolve();
+  equal(model.current.value, "b");
+  ok(acked.includes(`b chime:b:sch_water@${at}`));
+  equal(model.alerts.unseen.value, 0);
   model[Symbol.dispose]();
 });
