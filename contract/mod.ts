@@ -54,15 +54,18 @@ export {
   type RouteContext,
   type RouteHandler,
   type RouteMethod,
+  type SessionCounts,
   type SessionRoute,
   type ViewSource,
   type WebHost,
 } from "./web.ts";
-export { clientAssetPaths } from "./page.ts";
+export { clientAssetPaths, notificationTag } from "./page.ts";
 export type {
   ClientAssetPaths,
   ClientAssets,
   ClientRenderer,
+  Delivery,
+  DeliveryHost,
   EventRenderer,
   EventRenderers,
   FollowupLabeler,
@@ -83,6 +86,8 @@ export type {
   ViewAlert,
 } from "./page.ts";
 export type {
+  AcknowledgedMessage,
+  AlertMessage,
   ClientConfigWire,
   FlushedMessage,
   HistoryPage,

@@ -316,6 +316,66 @@ export interface ViewAlert {
   readonly title: string;
   /** The text, e.g. the reminder prompt. */
   readonly body: string;
+  /**
+   * What names the occurrence within its session, e.g. `sch_…@2030-01-01T08:00:00.000Z`: every
+   * notification of one occurrence, on every device, carries
+   * {@linkcode notificationTag}`(sessionId, key)` (docs/push.md). @default the event's seq
+   */
+  readonly key?: string;
+}
+
+/**
+ * The one notification tag of an occurrence, the same in the page and in a push (docs/push.md
+ * "One acknowledgement everywhere"): a browser replaces a notification with the same tag, and
+ * acknowledging it closes every notification carrying it.
+ *
+ * @param sessionId the session id
+ * @param key the occurrence within it ({@linkcode ViewAlert.key})
+ * @returns `chime:<sessionId>:<key>`
+ *
+ * @example
+ * ```ts
+ * import { notificationTag } from "@chime/contract/page";
+ * console.assert(notificationTag("s1", "sch_a@2030") === "chime:s1:sch_a@2030");
+ * ```
+ */
+export function notificationTag(sessionId: string, key: string): string {
+  return `chime:${sessionId}:${key}`;
+}
+
+/** What the page lends a module's {@linkcode ClientRenderer.delivery}. */
+export interface DeliveryHost {
+  /** The sessions this browser watches (open now or opened before), newest first. */
+  readonly watched: Readable<readonly string[]>;
+  /** The notification permission (`default`, `granted`, `denied`, `unsupported`). */
+  readonly permission: Readable<string>;
+  /** The UI language. */
+  readonly lang: Readable<Lang>;
+  /**
+   * Calls the host below one session (`/api/sessions/:id<path>`).
+   *
+   * @param id the session id
+   * @param path e.g. `/push/subscribe`
+   * @param init method and JSON body
+   * @returns the JSON answer
+   * @throws {Error} the page's API error
+   */
+  request<T>(id: string, path: string, init?: PanelRequest): Promise<T>;
+}
+
+/** A way to reach this browser when its tabs are closed (e.g. Web Push), per browser. */
+export interface Delivery extends Disposable {
+  /** Whether this browser receives it now. */
+  readonly on: Readable<boolean>;
+  /** Whether the browser can (a service worker and push manager exist). */
+  readonly supported: boolean;
+  /**
+   * Turns it on (subscribes, then registers the watched sessions) or off (unsubscribes).
+   *
+   * @param on the wanted state
+   * @returns settles when done; a failure leaves {@linkcode Delivery.on} as it was
+   */
+  set(on: boolean): Promise<void>;
 }
 
 /** Texts of the empty page a renderer module may replace, by language. */
@@ -355,4 +415,13 @@ export interface ClientRenderer {
    * @returns the alert, or `undefined` for none
    */
   alertOf?(view: EventView, lang: Lang): ViewAlert | undefined;
+  /**
+   * Delivery to this browser while its tabs are closed, turned on from the page's
+   * notification control (docs/push.md).
+   *
+   * @param host the watched sessions, the permission and requests
+   * @returns the delivery; the page disposes it with the page
+   * @default none
+   */
+  delivery?(host: DeliveryHost): Delivery;
 }

@@ -96,6 +96,27 @@ export interface WebHost {
    * @returns its agent
    */
   agentFor(session: Session): Promise<AgentHandle>;
+  /**
+   * A session's title as the sessions list shows it (its first user message, shortened;
+   * README "HTTP API"), read from storage without activating the session.
+   *
+   * @param id a session id
+   * @returns the title, or `null` before any user message (or for an unknown id)
+   */
+  title(id: string): Promise<string | null>;
+}
+
+/**
+ * What a plugin counts of one session for the sessions list (`GET /api/sessions` rows'
+ * `counts`): items waiting (`pending`) and items whose time has passed without them being
+ * delivered (`late`, e.g. an overdue reminder of a cold session). The host sums the counts of
+ * every plugin; it knows nothing of what is counted.
+ */
+export interface SessionCounts {
+  /** Items still to come. */
+  readonly pending: number;
+  /** Items whose time passed and that were not delivered yet. */
+  readonly late: number;
 }
 
 /** What one route call sees besides the request. */
@@ -181,7 +202,32 @@ export interface PluginWeb {
    * @param events the newly durable events, dense and ascending
    * @default absent: the plugin does not react to commits
    */
-  onDurable?(session: Session, events: readonly SessionEvent[]): void | Promise<void>;
+  onDurable?(
+    session: Session,
+    events: readonly SessionEvent[],
+    host: WebHost,
+  ): void | Promise<void>;
+  /**
+   * One notification was acknowledged (opened, snoozed or stopped) on some device: the host
+   * broadcast `POST /api/sessions/:id/acknowledge { tag }` to its pages' alert streams and calls
+   * this so a plugin can close the same notification elsewhere (a push plugin sends a close
+   * message; docs/push.md). Errors are logged and contained.
+   *
+   * @param sessionId the session the notification belongs to
+   * @param tag the notification tag (`notificationTag` of `contract/page.ts`)
+   * @default absent
+   */
+  onAcknowledged?(sessionId: string, tag: string): void | Promise<void>;
+  /**
+   * Counts for one session's row in the sessions list, from durable state only and never
+   * activating a cold session.
+   *
+   * @param host the host
+   * @param sessionId a stored or live session
+   * @returns the counts, or `undefined` when the plugin has nothing to count there
+   * @default absent: nothing counted
+   */
+  sessionCounts?(host: WebHost, sessionId: string): Promise<SessionCounts | undefined>;
 }
 
 /**

@@ -88,6 +88,34 @@ export interface SessionSummary {
   readonly title?: string | null;
   /** For a fork: the parent's id and title. */
   readonly forkOf?: { readonly id: string; readonly title: string | null };
+  /**
+   * What the loaded plugins count there (`PluginWeb.sessionCounts`), summed; absent when no
+   * plugin counts anything (e.g. pending and late reminders).
+   */
+  readonly counts?: { readonly pending: number; readonly late: number };
+}
+
+/**
+ * The JSON `data` of one `event: alert` message of `GET /api/alerts` (README "HTTP API"): a
+ * view that just became durable in one of the watched sessions, with the session's title.
+ */
+export interface AlertMessage {
+  /** The session it belongs to. */
+  readonly sessionId: string;
+  /** The session's title, `null` before its first user message. */
+  readonly title: string | null;
+  /** The durable event. */
+  readonly event: WireEvent;
+  /** Its commit-aware view. */
+  readonly view: EventView;
+}
+
+/** The JSON `data` of one `event: acknowledged` message of `GET /api/alerts`. */
+export interface AcknowledgedMessage {
+  /** The session. */
+  readonly sessionId: string;
+  /** The notification tag acknowledged on some device. */
+  readonly tag: string;
 }
 
 /** The answer of `GET /api/sessions?limit&before`. */
@@ -123,4 +151,6 @@ export interface ClientConfigWire {
   readonly renderers: readonly string[];
   /** Panels whose plugin is loaded and whose renderer is enabled. */
   readonly panels?: readonly string[];
+  /** `true` when the host serves `GET /api/alerts` (older hosts and fakes: absent). */
+  readonly alerts?: boolean;
 }

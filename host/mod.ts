@@ -112,6 +112,7 @@ export {
 export {
   LOCATION_DRIVER,
   type PluginFactory,
+  type PluginHostContext,
   pluginLogChecks,
   PLUGINS,
   type RegistryEntry,
@@ -155,6 +156,8 @@ export {
 } from "./plugins/views.ts";
 export { type CoveredRange, Watermark } from "./feed/watermark.ts";
 export { DurableHooks, type DurableHooksOptions } from "./plugins/durable.ts";
+export { type SessionRow, SessionTitles } from "./sessions/titles.ts";
+export { AlertFeed, type AlertFeedOptions, MAX_WATCHED, watchedIds } from "./feed/alerts.ts";
 
 // Types in the signatures above, re-exported for documentation.
 export type { Agent } from "@chime/agent";

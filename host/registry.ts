@@ -19,6 +19,7 @@ import {
 } from "@chime/session";
 import { schedulePlugin } from "@chime/schedule";
 import { timeContextPlugin } from "@chime/timecontext";
+import { pushPlugin } from "@chime/push";
 import { RENDERER_NAMES } from "@chime/ui/assets";
 import { ConfigError } from "./errors.ts";
 import { pluginLogger } from "./log.ts";
@@ -37,8 +38,18 @@ export interface RegistryEntry {
    * @throws {ConfigError} `config_invalid` for a value out of range
    */
   readonly check: (options: Readonly<Record<string, unknown>>, where: string) => void;
-  /** Builds a fresh instance from checked options. */
-  readonly create: (options: Readonly<Record<string, unknown>>) => Plugin;
+  /** Builds a fresh instance from checked options and where the host keeps its data. */
+  readonly create: (options: Readonly<Record<string, unknown>>, host: PluginHostContext) => Plugin;
+}
+
+/** What the host tells a plugin factory about itself. */
+export interface PluginHostContext {
+  /**
+   * The host's data directory (`dataDir`, else the local storage's directory), where a plugin
+   * may keep its own files in a folder named after it; `undefined` for remote or in-memory
+   * storage.
+   */
+  readonly dataDir?: string | undefined;
 }
 
 function checkWholeNumber(where: string, value: unknown, min: number, max: number): void {
@@ -71,6 +82,27 @@ export const PLUGINS: Readonly<Record<string, RegistryEntry>> = {
           : { maxRemindersPerHour: options.maxRemindersPerHour as number }),
       }),
   },
+  "@chime/push": {
+    // Web Push while a session is live (docs/push.md); keys and subscriptions in <dataDir>/push.
+    options: ["subject"],
+    check: (options, where) => {
+      const subject = options.subject;
+      if (
+        subject !== undefined && (typeof subject !== "string" || !/^(mailto|https):/.test(subject))
+      ) {
+        throw new ConfigError(
+          "config_invalid",
+          `Cannot load config: ${where}.subject must be a mailto: or https: URL`,
+        );
+      }
+    },
+    create: (options, host) =>
+      pushPlugin({
+        logger: pluginLogger("push"),
+        ...(host.dataDir === undefined ? {} : { dir: `${host.dataDir}/push` }),
+        ...(options.subject === undefined ? {} : { subject: options.subject as string }),
+      }),
+  },
 };
 
 /** Client renderers a configuration may enable (bundled in the page). */
@@ -83,6 +115,7 @@ export const RENDERERS: readonly string[] = RENDERER_NAMES;
  * @param renderers renderer names
  * @param pluginOptions options by plugin name (`HostConfig.pluginOptions`) @default {}
  * @param table the plugins names resolve against (tests: a new plugin is one more row)
+ * @param host where the host keeps its data, for the factories @default {}
  *   @default PLUGINS
  * @returns the plugin factories in order (each builds a fresh instance with its options)
  * @throws {ConfigError} `config_invalid` naming the unknown entry and the known ones, an option
@@ -100,6 +133,7 @@ export function resolveRegistry(
   renderers: readonly string[],
   pluginOptions: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {},
   table: Readonly<Record<string, RegistryEntry>> = PLUGINS,
+  host: PluginHostContext = {},
 ): PluginFactory[] {
   for (const name of renderers) {
     if (!RENDERERS.includes(name)) {
@@ -131,7 +165,7 @@ export function resolveRegistry(
     }
     // Out-of-range values fail here, at startup, not when the first session goes live.
     entry.check(options, where);
-    return () => entry.create(options);
+    return () => entry.create(options, host);
   });
 }
 

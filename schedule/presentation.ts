@@ -195,6 +195,28 @@ export function scheduleChangeView(presentation: ReminderPresentation): Schedule
   return { type: SCHEDULE_CHANGE, presentation };
 }
 
+/**
+ * What names one delivered occurrence within its session: `<scheduleId>@<occurrenceAt>`. The
+ * page's notification and a push of the same occurrence carry the same tag built from it
+ * (`notificationTag` of `@chime/contract/page`, docs/push.md).
+ *
+ * @param presentation a receipt
+ * @returns the key
+ *
+ * @example
+ * ```ts
+ * import { occurrenceKey } from "@chime/schedule/presentation";
+ * const key = occurrenceKey({ scheduleId: "sch_abcdefgh",
+ *   occurrenceAt: "2030-01-01T08:00:00.000Z" });
+ * console.assert(key === "sch_abcdefgh@2030-01-01T08:00:00.000Z");
+ * ```
+ */
+export function occurrenceKey(
+  presentation: { readonly scheduleId: string; readonly occurrenceAt: string },
+): string {
+  return `${presentation.scheduleId}@${presentation.occurrenceAt}`;
+}
+
 // Types in the signatures above, re-exported for documentation.
 export type { SCHEDULE_CHANGE, ScheduleId, SnoozeOf } from "./protocol.ts";
 export type { SessionEvent } from "@chime/session/event";

@@ -10,7 +10,13 @@
  *
  * @module
  */
-import type { PluginWeb, RouteContext, SessionRoute } from "@chime/contract";
+import type {
+  PluginWeb,
+  RouteContext,
+  SessionCounts,
+  SessionRoute,
+  WebHost,
+} from "@chime/contract";
 import { SessionError } from "@chime/session";
 import {
   checkEditBody,
@@ -262,6 +268,23 @@ const stop: SessionRoute = {
 };
 
 /**
+ * A session's row counts in the sessions list: its durable active reminders, `pending` those
+ * still to come and `late` the overdue ones (a cold session's wait for it to go live;
+ * docs/design.md "session-local"); a paused series counts as neither.
+ *
+ * @param host the store and the durable bound
+ * @param id the session id
+ * @returns the counts, `undefined` for a session with no active reminder (or none at all)
+ */
+async function sessionCounts(host: WebHost, id: string): Promise<SessionCounts | undefined> {
+  const page = await sessionReminders(host, id);
+  if (page === undefined || page.reminders.length === 0) return undefined;
+  const running = page.reminders.filter((r) => r.paused !== true);
+  const late = running.filter((r) => r.status === "overdue").length;
+  return { pending: running.length - late, late };
+}
+
+/**
  * The schedule plugin's web part (docs/recurring.md "Host and page"): `GET
  * /api/sessions/:id/reminders` → `{ reminders, deliveryMode }` (`404 session_not_found`);
  * `POST …/reminders/:scheduleId/snooze { seconds } | { until: { date, time } }` → `200 {
@@ -300,5 +323,6 @@ export function scheduleWeb(): PluginWeb {
     views: scheduleViews,
     renderer: SCHEDULE_RENDERER,
     panels: [REMINDERS_PANEL],
+    sessionCounts,
   };
 }

@@ -13,7 +13,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   timecontext: ["contract", "session"],
   schedule: ["contract", "session"],
   offline: ["agent", "contract", "schedule", "timecontext"],
-  host: ["agent", "contract", "offline", "schedule", "session", "timecontext", "ui"],
+  push: ["contract", "schedule", "session"],
+  host: ["agent", "contract", "offline", "push", "schedule", "session", "timecontext", "ui"],
   // The contract is npm-free; the schedule only through per-path pure exports, never a barrel.
   ui: ["contract", "schedule"],
 };

@@ -22,6 +22,7 @@ import { PageModel } from "./client/model.ts";
 import { SessionList } from "./client/session_list.tsx";
 import { SessionView } from "./client/session_view.tsx";
 import { connectStream } from "./client/stream.ts";
+import { watchAlerts } from "./client/alert_stream.ts";
 import { text } from "./client/strings.ts";
 import { Topbar } from "./client/topbar.tsx";
 import { installAssets } from "./client/assets.ts";
@@ -42,6 +43,7 @@ function newPage() {
     navigate: (id) => {
       location.hash = `#/s/${encodeURIComponent(id)}`;
     },
+    watchAlerts: (ids, handlers) => watchAlerts(ids, handlers),
     alerts: browserAlerts(),
     timeZone: api.browserTimeZone(),
     renderers: CLIENT_RENDERERS,
@@ -54,7 +56,15 @@ function App(): VNode {
   const model = useModel(newPage);
   useEffect(() => {
     const onHash = () => void model.openSession(routeId());
-    const onVisible = () => document.visibilityState === "visible" && model.alerts.visible();
+    // Visible and focused again: the open session's cards count as seen.
+    const onVisible = () => document.visibilityState === "visible" && model.back();
+    // The push worker asks to show a card (a notification clicked while the page is open).
+    const onWorker = (e: MessageEvent) => {
+      const m = e.data as { type?: unknown; sessionId?: unknown; seq?: unknown } | null;
+      if (m?.type === "chime-reveal" && typeof m.sessionId === "string") {
+        model.revealCard(m.sessionId, typeof m.seq === "number" ? m.seq : -1);
+      }
+    };
     const onKey = (e: KeyboardEvent) => {
       if (e.key === "Escape" && (model.drawer.peek() || model.sheet.peek() !== null)) {
         model.setDrawer(false);
@@ -63,6 +73,8 @@ function App(): VNode {
     };
     addEventListener("hashchange", onHash);
     document.addEventListener("visibilitychange", onVisible);
+    addEventListener("focus", onVisible);
+    navigator.serviceWorker?.addEventListener("message", onWorker);
     addEventListener("keydown", onKey);
     void model.refreshSessions();
     // The renderers and panels first, so the first page already shows what they render.
@@ -70,6 +82,8 @@ function App(): VNode {
     return () => {
       removeEventListener("hashchange", onHash);
       document.removeEventListener("visibilitychange", onVisible);
+      removeEventListener("focus", onVisible);
+      navigator.serviceWorker?.removeEventListener("message", onWorker);
       removeEventListener("keydown", onKey);
       model.close();
     };

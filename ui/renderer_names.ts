@@ -7,4 +7,4 @@
  */
 
 /** Client renderer modules in the built page, by package export name. */
-export const RENDERER_NAMES: readonly string[] = ["@chime/ui/schedule"];
+export const RENDERER_NAMES: readonly string[] = ["@chime/ui/schedule", "@chime/ui/push"];

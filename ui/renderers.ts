@@ -7,8 +7,10 @@
  */
 import type { ClientRenderer } from "./client_renderer.ts";
 import { SCHEDULE_CLIENT } from "./schedule/mod.ts";
+import { PUSH_CLIENT } from "./push/mod.ts";
 
 /** Client renderer modules bundled in the page, by name. */
 export const CLIENT_RENDERERS: Readonly<Record<string, ClientRenderer>> = {
   [SCHEDULE_CLIENT.name]: SCHEDULE_CLIENT,
+  [PUSH_CLIENT.name]: PUSH_CLIENT,
 };

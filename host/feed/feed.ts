@@ -254,6 +254,21 @@ export class Feeds {
     }
   }
 
+  /**
+   * The views of the gated events of a newly covered range, from memory when it holds them,
+   * else read from storage (for the page alert stream, `./alerts.ts`).
+   *
+   * @param session the exact live object
+   * @param range a range the watermark covers
+   * @returns `{ kind: 'view' }` items, ascending
+   */
+  viewsOf(session: Session, range: CoveredRange): Promise<FeedItem[]> {
+    const sync = this.#sidecarsSync(session, range.from, range.to);
+    return sync === undefined
+      ? this.#sidecars(session, range.from, range.to)
+      : Promise.resolve(sync);
+  }
+
   /** The sidecars of `[from, to)` from memory, or `undefined` when storage must be read. */
   #sidecarsSync(session: Session, from: number, to: number): FeedItem[] | undefined {
     try {

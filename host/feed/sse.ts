@@ -8,7 +8,7 @@ import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
 import type { Session } from "@chime/session";
 import { HostError } from "../errors.ts";
-import type { Feeds } from "./feed.ts";
+import type { FeedClient, Feeds } from "./feed.ts";
 import { HEARTBEAT_FRAME } from "./frame.ts";
 
 /** Options of {@linkcode streamSession}. */
@@ -55,15 +55,34 @@ export function streamSession(
   options: StreamOptions = {},
 ): Response {
   const after = resumeCursor(c);
+  return pumpClient(c, () => feeds.attach(session, after), () => session.closed, options);
+}
+
+/**
+ * Pumps one {@linkcode FeedClient} into a `streamSSE` response until the client closes, the
+ * request aborts or `ended()` says so, with `retry:` first and heartbeat comments while idle.
+ *
+ * @param c the request context
+ * @param attach attaches the client (called once the response starts)
+ * @param ended `true` once the stream's source is gone (e.g. a released session)
+ * @param options heartbeat and retry intervals
+ * @returns the SSE response
+ */
+export function pumpClient(
+  c: Context,
+  attach: () => FeedClient,
+  ended: () => boolean,
+  options: StreamOptions = {},
+): Response {
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   const retryMs = options.retryMs ?? 1000;
   c.header("X-Accel-Buffering", "no");
   return streamSSE(c, async (stream) => {
-    const client = feeds.attach(session, after);
+    const client = attach();
     stream.onAbort(() => client.close());
     try {
       await stream.write(`retry: ${retryMs}\n\n`);
-      while (!client.closed && !stream.aborted && !session.closed) {
+      while (!client.closed && !stream.aborted && !ended()) {
         const frames = await client.take(heartbeatMs);
         // A client ended with a last frame (`session-lost`) is closed once it returned it.
         if (stream.aborted || (client.closed && frames.length === 0)) break;

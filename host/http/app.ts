@@ -17,6 +17,7 @@ import { sessionRoutes } from "../sessions/routes_sessions.ts";
 import { hostGuard, originGuard, type OriginOptions, securityHeaders } from "./security.ts";
 import type { StreamOptions } from "../feed/sse.ts";
 import { requestLog } from "../log.ts";
+import { alertRoutes } from "../feed/alerts.ts";
 
 /** One static file served by the host (the embedded UI island). */
 export interface StaticAsset {
@@ -169,6 +170,8 @@ export function createApp(runtime: HostRuntime, options: AppOptions = {}): HostA
   app.get("/healthz", (c) => c.json({ ok: true }));
   app.get("/api/client-config", (c) => c.json(clientConfig(runtime)));
   app.use("/api/sessions/:id/*", leaseRouting(runtime));
+  // The pages' alert stream and the acknowledgement (README "The page", docs/push.md).
+  app.route("/api", alertRoutes(runtime.alerts, (id) => runtime.exists(id), options));
   app.route("/api/sessions", sessionRoutes(runtime, options));
   app.route("/api/sessions", messageRoutes(runtime));
   // Whatever the loaded plugins contribute (docs/architecture.md "Plugins").

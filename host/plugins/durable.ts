@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Plugin } from "@chime/contract";
+import type { Plugin, WebHost } from "@chime/contract";
 import type { Session, SessionEvent } from "@chime/session";
 import type { EventRange } from "../feed/feed.ts";
 import type { CoveredRange } from "../feed/watermark.ts";
@@ -18,6 +18,8 @@ export interface DurableHooksOptions {
   readonly read: EventRange;
   /** Where a hook's throw or rejection goes; the commit stands. */
   readonly reportError: (error: unknown) => void;
+  /** What the hooks get as their third argument (the host's `WebHost`). */
+  readonly host?: WebHost;
 }
 
 /**
@@ -94,12 +96,16 @@ export class DurableHooks {
   }
 
   async #call(
-    hook: (session: Session, events: readonly SessionEvent[]) => void | Promise<void>,
+    hook: (
+      session: Session,
+      events: readonly SessionEvent[],
+      host: WebHost,
+    ) => void | Promise<void>,
     session: Session,
     events: readonly SessionEvent[],
   ): Promise<void> {
     try {
-      await hook(session, events);
+      await hook(session, events, this.#options.host as WebHost);
     } catch (error) {
       this.#options.reportError(error);
     }

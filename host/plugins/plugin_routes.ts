@@ -25,6 +25,7 @@ export function webHost(runtime: HostRuntime): WebHost {
     durableLength: (session) => Math.min(runtime.watermark.get(session), session.length),
     resume: (id) => runtime.resume(id),
     agentFor: (session) => runtime.agentFor(session),
+    title: (id) => runtime.titles.title(id, runtime.store.live(id)?.header.seedLength ?? 0),
   };
 }
 
@@ -34,6 +35,8 @@ export interface ClientConfig {
   readonly renderers: readonly string[];
   /** The page panels of loaded plugins whose renderer module is enabled. */
   readonly panels: readonly string[];
+  /** The host serves the page alert stream (`GET /api/alerts`). */
+  readonly alerts: true;
 }
 
 /**
@@ -47,6 +50,7 @@ export function clientConfig(runtime: HostRuntime): ClientConfig {
   return {
     renderers: runtime.renderers,
     panels: enabledPanels(runtime.plugins, runtime.renderers),
+    alerts: true,
   };
 }
 

@@ -9,7 +9,9 @@ import { SessionError } from "@chime/session";
 import { cwdProblem } from "./_cwd.ts";
 import { HostError } from "../errors.ts";
 import { attachedHistory, detachedHistory } from "./history.ts";
-import { SessionTitles } from "./titles.ts";
+import type { SessionRow } from "./titles.ts";
+import { webHost } from "../plugins/plugin_routes.ts";
+import type { Plugin, SessionCounts, WebHost } from "@chime/contract";
 import type { HostRuntime } from "./runtime.ts";
 import { type StreamOptions, streamSession } from "../feed/sse.ts";
 import {
@@ -38,6 +40,37 @@ function cwdField(body: Record<string, unknown>): string | undefined {
 }
 
 /**
+ * The rows with what the plugins count there (`PluginWeb.sessionCounts`), summed; a row no
+ * plugin counts anything of stays as it was, and a failing count is left out (the list still
+ * answers).
+ */
+function withCounts(
+  host: WebHost,
+  plugins: readonly Plugin[],
+  rows: readonly SessionRow[],
+): Promise<SessionRow[]> {
+  const counters = plugins.flatMap((p) => {
+    const count = p.web?.sessionCounts;
+    return count === undefined ? [] : [count.bind(p.web)];
+  });
+  if (counters.length === 0) return Promise.resolve([...rows]);
+  return Promise.all(rows.map(async (row) => {
+    const found = await Promise.all(
+      counters.map((count) => count(host, row.header.id).catch(() => undefined)),
+    );
+    const counts = found.filter((c): c is SessionCounts => c !== undefined);
+    if (counts.length === 0) return row;
+    return {
+      ...row,
+      counts: {
+        pending: counts.reduce((n, c) => n + c.pending, 0),
+        late: counts.reduce((n, c) => n + c.late, 0),
+      },
+    };
+  }));
+}
+
+/**
  * The `/api/sessions` sub-app.
  *
  * @param runtime the host runtime
@@ -45,7 +78,8 @@ function cwdField(body: Record<string, unknown>): string | undefined {
  * @returns a Hono app to mount with `app.route("/api/sessions", …)`
  */
 export function sessionRoutes(runtime: HostRuntime, options: StreamOptions = {}): Hono {
-  const titles = new SessionTitles(runtime.store);
+  const titles = runtime.titles;
+  const host = webHost(runtime);
   return new Hono()
     .post("/", async (c) => {
       const body = await readJsonObject(c);
@@ -80,7 +114,7 @@ export function sessionRoutes(runtime: HostRuntime, options: StreamOptions = {})
       }
       const page = limit === undefined ? headers : headers.slice(0, limit);
       const more = page.length < headers.length;
-      const sessions = await titles.rows(page);
+      const sessions = await withCounts(host, runtime.plugins, await titles.rows(page));
       return c.json({ sessions, nextBefore: more ? page.at(-1)!.id : null });
     })
     .get("/:id", async (c) => {

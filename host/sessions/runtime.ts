@@ -24,18 +24,34 @@ import type { HostConfig } from "../config/config.ts";
 import { HostError } from "../errors.ts";
 import { type HostLeases, openLeases, sharedStorage } from "../leases/leases.ts";
 import { type FeedLimits, Feeds } from "../feed/feed.ts";
-import { type RegistryEntry, resolveRegistry } from "../registry.ts";
+import { type RegistryEntry, resolveRegistry, storageDriver } from "../registry.ts";
 import { Views, type ViewSource } from "../plugins/views.ts";
 import { seedVerifiedPrefix } from "./history.ts";
 import { Watermark } from "../feed/watermark.ts";
 import { DurableHooks } from "../plugins/durable.ts";
+import { webHost } from "../plugins/plugin_routes.ts";
+import { AlertFeed } from "../feed/alerts.ts";
+import { SessionTitles } from "./titles.ts";
+
+/** The data directory plugins may keep files in: `dataDir`, else the local storage's folder. */
+function dataDirOf(options: RuntimeOptions): string | undefined {
+  if (options.config.dataDir !== undefined) return options.config.dataDir;
+  if (options.backend !== undefined) return undefined;
+  try {
+    return storageDriver(options.config.storage.kind, {
+      ...(options.storageDrivers === undefined ? {} : { drivers: options.storageDrivers }),
+    }).directory(options.config.storage);
+  } catch {
+    return undefined; // an unknown kind fails where the storage opens
+  }
+}
 
 /** Options of {@linkcode HostRuntime.open}. */
 export interface RuntimeOptions {
   /** Storage, model, plugins and renderers; ignored parts are replaced by the overrides below. */
   readonly config:
     & Pick<HostConfig, "storage" | "model" | "plugins" | "renderers" | "cwd">
-    & Partial<Pick<HostConfig, "lease" | "advertisedUrl" | "pluginOptions">>;
+    & Partial<Pick<HostConfig, "lease" | "advertisedUrl" | "pluginOptions" | "dataDir">>;
   /** A backend to use instead of `config.storage` (tests). */
   readonly backend?: PersistenceBackend;
   /** A lease table to use instead of one opened from shared `config.storage` (tests). */
@@ -96,6 +112,10 @@ export class HostRuntime implements AsyncDisposable {
   readonly views: Views;
   /** Stream clients. */
   readonly feeds: Feeds;
+  /** The pages' alert streams (`GET /api/alerts`). */
+  readonly alerts: AlertFeed;
+  /** Session titles (the sessions list, the alert stream, `WebHost.title`). */
+  readonly titles: SessionTitles;
   /** Enabled client renderers. */
   readonly renderers: readonly string[];
   /** The loaded plugins, in load order (their `web` parts are mounted by `createApp`). */
@@ -131,6 +151,7 @@ export class HostRuntime implements AsyncDisposable {
     });
     this.renderers = options.config.renderers;
     this.plugins = this.#plugins;
+    this.titles = new SessionTitles(store);
     this.cwd = options.config.cwd;
     const clock = options.clock ?? systemClock;
     const reportError = options.reportError ?? ((e) => globalThis.reportError(e));
@@ -166,6 +187,14 @@ export class HostRuntime implements AsyncDisposable {
       plugins: this.#plugins,
       read: (session, from, to) => this.store.read(session, from, to),
       reportError,
+      host: webHost(this),
+    });
+    this.alerts = new AlertFeed({
+      views: (session, range) => this.feeds.viewsOf(session, range),
+      title: (session) => this.titles.title(session.id, session.header.seedLength ?? 0),
+      plugins: this.#plugins,
+      reportError,
+      ...(options.feedLimits === undefined ? {} : { limits: options.feedLimits }),
     });
     // One commit point (docs/design.md#receipt-watermark): the range the watermark newly covers
     // goes to the stream clients as sidecars and to the plugins' after-commit hooks.
@@ -173,6 +202,7 @@ export class HostRuntime implements AsyncDisposable {
       const range = this.watermark.advance(session, through);
       if (range === undefined) return;
       this.feeds.covered(session, range);
+      void this.alerts.covered(session, range);
       void durable.covered(session, range);
     });
     // A prefix read back from storage is durable by construction. Seeding here, synchronously as
@@ -199,6 +229,7 @@ export class HostRuntime implements AsyncDisposable {
       options.config.renderers,
       options.config.pluginOptions,
       options.pluginTable,
+      { dataDir: dataDirOf(options) },
     );
     const plugins = options.plugins ?? factories.map((create) => create());
     // The fence reads the leases the runtime opens once the backend is open (schema first).
@@ -416,6 +447,7 @@ export class HostRuntime implements AsyncDisposable {
   async #close(): Promise<void> {
     await this.#idle.stop();
     this.feeds.closeAll();
+    this.alerts.closeAll();
     const errors = await this.#agents.disposeAll();
     await this.#loader[Symbol.asyncDispose]().catch((e) => errors.push(e));
     await this.store[Symbol.asyncDispose]().catch((e) => errors.push(e));

@@ -25,6 +25,8 @@ export interface SessionRow {
   readonly title: string | null;
   /** For a fork: the parent id and its title. */
   readonly forkOf?: { readonly id: string; readonly title: string | null };
+  /** What the loaded plugins count there (`PluginWeb.sessionCounts`), summed. */
+  readonly counts?: { readonly pending: number; readonly late: number };
 }
 
 /**

@@ -210,3 +210,19 @@ export async function axeSerious(page: Page): Promise<Violation[]> {
   });
   return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
 }
+
+/**
+ * Emulates the tab being hidden or shown (an init-free page function: pass it to
+ * `page.evaluate(setHidden, true)`): overrides `document.visibilityState` and `document.hidden`
+ * and fires `visibilitychange`.
+ *
+ * @param hidden whether the tab is hidden
+ */
+export function setHidden(hidden: boolean): void {
+  Object.defineProperty(document, "visibilityState", {
+    configurable: true,
+    get: () => (hidden ? "hidden" : "visible"),
+  });
+  Object.defineProperty(document, "hidden", { configurable: true, get: () => hidden });
+  document.dispatchEvent(new Event("visibilitychange"));
+}

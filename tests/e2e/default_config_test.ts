@@ -29,7 +29,7 @@ Deno.test({
       page.on("request", (r) => asked.push(new URL(r.url()).pathname));
       const config = page.waitForResponse((r) => r.url().endsWith("/api/client-config"));
       await page.goto(host.url);
-      deepEqual(await (await config).json(), { renderers: [], panels: [] });
+      deepEqual(await (await config).json(), { renderers: [], panels: [], alerts: true });
       await page.getByTestId("new-session").click();
       await waitLive(page);
       // The page's own texts (the model's answers are the model's business).
@@ -45,6 +45,7 @@ Deno.test({
         equal(await page.getByTestId("reminders-chip").count(), 0, `no chip at ${width} px`);
       }
       deepEqual(asked.filter((p) => p.includes("/reminders")), [], "no reminders request");
+      deepEqual(asked.filter((p) => p === "/api/alerts"), [], "nothing alerts: no alert stream");
       ok(asked.includes("/api/client-config"));
       deepEqual(b.errors, []);
     } finally {

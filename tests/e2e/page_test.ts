@@ -16,6 +16,7 @@ import {
   overflow,
   scrollToTop,
   send,
+  setHidden,
   waitAtBottom,
   waitText,
 } from "./_page.ts";
@@ -60,15 +61,6 @@ function recordAlerts() {
     return osc.call(this);
   };
   w.__tones = () => tones;
-}
-
-function setHidden(hidden: boolean) {
-  Object.defineProperty(document, "visibilityState", {
-    configurable: true,
-    get: () => (hidden ? "hidden" : "visible"),
-  });
-  Object.defineProperty(document, "hidden", { configurable: true, get: () => hidden });
-  document.dispatchEvent(new Event("visibilitychange"));
 }
 
 e2e(

@@ -23,8 +23,8 @@ Deno.test("parseJsonc() reports the line and column of a syntax error", () => {
 
 Deno.test("the web-schedule example overlays the default and keeps data in the repo", async () => {
   const config = await loadConfig(EXAMPLE, { cwd: "/tmp" });
-  assert.deepEqual(config.plugins, ["@chime/timecontext", "@chime/schedule"]);
-  assert.deepEqual(config.renderers, ["@chime/ui/schedule"]);
+  assert.deepEqual(config.plugins, ["@chime/timecontext", "@chime/schedule", "@chime/push"]);
+  assert.deepEqual(config.renderers, ["@chime/ui/schedule", "@chime/ui/push"]);
   assert.equal(config.hostname, "127.0.0.1");
   assert.equal(config.port, 8787);
   assert.deepEqual(config.storage, {
@@ -32,7 +32,7 @@ Deno.test("the web-schedule example overlays the default and keeps data in the r
     url: new URL(`file://${join(ROOT, "data", "chime.db")}`).href,
   });
   assert.equal(config.model.kind, "offline");
-  assert.equal(resolveRegistry(config.plugins, config.renderers).length, 2);
+  assert.equal(resolveRegistry(config.plugins, config.renderers).length, 3);
   const plain = await loadConfig(join(ROOT, "config", "default.jsonc"));
   assert.deepEqual(plain.plugins, [], "the default tree has no schedule");
 });

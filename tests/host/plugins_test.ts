@@ -46,7 +46,11 @@ async function serve(config: string) {
 
 Deno.test("config/default.jsonc: no reminders route, no renderer, no panel", async () => {
   await using host = await serve("config/default.jsonc");
-  assert.deepEqual((await host.get("/api/client-config")).body, { renderers: [], panels: [] });
+  assert.deepEqual((await host.get("/api/client-config")).body, {
+    renderers: [],
+    panels: [],
+    alerts: true,
+  });
   const created = await host.post("/api/sessions", { timeZone: "Europe/Paris" });
   assert.equal(created.status, 201);
   const id = created.body.header.id;
@@ -65,8 +69,9 @@ Deno.test("config/default.jsonc: no reminders route, no renderer, no panel", asy
 Deno.test("examples/web-schedule: the schedule plugin brings its route, renderer and panel", async () => {
   await using host = await serve("examples/web-schedule/chime.jsonc");
   assert.deepEqual((await host.get("/api/client-config")).body, {
-    renderers: ["@chime/ui/schedule"],
+    renderers: ["@chime/ui/schedule", "@chime/ui/push"],
     panels: ["reminders"],
+    alerts: true,
   });
   const id = (await host.post("/api/sessions", { timeZone: "Europe/Paris" })).body.header.id;
   assert.deepEqual((await host.get(`/api/sessions/${id}/reminders`)).body, {
@@ -102,15 +107,16 @@ Deno.test("a panel needs both its plugin and its enabled renderer", async () => 
   assert.deepEqual(await clientConfigOf([plugin], [renderer]), {
     renderers: [renderer],
     panels: ["list"],
+    alerts: true,
   });
   assert.deepEqual(
     await clientConfigOf([], [renderer]),
-    { renderers: [renderer], panels: [] },
+    { renderers: [renderer], panels: [], alerts: true },
     "the renderer alone shows events but gets no panel (its routes are absent)",
   );
   assert.deepEqual(
     await clientConfigOf([plugin], []),
-    { renderers: [], panels: [] },
+    { renderers: [], panels: [], alerts: true },
     "the plugin alone gets no panel (the page has no code enabled for it)",
   );
 });

@@ -169,7 +169,11 @@ export async function editMessage(
 /** The renderer modules and panels the host's configuration enables (`GET /api/client-config`). */
 export async function clientConfig(): Promise<ClientConfigWire> {
   const config = await call<Partial<ClientConfigWire>>("/api/client-config");
-  return { renderers: config.renderers ?? [], panels: config.panels ?? [] };
+  return {
+    renderers: config.renderers ?? [],
+    panels: config.panels ?? [],
+    ...(config.alerts === true ? { alerts: true } : {}),
+  };
 }
 
 /**
@@ -188,4 +192,15 @@ export async function request<T>(id: string, path: string, init: PanelRequest = 
     `${base(id)}${path}`,
     method === "GET" ? {} : { method, body: JSON.stringify(init.body ?? {}) },
   );
+}
+
+/**
+ * `POST /api/sessions/:id/acknowledge { tag }`: one notification was seen here; the host closes
+ * it on the person's other pages and devices (docs/push.md).
+ *
+ * @param id the session id
+ * @param tag the notification tag
+ */
+export async function acknowledge(id: string, tag: string): Promise<void> {
+  await call<unknown>(`${base(id)}/acknowledge`, { method: "POST", body: JSON.stringify({ tag }) });
 }

@@ -60,20 +60,40 @@ export function revealNode(seq: number): void {
   node.focus({ preventScroll: true });
 }
 
+/** The page's open notifications by tag (to close them when acknowledged elsewhere). */
+const shown = new Map<string, Notification>();
+
+/** Closes the page's and the service worker's notifications of a tag. */
+function closeTag(tag: string): void {
+  shown.get(tag)?.close();
+  shown.delete(tag);
+  const workers = globalThis.navigator?.serviceWorker;
+  if (workers?.controller === null || workers === undefined) return;
+  void workers.ready
+    .then((r) => r.getNotifications({ tag }))
+    .then((list) => list.forEach((n) => n.close()))
+    .catch(() => {});
+}
+
 /** The real {@linkcode AlertsEnv} of a browser tab. */
 export function browserAlerts(): AlertsEnv {
   return {
-    hidden: () => document.visibilityState === "hidden",
+    // Unfocused counts as away: a tab behind another window or on a second screen.
+    away: () => document.visibilityState === "hidden" || !document.hasFocus(),
+    close: closeTag,
     permission,
     requestPermission: async () =>
       typeof Notification === "undefined" ? "unsupported" : await Notification.requestPermission(),
-    notify(title, body, onClick) {
+    notify(title, body, tag, onClick) {
       if (typeof Notification === "undefined") return;
-      const n = new Notification(title, {
-        body,
-        tag: `chime-${body}`,
-        lang: document.documentElement.lang,
-      });
+      let n: Notification;
+      try {
+        n = new Notification(title, { body, tag, lang: document.documentElement.lang });
+      } catch {
+        return; // a browser that shows notifications only from a service worker
+      }
+      shown.set(tag, n);
+      n.onclose = () => shown.get(tag) === n && shown.delete(tag);
       n.onclick = () => {
         onClick();
         n.close();

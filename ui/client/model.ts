@@ -7,7 +7,10 @@
  * @module
  */
 import { computed, createModel, effect, signal } from "@preact/signals";
+import { type Delivery, notificationTag } from "@chime/contract";
 import type { ClientConfigWire, ClientRenderer, PageHints, PanelHost } from "../client_renderer.ts";
+import type { EventView } from "../wire.ts";
+import { readWatched, WATCHED_MAX, writeWatched } from "./watched.ts";
 import { lang } from "../i18n.ts";
 import type { RenderContext } from "../registry.ts";
 import { SessionWindow } from "../window.ts";
@@ -65,6 +68,14 @@ export const PageModel = createModel((deps: PageDeps) => {
     hintOf(enabled.value, key, lang.value) ?? text(key);
   let stream: Disposable | undefined;
   let off = (): void => {};
+  /** Sessions this browser watches for alerts: open now or opened before, newest first. */
+  const watched = signal<readonly string[]>(readWatched(deps.alerts.storage));
+  /** Whether the host serves the page alert stream (`GET /api/alerts`). */
+  const alertStream = signal(false);
+  /** Ways to reach this browser with its tabs closed (`ClientRenderer.delivery`). */
+  const deliveries = signal<readonly Delivery[]>([]);
+  /** A card to reveal once its session opened (a notification of another session clicked). */
+  let reveal: { readonly id: string; readonly seq: number } | undefined;
 
   const fail = (err: unknown): void => {
     if (err instanceof ApiError && err.code === "session_owned_elsewhere") {
@@ -127,8 +138,48 @@ export const PageModel = createModel((deps: PageDeps) => {
     }
   };
 
+  const acknowledge = (id: string, tags: readonly string[]): void => {
+    for (const tag of tags) void deps.api.acknowledge?.(id, tag).catch(() => {});
+  };
+  /** Marks a session seen (it is open and the person is at the page): acknowledges its cards. */
+  const seeCurrent = (): void => {
+    const id = current.peek();
+    if (id !== null && !alerts.away()) acknowledge(id, alerts.seen(id));
+  };
+  // One alert per card, whichever way it arrived (the open window or the page alert stream).
+  const reported = new Set<string>();
+  const report = (id: string, seq: number, view: EventView, title: string | null): void => {
+    const key = `${id}#${seq}`;
+    if (reported.has(key)) return;
+    reported.add(key);
+    const said = alertOf(enabled.peek(), view, lang.peek());
+    if (!said) return;
+    const tag = notificationTag(id, said.key ?? String(seq));
+    const open = id === current.peek();
+    if (open) announcement.value = `${said.title}: ${said.body}`;
+    // The person is looking at that session's card: nothing to alert, and it is acknowledged.
+    if (open && !alerts.away()) return acknowledge(id, [tag]);
+    const named = title ?? sessions.peek().find((s) => s.header.id === id)?.title ?? null;
+    alerts.card({
+      sessionId: id,
+      seq,
+      tag,
+      title: open || !named ? said.title : `${said.title} — ${named}`,
+      prompt: said.body,
+      open: () => {
+        if (id === current.peek()) {
+          deps.alerts.reveal(seq);
+          acknowledge(id, alerts.seen(id));
+        } else {
+          reveal = { id, seq };
+          deps.navigate(id);
+        }
+      },
+    });
+  };
+
   // New durable cards and assistant messages after a window's first load: announce them (one
-  // polite live region, not the whole chat) and alert while the tab is hidden.
+  // polite live region, not the whole chat) and alert while the person is away.
   let tracked: SessionWindow | null = null;
   let cardsSeen = new Set<number>();
   let lastSeq = -1;
@@ -152,10 +203,8 @@ export const PageModel = createModel((deps: PageDeps) => {
     for (const [seq, view] of views) {
       if (cardsSeen.has(seq)) continue;
       cardsSeen.add(seq);
-      const said = alertOf(enabled.peek(), view, lang.peek());
-      if (!said) continue;
-      announcement.value = `${said.title}: ${said.body}`;
-      alerts.card({ seq, title: said.title, prompt: said.body });
+      const id = current.peek();
+      if (id !== null) report(id, seq, view, null);
     }
     for (let i = Math.max(lastSeq + 1, first) - first; i < events.length; i++) {
       const e = events[i]!;
@@ -172,9 +221,53 @@ export const PageModel = createModel((deps: PageDeps) => {
     lastSeq = Math.max(lastSeq, tail);
   });
 
+  // The page alert stream: every watched session's new durable cards (README "The page").
+  effect(() => {
+    const ids = watched.value;
+    // Only when an enabled module raises alerts (the plain chat host has nothing to alert).
+    const raises = enabled.value.some((r) => r.alertOf !== undefined);
+    if (!alertStream.value || !raises || deps.watchAlerts === undefined || ids.length === 0) return;
+    const feed = deps.watchAlerts(ids, {
+      alert: (m) => {
+        // A card of the open session is reported by its window (it knows the first load).
+        if (m.sessionId === current.peek() && win.peek()?.status.peek() !== "ready") return;
+        report(m.sessionId, m.event.seq, m.view, m.title);
+        if (m.sessionId !== current.peek()) void refreshSessions(); // the row's counts
+      },
+      acknowledged: (m) => alerts.acknowledged(m.sessionId, m.tag),
+    });
+    return () => feed[Symbol.dispose]();
+  });
+
   return {
     sessions,
     sessionsNext,
+    watched,
+    /** The first way to reach this browser with its tabs closed, if a module brings one. */
+    delivery: computed(() => deliveries.value[0] ?? null),
+    /**
+     * The page is visible or focused again: the permission is read again and the open session's
+     * cards count as seen (and are acknowledged on every device).
+     */
+    back(): void {
+      alerts.visible();
+      seeCurrent();
+    },
+    /**
+     * Opens a session at one card (a push notification was clicked while the page is open).
+     *
+     * @param id the session
+     * @param seq the card's seq, `-1` for the latest message
+     */
+    revealCard(id: string, seq: number): void {
+      if (id === current.peek()) {
+        if (seq >= 0) deps.alerts.reveal(seq);
+        acknowledge(id, alerts.seen(id));
+        return;
+      }
+      if (seq >= 0) reveal = { id, seq };
+      deps.navigate(id);
+    },
     current,
     header,
     win,
@@ -215,9 +308,22 @@ export const PageModel = createModel((deps: PageDeps) => {
       off();
       const on = enable(config, deps.renderers, deps.registry, panelHost);
       deps.installAssets?.(on.modules);
-      off = on.off;
+      const reach = on.modules.flatMap((m) =>
+        m.delivery === undefined ? [] : [m.delivery({
+          watched,
+          permission: alerts.permission,
+          lang: computed(() => lang.value),
+          request: (id, path, init) => api.request(id, path, init),
+        })]
+      );
+      off = () => {
+        on.off();
+        for (const d of reach) d[Symbol.dispose]();
+      };
       enabled.value = on.modules;
       panels.value = on.panels;
+      deliveries.value = reach;
+      alertStream.value = config.alerts === true;
     },
 
     /** Loads the next page of the session list. */
@@ -254,6 +360,12 @@ export const PageModel = createModel((deps: PageDeps) => {
       }
       current.value = id;
       if (!id) return;
+      seeCurrent();
+      const list = [id, ...watched.peek().filter((w) => w !== id)].slice(0, WATCHED_MAX);
+      if (list.join() !== watched.peek().join()) {
+        watched.value = list;
+        writeWatched(deps.alerts.storage, list);
+      }
       const w = new SessionWindow({
         loadHistory: async (q) => {
           const page = await api.loadHistory(id, q);
@@ -274,6 +386,11 @@ export const PageModel = createModel((deps: PageDeps) => {
       opened(id);
       // Tail first: the stream then opens with ?after=<tail> instead of replaying the log.
       await w.start();
+      // A notification of this session was clicked from another one: show its card.
+      if (reveal?.id === id && current.peek() === id) {
+        deps.alerts.reveal(reveal.seq);
+        reveal = undefined;
+      }
       // Owned by another host: history stays readable here, the banner links to the owner.
       if (current.peek() !== id || win.peek() !== w || owner.peek() !== null) return;
       // docs/flows.md#open: the page resumes a session when it opens or reconnects to it.
@@ -373,6 +490,8 @@ export const PageModel = createModel((deps: PageDeps) => {
       off();
       off = () => {};
       panels.value = [];
+      deliveries.value = [];
+      alertStream.value = false;
     },
   };
 });

@@ -9,6 +9,7 @@ import { EventViewRegistry } from "../registry.ts";
 import { CLIENT_RENDERERS } from "../renderers.ts";
 import type { ReminderPanel } from "../schedule/panel.ts";
 import { type PageApi, PageModel } from "./model.ts";
+import type { AlertHandlers } from "./page_deps.ts";
 
 /** The client configuration of `examples/web-schedule/chime.jsonc`. */
 const WEB_SCHEDULE: ClientConfigWire = { renderers: ["@chime/ui/schedule"], panels: ["reminders"] };
@@ -20,9 +21,9 @@ const header = (id: string): WireHeader => ({ id, createdAt: at, origin: "web", 
 const ev = (seq: number, type: string, data: unknown = {}): WireEvent => ({ seq, type, at, data });
 const LISTED = { ok: true, schedules: [] };
 const FRAME = "<schedule-reminder>\n{}\n</schedule-reminder>";
-const card = (prompt: string): EventView => ({
+const card = (prompt: string, scheduleId = `sch_${prompt}`): EventView => ({
   type: "schedule/change",
-  presentation: { scheduleId: "sch_1", prompt, occurrenceAt: at },
+  presentation: { scheduleId, prompt, occurrenceAt: at },
 });
 
 /** An in-memory host: one log per session, calls recorded. */
@@ -113,22 +114,25 @@ function fakeHost(config: ClientConfigWire) {
 }
 
 function fakeAlerts() {
-  const shown: { title: string; body: string; click(): void }[] = [];
+  const shown: { title: string; body: string; tag: string; click(): void }[] = [];
+  const closed: string[] = [];
   let hidden = false;
   let chimes = 0;
   const revealed: number[] = [];
   let permission: AlertPermission = "default";
   const env: AlertsEnv = {
-    hidden: () => hidden,
+    away: () => hidden,
     permission: () => permission,
     requestPermission: () => Promise.resolve(permission = "granted"),
-    notify: (title, body, click) => shown.push({ title, body, click }),
+    notify: (title, body, tag, click) => shown.push({ title, body, tag, click }),
+    close: (tag) => void closed.push(tag),
     chime: () => void chimes++,
     reveal: (seq) => void revealed.push(seq),
   };
   return {
     env,
     shown,
+    closed,
     revealed,
     hide(h: boolean) {
       hidden = h;
@@ -276,10 +280,11 @@ Deno.test("a card that arrives while hidden notifies, counts in the title and cl
   equal(alerts.chimes, 3);
   equal(model.alerts.title.value, "(2) chime");
   equal(model.announcement.value, "Reminder: sip");
+  equal(alerts.shown[0]!.tag, `chime:a:sch_blink@${at}`, "tagged per occurrence");
   alerts.shown[0]!.click();
   deepEqual(alerts.revealed, [1], "clicking the notification reveals its card");
-  model.alerts.visible();
-  equal(model.alerts.title.value, "chime");
+  equal(model.alerts.title.value, "chime", "opening the card sees the session");
+  deepEqual(alerts.closed, [`chime:a:sch_blink@${at}`, `chime:a:sch_sip@${at}`], "they close");
   alerts.hide(false);
   w.receive({ event: ev(4, "schedule/change", { op: "dispatch", id: "sch_3" }), view: card("x") });
   equal(alerts.shown.length, 2, "a visible tab gets no notification");
@@ -457,5 +462,69 @@ Deno.test("a send that failed and is sent again reuses its idempotency key; a ne
   ok(typeof failed === "string" && failed.length > 0);
   equal(retried, failed, "the retry carries the failed send's key");
   ok(fresh !== failed, "a later send is another message");
+  model[Symbol.dispose]();
+});
+
+Deno.test("the alert stream alerts for a session not shown, marks its row, and one acknowledgement clears it", async () => {
+  const host = fakeHost({ ...WEB_SCHEDULE, alerts: true });
+  const acked: string[] = [];
+  host.api.acknowledge = (id, tag) => (acked.push(`${id} ${tag}`), Promise.resolve());
+  const alerts = fakeAlerts();
+  const streams: { ids: readonly string[]; handlers: AlertHandlers; closed: boolean }[] = [];
+  const model = new PageModel({
+    api: host.api,
+    connect: () => ({ [Symbol.dispose]() {} }),
+    watchAlerts: (ids, handlers) => {
+      const s = { ids, handlers, closed: false };
+      streams.push(s);
+      return { [Symbol.dispose]: () => void (s.closed = true) };
+    },
+    navigate: (id) => void model.openSession(id),
+    alerts: alerts.env,
+    timeZone: "UTC",
+    renderers: CLIENT_RENDERERS,
+    registry: new EventViewRegistry(),
+  });
+  await model.configure();
+  await model.alerts.askPermission();
+  host.logs.set("a", { events: [], views: {} });
+  host.logs.set("b", { events: [], views: {} });
+  await model.openSession("b");
+  await model.openSession("a");
+  deepEqual(model.watched.value, ["a", "b"], "newest first");
+  const live = streams.filter((s) => !s.closed);
+  equal(live.length, 1, "one stream per page");
+  deepEqual(live[0]!.ids, ["a", "b"]);
+  // A card of b (not shown) while a is looked at: notification with b's title, b's row marked.
+  const event = ev(4, "schedule/change", { op: "dispatch", id: "sch_x" });
+  live[0]!.handlers.alert({ sessionId: "b", title: "Kitchen", event, view: card("feed the cat") });
+  live[0]!.handlers.alert({ sessionId: "b", title: "Kitchen", event, view: card("feed the cat") });
+  const tag = `chime:b:sch_feed the cat@${at}`;
+  deepEqual(alerts.shown.map((s) => [s.title, s.body, s.tag]), [
+    ["Reminder — Kitchen", "feed the cat", tag],
+  ], "once, though it arrived twice");
+  deepEqual([...model.alerts.unread.value], [["b", [tag]]]);
+  equal(model.alerts.title.value, "(1) chime");
+  // Acknowledged on another device: closed here, the mark goes.
+  live[0]!.handlers.acknowledged({ sessionId: "b", tag });
+  deepEqual(alerts.closed, [tag]);
+  equal(model.alerts.unseen.value, 0);
+  // A card of the open session while the person looks at it: no alert, acknowledged at once.
+  const shown = alerts.shown.length;
+  const mine = ev(5, "schedule/change", { op: "dispatch", id: "sch_y" });
+  live[0]!.handlers.alert({ sessionId: "a", title: null, event: mine, view: card("sip") });
+  model.win.value!.receive({ event: mine, view: card("sip") });
+  equal(alerts.shown.length, shown);
+  deepEqual(acked, [`a chime:a:sch_sip@${at}`]);
+  // Unfocused (away) with b's next card: opening b from its notification acknowledges it.
+  alerts.hide(true);
+  const next = ev(6, "schedule/change", { op: "dispatch", id: "sch_z" });
+  live[0]!.handlers.alert({ sessionId: "b", title: "Kitchen", event: next, view: card("water") });
+  alerts.hide(false);
+  alerts.shown.at(-1)!.click();
+  await Promise.resolve();
+  equal(model.current.value, "b");
+  ok(acked.includes(`b chime:b:sch_water@${at}`));
+  equal(model.alerts.unseen.value, 0);
   model[Symbol.dispose]();
 });

@@ -15,6 +15,7 @@ import { text } from "./strings.ts";
 export function NotifyControl(props: { readonly model: Page }): VNode {
   const { alerts } = props.model;
   const permission = alerts.permission.value;
+  const delivery = props.model.delivery.value;
   return (
     <div class="notify" data-testid="notify-control" data-permission={permission}>
       {permission === "default" && (
@@ -31,6 +32,17 @@ export function NotifyControl(props: { readonly model: Page }): VNode {
         <p class="small notify-state" data-testid="notify-on">
           {icon("check")} {text("notifyOn")}
         </p>
+      )}
+      {permission === "granted" && delivery !== null && delivery.supported && (
+        <label class="small switch">
+          <input
+            type="checkbox"
+            data-testid="push-toggle"
+            checked={delivery.on.value}
+            onChange={(e) => void delivery.set((e.currentTarget as HTMLInputElement).checked)}
+          />{" "}
+          {text("pushClosed")}
+        </label>
       )}
       {permission === "denied" && <p class="small muted">{text("notifyDenied")}</p>}
       {permission === "unsupported" && <p class="small muted">{text("notifyNone")}</p>}

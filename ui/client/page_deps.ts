@@ -9,6 +9,7 @@ import type { EventViewRegistry } from "../registry.ts";
 import type { SessionWindow } from "../window.ts";
 import type { EventSnapshot, HistoryQuery } from "../window_types.ts";
 import type { HistoryPage, SessionsPage, WireHeader } from "../wire.ts";
+import type { AcknowledgedMessage, AlertMessage } from "@chime/contract";
 import type { AlertsEnv } from "./alerts.ts";
 
 /** The host API the model calls (`./api.ts` implements it over `fetch`). */
@@ -37,6 +38,16 @@ export interface PageApi {
   retryMessage(id: string, messageId: string): Promise<void>;
   /** `POST …/messages/:messageId/edit`. */
   editMessage(id: string, messageId: string, text: string): Promise<unknown>;
+  /** `POST /api/sessions/:id/acknowledge { tag }` (docs/push.md). @default none */
+  acknowledge?(id: string, tag: string): Promise<void>;
+}
+
+/** What the page alert stream delivers. */
+export interface AlertHandlers {
+  /** A view that just became durable in a watched session. */
+  alert(message: AlertMessage): void;
+  /** A notification acknowledged on some device. */
+  acknowledged(message: AcknowledgedMessage): void;
 }
 
 /** What the model needs from its surroundings. */
@@ -53,6 +64,11 @@ export interface PageDeps {
     onReopen: () => Promise<void>,
     onLost?: (url: string) => void,
   ): Disposable;
+  /**
+   * Opens the page alert stream (`GET /api/alerts?sessions=…`) for the watched sessions.
+   * @default none (no alerts from sessions not open)
+   */
+  readonly watchAlerts?: (ids: readonly string[], handlers: AlertHandlers) => Disposable;
   /** Routes to a session (`location.hash = #/s/<id>`; the router then calls `openSession`). */
   navigate(id: string): void;
   /** Browser alerts (notifications, title count, chime). */

@@ -37,15 +37,29 @@ export function createdLabel(createdAt: string, l: Lang, timeZone?: string): str
   }
 }
 
-function Row(props: { readonly s: SessionSummary; readonly current: boolean }): VNode {
-  const { s } = props;
+/** The row's counts line: "2 pending · 1 late" (what the plugins count there). */
+function countsLine(s: SessionSummary): string | null {
+  const parts = [
+    ...(s.counts && s.counts.pending > 0 ? [`${s.counts.pending} ${text("countPending")}`] : []),
+    ...(s.counts && s.counts.late > 0 ? [`${s.counts.late} ${text("countLate")}`] : []),
+  ];
+  return parts.length === 0 ? null : parts.join(" · ");
+}
+
+function Row(
+  props: { readonly s: SessionSummary; readonly current: boolean; readonly unread: number },
+): VNode {
+  const { s, unread } = props;
+  const counts = countsLine(s);
   const fork = s.forkOf ??
     (s.header.lineage ? { id: s.header.lineage.parentId, title: null } : null);
   return (
     <li>
       <a
         href={`#/s/${encodeURIComponent(s.header.id)}`}
-        class={`${props.current ? "active" : ""}${fork ? " fork" : ""}`}
+        class={`${props.current ? "active" : ""}${fork ? " fork" : ""}${
+          unread > 0 ? " unread" : ""
+        }`}
         aria-current={props.current ? "page" : undefined}
         data-testid="session-item"
         data-session-id={s.header.id}
@@ -54,6 +68,19 @@ function Row(props: { readonly s: SessionSummary; readonly current: boolean }): 
           <span class={`dot ${s.live ? "on" : ""}`} aria-hidden="true" />
           {s.title || text("untitled")}
         </span>
+        {unread > 0 && (
+          <span class="row-new" data-testid="session-unread" role="status">
+            {icon("bell")} {unread} {text("unreadNew")}
+          </span>
+        )}
+        {counts !== null && (
+          <span
+            class={`row-counts${(s.counts?.late ?? 0) > 0 ? " late" : ""}`}
+            data-testid="session-counts"
+          >
+            {counts}
+          </span>
+        )}
         {fork && (
           <span class="fork-of" data-testid="session-fork-of">
             {icon("fork")} {text("forkOf")} {fork.title || fork.id.slice(0, 8)}
@@ -104,7 +131,12 @@ export function SessionList(props: { readonly model: Page }): VNode {
       <ul data-testid="session-list">
         {list.length === 0 && <li class="muted">{text("empty")}</li>}
         {list.map((s) => (
-          <Row key={s.header.id} s={s} current={s.header.id === model.current.value} />
+          <Row
+            key={s.header.id}
+            s={s}
+            current={s.header.id === model.current.value}
+            unread={model.alerts.unread.value.get(s.header.id)?.length ?? 0}
+          />
         ))}
       </ul>
       {model.sessionsNext.value !== null && (

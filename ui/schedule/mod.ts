@@ -24,6 +24,7 @@
 import type { ClientRenderer, PanelDefinition } from "../client_renderer.ts";
 import { registerScheduleView, reminderPresentation } from "./view.ts";
 import { ReminderPanelModel } from "./panel.ts";
+import { occurrenceKey } from "@chime/schedule/presentation";
 import { PANEL_TEXT, RemindersPanel } from "./panel_view.tsx";
 
 export * from "./view.ts";
@@ -120,6 +121,8 @@ export const SCHEDULE_CLIENT: ClientRenderer = {
   },
   alertOf(view, lang) {
     const p = reminderPresentation(view);
-    return p === undefined ? undefined : { title: CARD_TITLE[lang], body: p.prompt };
+    return p === undefined
+      ? undefined
+      : { title: CARD_TITLE[lang], body: p.prompt, key: occurrenceKey(p) };
   },
 };
