@@ -40,6 +40,9 @@ export interface TokenAuthOptions {
   readonly now?: () => number;
 }
 
+/** The two sign-out routes (see {@linkcode authRoute}). */
+const SIGN_OUTS = new Set(["/api/auth/sign-out", "/api/auth/sign-out-everywhere"]);
+
 /** Paths answered without the token. */
 const OPEN_PATHS = new Set(["/healthz", "/login"]);
 
@@ -197,10 +200,25 @@ export function tokenAuth(options: TokenAuthOptions): MiddlewareHandler {
   }
 }
 
-/** How a request was let in. */
+/** How a request was let in: `none` on a host without a token. */
 type Access =
-  | { readonly via: "bearer" }
+  | { readonly via: "none" | "bearer" }
   | { readonly via: "cookie"; readonly secret: string; readonly expiresAt: number };
+
+/**
+ * The `/api/auth` routes of a host without a token (mounted by `createApp` in place of
+ * {@linkcode tokenAuth}): `GET /api/auth` answers `{ via: "none", signIns: 0 }`, so the page
+ * knows there is nothing to sign out of; either sign-out is `409 not_signed_in`.
+ *
+ * @returns the middleware
+ */
+export function noTokenAuth(): MiddlewareHandler {
+  return async (c, next) => {
+    const path = c.req.path;
+    if (path !== "/api/auth" && !path.startsWith("/api/auth/")) return await next();
+    return await authRoute(c, { via: "none" }, undefined, "");
+  };
+}
 
 /**
  * The routes of the sign-in itself (README "HTTP API"), answered here because only this
@@ -218,7 +236,7 @@ type Access =
 async function authRoute(
   c: Context,
   access: Access,
-  signIns: SignIns,
+  signIns: SignIns | undefined,
   cookieName: string,
 ): Promise<Response> {
   c.header("Cache-Control", "no-store");
@@ -227,8 +245,14 @@ async function authRoute(
     return c.json({
       via: access.via,
       ...(access.via === "cookie" ? { expiresAt: new Date(access.expiresAt).toISOString() } : {}),
-      signIns: signIns.size,
+      signIns: signIns?.size ?? 0,
     });
+  }
+  if (signIns === undefined && c.req.method === "POST" && SIGN_OUTS.has(c.req.path)) {
+    throw new HostError(
+      "not_signed_in",
+      "Cannot sign out: this host asks for no access token, so nothing is signed in",
+    );
   }
   if (route === "POST /api/auth/sign-out") {
     if (access.via !== "cookie") {
@@ -237,12 +261,12 @@ async function authRoute(
         "Cannot sign out: this request holds no sign-in cookie (it sent the bearer token)",
       );
     }
-    await signIns.revoke(access.secret);
+    await signIns!.revoke(access.secret);
     deleteCookie(c, cookieName, { path: "/", httpOnly: true, sameSite: "Strict" });
     return c.json({ signedOut: 1 });
   }
   if (route === "POST /api/auth/sign-out-everywhere") {
-    const signedOut = await signIns.revokeAll();
+    const signedOut = await signIns!.revokeAll();
     if (access.via === "cookie") {
       deleteCookie(c, cookieName, { path: "/", httpOnly: true, sameSite: "Strict" });
     }

@@ -8,7 +8,7 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { jsonBodies } from "./_body.ts";
-import { tokenAuth } from "../auth/auth.ts";
+import { noTokenAuth, tokenAuth } from "../auth/auth.ts";
 import type { SignIns } from "../auth/sign_ins.ts";
 import { leaseRouting } from "../leases/leases.ts";
 import { messageRoutes } from "../sessions/routes_messages.ts";
@@ -174,6 +174,9 @@ export function createApp(runtime: HostRuntime, options: AppOptions = {}): HostA
         ...(options.signIns === undefined ? {} : { signIns: options.signIns }),
       }),
     );
+  } else {
+    app.use("/api/auth/*", noTokenAuth());
+    app.use("/api/auth", noTokenAuth());
   }
   const maxBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT;
   app.use("/api/*", jsonBodies({ maxBytes, timeoutMs }));

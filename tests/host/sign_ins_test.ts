@@ -113,12 +113,16 @@ Deno.test("sign out ends this browser's sign-in only; sign out everywhere ends e
   assert.equal(await status(api(app, e)), 200);
 });
 
-Deno.test("without a token there is no sign-in: /api/auth is an unknown route", async () => {
+Deno.test("without a token there is no sign-in: /api/auth says so, sign-outs are 409 not_signed_in", async () => {
   await using runtime = await testRuntime();
   const app = createApp(runtime, { assets: ASSETS });
-  const response = await app.request("/api/auth/sign-out-everywhere", postJson({}));
-  assert.equal(response.status, 404);
-  assert.equal((await response.json()).error.code, "not_found");
+  assert.deepEqual(await (await app.request("/api/auth")).json(), { via: "none", signIns: 0 });
+  for (const path of ["/api/auth/sign-out", "/api/auth/sign-out-everywhere"]) {
+    const response = await app.request(path, postJson({}));
+    assert.equal(response.status, 409, path);
+    assert.equal((await response.json()).error.code, "not_signed_in");
+  }
+  assert.equal(await status(app.request("/api/auth/other")), 404);
 });
 
 Deno.test("signing in again in the same browser replaces its sign-in; the oldest beyond the bound are dropped", async () => {
