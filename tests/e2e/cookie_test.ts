@@ -4,8 +4,9 @@
  * sends the cookie to a second server on another port of `127.0.0.1` or `localhost` (a tiny
  * `Deno.serve` that records every `Cookie` header it receives), nor with that server's requests
  * to the host (SameSite); the remainder the README names, another port of `chime.localhost`
- * itself, does receive it. A copy of the cookie replays until "Sign out everywhere" in the page,
- * and is refused after it, a restart of the host included.
+ * itself, does receive it. A copy of the cookie replays until the page signs out: "退出登录" (sign
+ * out, in Chinese) ends that browser's sign-in only; "Sign out everywhere" (by keyboard) ends every
+ * one, and its copies stay refused after a restart of the host.
  *
  * Every wait is on state (locators, responses), never on time.
  */
@@ -113,12 +114,27 @@ Deno.test({
         return r.status;
       };
       equal(await replay(), 200);
-      // A second browser signed in by the login form on 127.0.0.1 (still accepted).
-      const second = await b.open("Asia/Tokyo");
-      await second.page.goto(`http://127.0.0.1:${port}/`);
-      await second.page.locator('input[name="token"]').fill(TOKEN);
-      await second.page.locator('button[type="submit"]').click();
-      await second.page.getByTestId("sign-out-everywhere").waitFor();
+      // A second browser, in Chinese, signed in by the login form on 127.0.0.1 (still accepted):
+      // "退出登录" (sign out) ends its own sign-in only.
+      const second = await b.open("Asia/Tokyo", "zh-CN");
+      const loginForm = async () => {
+        await second.page.goto(`http://127.0.0.1:${port}/`);
+        await second.page.locator('input[name="token"]').fill(TOKEN);
+        await second.page.locator('button[type="submit"]').click();
+        await second.page.getByTestId("sign-out-everywhere").waitFor();
+      };
+      await loginForm();
+      equal(await second.page.getByTestId("sign-out-everywhere").textContent(), "在所有浏览器退出");
+      const secondCopy = (await second.context.cookies()).find((c) => c.name === name)!;
+      await second.page.getByTestId("sign-out").click();
+      await second.page.waitForURL(/\/login$/);
+      const refused = await fetch(`http://127.0.0.1:${port}/api/sessions`, {
+        headers: { cookie: `${name}=${secondCopy.value}` },
+      });
+      await refused.body?.cancel();
+      equal(refused.status, 401, "a copy of the signed-out cookie is refused");
+      equal(await replay(), 200, "the other browser stays signed in");
+      await loginForm();
 
       // "Sign out everywhere", by keyboard, in the first browser.
       await page.getByTestId("sign-out-everywhere").focus();

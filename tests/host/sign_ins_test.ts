@@ -29,6 +29,13 @@ async function signIn(app: HostApp, cookie?: string): Promise<string> {
   return header.split(";", 1)[0]!;
 }
 
+/** The app of a runtime with a token and these sign-ins (a host start, as far as they go). */
+const appWith = (
+  runtime: Parameters<typeof createApp>[0],
+  signIns: SignIns,
+  token = TOKEN,
+): HostApp => createApp(runtime, { token, cookieName: "chime_auth_1", signIns, assets: ASSETS });
+
 const api = (app: HostApp, cookie: string, path = "/api/sessions", init: RequestInit = {}) =>
   app.request(path, { ...init, headers: { cookie, ...init.headers } });
 
@@ -42,12 +49,7 @@ Deno.test("a sign-in expires on the host, whatever the browser keeps", async () 
   let now = Date.UTC(2026, 0, 1);
   await using runtime = await testRuntime();
   const signIns = await SignIns.open({ token: TOKEN, maxAgeMs: 2 * DAY, now: () => now });
-  const app = createApp(runtime, {
-    token: TOKEN,
-    cookieName: "chime_auth_1",
-    signIns,
-    assets: ASSETS,
-  });
+  const app = appWith(runtime, signIns);
   const response = await app.request(`/?token=${TOKEN}`);
   assert.match(response.headers.get("set-cookie") ?? "", /Max-Age=172800;/, "2 days, in seconds");
   const cookie = (response.headers.get("set-cookie") ?? "").split(";", 1)[0]!;
@@ -129,12 +131,7 @@ Deno.test("signing in again in the same browser replaces its sign-in; the oldest
   let now = 1_000;
   await using runtime = await testRuntime();
   const signIns = await SignIns.open({ token: TOKEN, maxSignIns: 3, now: () => now++ });
-  const app = createApp(runtime, {
-    token: TOKEN,
-    cookieName: "chime_auth_1",
-    signIns,
-    assets: ASSETS,
-  });
+  const app = appWith(runtime, signIns);
   const first = await signIn(app);
   const again = await signIn(app, first);
   assert.notEqual(again, first, "a new secret");
@@ -151,12 +148,7 @@ Deno.test("sign-ins are stored as digests, mode 0600, and survive reopening; a c
   const path = join(dir, "sign-ins-1.json");
   await using runtime = await testRuntime();
   const open = (token: string) => SignIns.open({ token, path });
-  const app = createApp(runtime, {
-    token: TOKEN,
-    cookieName: "chime_auth_1",
-    signIns: await open(TOKEN),
-    assets: ASSETS,
-  });
+  const app = appWith(runtime, await open(TOKEN));
   const [a, b] = [await signIn(app), await signIn(app)];
   const text = await Deno.readTextFile(path);
   assert.equal((await Deno.stat(path)).mode! & 0o777, 0o600);
@@ -166,30 +158,15 @@ Deno.test("sign-ins are stored as digests, mode 0600, and survive reopening; a c
   assert.ok(!text.includes(TOKEN), "never the token");
   assert.equal(JSON.parse(text).signIns.length, 2);
   // A restart: a new store from the same file.
-  const reopened = createApp(runtime, {
-    token: TOKEN,
-    cookieName: "chime_auth_1",
-    signIns: await open(TOKEN),
-    assets: ASSETS,
-  });
+  const reopened = appWith(runtime, await open(TOKEN));
   assert.equal(await status(api(reopened, a)), 200);
   assert.equal(await status(api(reopened, b, "/api/auth/sign-out", { method: "POST" })), 200);
-  const after = createApp(runtime, {
-    token: TOKEN,
-    cookieName: "chime_auth_1",
-    signIns: await open(TOKEN),
-    assets: ASSETS,
-  });
+  const after = appWith(runtime, await open(TOKEN));
   assert.equal(await status(api(after, b)), 401, "a sign-out survives the restart");
   assert.equal(await status(api(after, a)), 200);
   // The host restarts with another token: every sign-in ends, and leaves the disk at once.
   const NEW = "another-token-of-24-chars";
-  const changed = createApp(runtime, {
-    token: NEW,
-    cookieName: "chime_auth_1",
-    signIns: await open(NEW),
-    assets: ASSETS,
-  });
+  const changed = appWith(runtime, await open(NEW), NEW);
   assert.equal(await status(api(changed, a)), 401);
   assert.equal(JSON.parse(await Deno.readTextFile(path)).signIns.length, 0);
   assert.equal((await Deno.stat(path)).mode! & 0o777, 0o600);
@@ -214,12 +191,7 @@ Deno.test("a damaged sign-ins file signs everyone out; an unwritable one refuses
   await Deno.writeTextFile(join(dir, "blocker"), "");
   const stuck = await SignIns.open({ token: TOKEN, path: join(dir, "blocker", "sign-ins.json") });
   await using runtime = await testRuntime();
-  const app = createApp(runtime, {
-    token: TOKEN,
-    cookieName: "chime_auth_1",
-    signIns: stuck,
-    assets: ASSETS,
-  });
+  const app = appWith(runtime, stuck);
   const refused = await app.request(`/?token=${TOKEN}`);
   assert.equal(refused.status, 503);
   assert.equal((await refused.json()).error.code, "sign_ins_unwritable");

@@ -53,25 +53,19 @@ export function SignOutControl(
         </p>
       )}
       <div class="sign-out-buttons">
-        <button
-          type="button"
-          class="ghost"
-          data-testid="sign-out"
-          disabled={pending}
-          onClick={() => void run(false)}
-        >
-          {text("signOut")}
-        </button>
-        <button
-          type="button"
-          class="ghost"
-          data-testid="sign-out-everywhere"
-          title={text("signOutAllTitle")}
-          disabled={pending}
-          onClick={() => void run(true)}
-        >
-          {text("signOutAll")}
-        </button>
+        {[false, true].map((everywhere) => (
+          <button
+            type="button"
+            class="ghost"
+            key={String(everywhere)}
+            data-testid={everywhere ? "sign-out-everywhere" : "sign-out"}
+            title={everywhere ? text("signOutAllTitle") : undefined}
+            disabled={pending}
+            onClick={() => void run(everywhere)}
+          >
+            {text(everywhere ? "signOutAll" : "signOut")}
+          </button>
+        ))}
       </div>
       {error && <p class="small" role="alert">{error}</p>}
     </div>
