@@ -97,11 +97,13 @@ export function loginPage(failed: boolean, retryAfterSeconds?: number): string {
 /**
  * Asks every request for the token, except `/healthz` and `/login`. API calls without it
  * answer `401 unauthorized`; page requests are redirected to `/login`. A page request with a
- * right `?token=` gets the cookie and is redirected to the same URL without the token; a
- * `?token=` that another site sent without the user's click is ignored (see
- * {@linkcode mayTrySignInUrl}), so no web page can exhaust the wrong-token budget.
+ * right `?token=` gets the cookie of a new sign-in ({@linkcode SignIns}; `503
+ * sign_ins_unwritable` when it cannot be stored) and is redirected to the same URL without the
+ * token; a `?token=` that another site sent without the user's click is ignored (see
+ * {@linkcode mayTrySignInUrl}), so no web page can exhaust the wrong-token budget. A signed-in
+ * request to `/api/auth…` is answered here ({@linkcode authRoute}).
  *
- * @param options the token and cookie name
+ * @param options the token, cookie name and sign-ins
  * @returns the middleware
  *
  * @example Protect an app
