@@ -28,6 +28,8 @@ export type HostErrorCode =
   | "forbidden_host"
   | "unauthorized"
   | "too_many_attempts"
+  | "not_signed_in"
+  | "sign_ins_unwritable"
   | "body_incomplete"
   | "body_timeout";
 

@@ -132,6 +132,10 @@ async function main(args: string[]): Promise<number> {
   const banner = [`chime listening on ${server.url}`];
   if (server.signInUrl !== undefined) {
     banner.push(`  access token required; open (sets a cookie): ${server.signInUrl}`);
+    const login = server.loginUrl;
+    if (login !== undefined && new URL(login).host !== new URL(server.signInUrl).host) {
+      banner.push(`  if that name does not open in your browser, sign in at ${login}`);
+    }
   }
   banner.push(
     `  storage: ${storage}`,

@@ -72,6 +72,7 @@ export {
 } from "./http/app.ts";
 export { defaultAssets } from "./http/assets.ts";
 export { loginPage } from "./auth/auth.ts";
+export { type NewSignIn, type SignIn, SignIns, type SignInsOptions } from "./auth/sign_ins.ts";
 export {
   CONTENT_SECURITY_POLICY,
   isLoopbackName,
@@ -85,6 +86,7 @@ export {
   type LoadConfigOptions,
   type ModelSettings,
   parseJsonc,
+  type SignInSettings,
   storageDirectory,
   type StorageSettings,
 } from "./config/config.ts";

@@ -12,6 +12,16 @@ import { ConfigError } from "./errors.ts";
 import { logLifecycle } from "./log.ts";
 import { HostRuntime, type RuntimeOptions } from "./sessions/runtime.ts";
 import { isLoopbackName } from "./http/security.ts";
+import { join } from "node:path";
+import { SignIns } from "./auth/sign_ins.ts";
+
+/**
+ * The name the printed sign-in URL uses on a loopback or wildcard bind. Chromium, Firefox and
+ * curl resolve every `*.localhost` name to loopback themselves (RFC 6761 §6.3), and a cookie set
+ * for it is host-only and, with SameSite=Strict, never sent with requests that pages on
+ * `127.0.0.1` or `localhost` make (another site; README "Security").
+ */
+export const SIGN_IN_HOST = "chime.localhost";
 
 /**
  * Options of {@linkcode startServer}: the runtime's overrides (backend, model, plugins, views,
@@ -56,9 +66,16 @@ export interface RunningServer extends AsyncDisposable {
   readonly runtime: HostRuntime;
   /**
    * With a token: the sign-in URL (`/?token=…`; it sets the cookie and redirects to
-   * `/` without the token), as Jupyter prints it. A wildcard bind uses `127.0.0.1`.
+   * `/` without the token), as Jupyter prints it. A bind on `127.0.0.0/8` or a wildcard uses
+   * {@linkcode SIGN_IN_HOST} (`http://chime.localhost:PORT/?token=…`); another bind its own
+   * address.
    */
   readonly signInUrl?: string;
+  /**
+   * With a token: the login form on the bound address (`127.0.0.1` for a wildcard bind), for a
+   * browser that does not resolve {@linkcode SIGN_IN_HOST}.
+   */
+  readonly loginUrl?: string;
   /**
    * Stops accepting requests, ends streams, disposes agents (owners first), unloads plugins and
    * flushes and closes the store. Idempotent.
@@ -129,6 +146,15 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     throw listenFailure(error, hostname, options.port ?? config.port);
   }
   const http = server;
+  // Sign-ins are kept per port, as their cookie is named (`chime_auth_<port>`).
+  const signIns = config.token === undefined ? undefined : await SignIns.open({
+    token: config.token,
+    ...(config.dataDir === undefined
+      ? {}
+      : { path: join(config.dataDir, `sign-ins-${addr.port}.json`) }),
+    maxAgeMs: config.signIn.maxAgeDays * 86_400_000,
+    maxSignIns: config.signIn.maxSignIns,
+  });
   app.resolve(createApp(runtime, {
     assets: options.assets ?? defaultAssets(config.renderers),
     boundHostname: hostname,
@@ -136,6 +162,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     bodyTimeoutMs: config.timeouts.bodySeconds * 1000,
     cookieName: `chime_auth_${addr.port}`,
     ...(config.token === undefined ? {} : { token: config.token }),
+    ...(signIns === undefined ? {} : { signIns }),
     ...pick(options, ["heartbeatMs", "bodyLimitBytes", "reportError"]),
   }));
   let stopping: Promise<void> | undefined;
@@ -159,15 +186,19 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     runtime.leases.table.url = config.advertisedUrl ?? url;
   }
   const wildcard = addr.hostname === "0.0.0.0" || addr.hostname === "::";
-  const signIn = wildcard ? `http://127.0.0.1:${addr.port}/` : url;
+  const own = wildcard ? `http://127.0.0.1:${addr.port}/` : url;
+  // `*.localhost` resolves to 127.0.0.1 (and ::1): usable when the bind covers 127.0.0.1.
+  const named = wildcard || /^127\./.test(addr.hostname);
+  const signIn = named ? `http://${SIGN_IN_HOST}:${addr.port}/` : own;
   return {
     url,
     port: addr.port,
     hostname: addr.hostname,
     runtime,
-    ...(config.token === undefined
-      ? {}
-      : { signInUrl: `${signIn}?token=${encodeURIComponent(config.token)}` }),
+    ...(config.token === undefined ? {} : {
+      signInUrl: `${signIn}?token=${encodeURIComponent(config.token)}`,
+      loginUrl: `${own}login`,
+    }),
     shutdown,
     [Symbol.asyncDispose]: shutdown,
   };

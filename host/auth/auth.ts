@@ -1,15 +1,18 @@
 /**
  * The access token (README "Security"): with a token configured, every client presents it,
  * loopback included (a reverse proxy connects from loopback). `Authorization: Bearer <token>`,
- * or the HttpOnly, SameSite=Strict cookie set by the sign-in URL `/?token=…` or by the plain
- * login form at `/login`, as Jupyter does.
+ * or the HttpOnly, SameSite=Strict cookie of a sign-in made by the sign-in URL `/?token=…` or
+ * by the plain login form at `/login`, as Jupyter does. A sign-in is a random secret of its own
+ * ({@linkcode SignIns}): it expires, and `POST /api/auth/sign-out` (this browser) or
+ * `POST /api/auth/sign-out-everywhere` (every browser) revokes it.
  *
  * @module
  */
 import type { Context, MiddlewareHandler } from "hono";
-import { getCookie, setCookie } from "hono/cookie";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { readBody } from "../http/_body.ts";
 import { HostError } from "../errors.ts";
+import { SignIns } from "./sign_ins.ts";
 
 /** Options of {@linkcode tokenAuth}. */
 export interface TokenAuthOptions {
@@ -17,13 +20,18 @@ export interface TokenAuthOptions {
   readonly token: string;
   /** The cookie's name (one per port: cookies ignore ports). @default "chime_auth" */
   readonly cookieName?: string;
+  /**
+   * The host's sign-ins (their file, lifetime and bound). Must be opened with the same token.
+   * @default in memory, 30 days, 32 sign-ins
+   */
+  readonly signIns?: SignIns;
   /** Time allowed for the login form's body, ms. @default 30000 */
   readonly bodyTimeoutMs?: number;
   /**
    * Wrong tokens allowed in any trailing {@linkcode TokenAuthOptions.failureWindowMs}; beyond
    * them every token guess (bearer header, `?token=`, the login form) is refused unchecked with
    * `429 too_many_attempts` until the oldest failure leaves the window. A signed-in cookie is
-   * never throttled (it holds a 256-bit value, not a guessable token). @default 10
+   * never throttled (it holds a 256-bit random secret, not a guessable token). @default 10
    */
   readonly maxFailures?: number;
   /** The trailing window of {@linkcode TokenAuthOptions.maxFailures}, ms. @default 60000 */
@@ -31,6 +39,9 @@ export interface TokenAuthOptions {
   /** Wall clock, epoch ms (tests inject one). @default Date.now */
   readonly now?: () => number;
 }
+
+/** The two sign-out routes (see {@linkcode authRoute}). */
+const SIGN_OUTS = new Set(["/api/auth/sign-out", "/api/auth/sign-out-everywhere"]);
 
 /** Paths answered without the token. */
 const OPEN_PATHS = new Set(["/healthz", "/login"]);
@@ -46,10 +57,6 @@ function sameDigest(a: Uint8Array, b: Uint8Array): boolean {
   let diff = a.length ^ b.length;
   for (let i = 0; i < a.length && i < b.length; i++) diff |= a[i]! ^ b[i]!;
   return diff === 0;
-}
-
-function hex(bytes: Uint8Array): string {
-  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /**
@@ -90,11 +97,13 @@ export function loginPage(failed: boolean, retryAfterSeconds?: number): string {
 /**
  * Asks every request for the token, except `/healthz` and `/login`. API calls without it
  * answer `401 unauthorized`; page requests are redirected to `/login`. A page request with a
- * right `?token=` gets the cookie and is redirected to the same URL without the token; a
- * `?token=` that another site sent without the user's click is ignored (see
- * {@linkcode mayTrySignInUrl}), so no web page can exhaust the wrong-token budget.
+ * right `?token=` gets the cookie of a new sign-in ({@linkcode SignIns}; `503
+ * sign_ins_unwritable` when it cannot be stored) and is redirected to the same URL without the
+ * token; a `?token=` that another site sent without the user's click is ignored (see
+ * {@linkcode mayTrySignInUrl}), so no web page can exhaust the wrong-token budget. A signed-in
+ * request to `/api/auth…` is answered here ({@linkcode authRoute}).
  *
- * @param options the token and cookie name
+ * @param options the token, cookie name and sign-ins
  * @returns the middleware
  *
  * @example Protect an app
@@ -110,8 +119,9 @@ export function tokenAuth(options: TokenAuthOptions): MiddlewareHandler {
   const name = options.cookieName ?? "chime_auth";
   const timeoutMs = options.bodyTimeoutMs ?? 30_000;
   const expected = digest(options.token);
-  // The cookie holds a value derived from the token, never the token itself.
-  const cookieValue = expected.then((d) => digest(`chime-cookie:${hex(d)}`)).then(hex);
+  const store = options.signIns === undefined
+    ? SignIns.open({ token: options.token, ...(options.now ? { now: options.now } : {}) })
+    : Promise.resolve(options.signIns);
   const throttle = new FailureWindow(
     options.maxFailures ?? 10,
     options.failureWindowMs ?? 60_000,
@@ -126,16 +136,25 @@ export function tokenAuth(options: TokenAuthOptions): MiddlewareHandler {
     return right;
   };
   const signIn = async (c: Context, location: string) => {
-    setCookie(c, name, await cookieValue, { path: "/", httpOnly: true, sameSite: "Strict" });
+    const signIns = await store;
+    // Signing in again in the same browser replaces its sign-in rather than adding one.
+    const made = await signIns.create(getCookie(c, name));
+    setCookie(c, name, made.secret, {
+      path: "/",
+      httpOnly: true,
+      sameSite: "Strict",
+      maxAge: Math.floor(signIns.maxAgeMs / 1000),
+    });
     c.header("Cache-Control", "no-store");
     return c.redirect(location, 303);
   };
-  const authorized = async (c: Context) => {
+  /** How the request is signed in: the bearer token, a sign-in cookie, or not at all. */
+  const authorized = async (c: Context): Promise<Access | undefined> => {
     const bearer = c.req.header("authorization")?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
-    if (bearer !== undefined) return await matches(bearer);
+    if (bearer !== undefined) return await matches(bearer) ? { via: "bearer" } : undefined;
     const cookie = getCookie(c, name);
-    return cookie !== undefined &&
-      sameDigest(encoder.encode(cookie), encoder.encode(await cookieValue));
+    const found = cookie === undefined ? undefined : await (await store).find(cookie);
+    return found === undefined ? undefined : { via: "cookie", secret: cookie!, ...found };
   };
   return async (c, next) => {
     const path = c.req.path;
@@ -147,7 +166,14 @@ export function tokenAuth(options: TokenAuthOptions): MiddlewareHandler {
       url.searchParams.delete("token");
       return await signIn(c, sameOriginPath(url));
     }
-    if (OPEN_PATHS.has(path) || await authorized(c)) return await next();
+    if (OPEN_PATHS.has(path)) return await next();
+    const access = await authorized(c);
+    if (access !== undefined) {
+      if (path === "/api/auth" || path.startsWith("/api/auth/")) {
+        return await authRoute(c, access, await store, name);
+      }
+      return await next();
+    }
     if (page) return c.redirect("/login", 303);
     c.header("WWW-Authenticate", 'Bearer realm="chime"');
     throw new HostError(
@@ -174,6 +200,81 @@ export function tokenAuth(options: TokenAuthOptions): MiddlewareHandler {
     if (await authorized(c)) return c.redirect("/", 303);
     return c.html(loginPage(false));
   }
+}
+
+/** How a request was let in: `none` on a host without a token. */
+type Access =
+  | { readonly via: "none" | "bearer" }
+  | { readonly via: "cookie"; readonly secret: string; readonly expiresAt: number };
+
+/**
+ * The `/api/auth` routes of a host without a token (mounted by `createApp` in place of
+ * {@linkcode tokenAuth}): `GET /api/auth` answers `{ via: "none", signIns: 0 }`, so the page
+ * knows there is nothing to sign out of; either sign-out is `409 not_signed_in`.
+ *
+ * @returns the middleware
+ */
+export function noTokenAuth(): MiddlewareHandler {
+  return async (c, next) => {
+    const path = c.req.path;
+    if (path !== "/api/auth" && !path.startsWith("/api/auth/")) return await next();
+    return await authRoute(c, { via: "none" }, undefined, "");
+  };
+}
+
+/**
+ * The routes of the sign-in itself (README "HTTP API"), answered here because only this
+ * middleware knows which sign-in a request holds:
+ *
+ * - `GET /api/auth`: `{ via: "cookie" | "bearer", expiresAt? (RFC 3339 UTC), signIns }`.
+ * - `POST /api/auth/sign-out`: revokes this browser's sign-in and clears its cookie,
+ *   `{ signedOut: 1 }`; `409 not_signed_in` for a bearer request without a sign-in cookie.
+ * - `POST /api/auth/sign-out-everywhere`: revokes every sign-in (this one included),
+ *   `{ signedOut: N }`; the bearer token keeps working (change it to end that too).
+ *
+ * Either `POST` answers `503 sign_ins_unwritable` when the file cannot be written (nothing
+ * changed). Anything else under `/api/auth` is `404 not_found`.
+ */
+async function authRoute(
+  c: Context,
+  access: Access,
+  signIns: SignIns | undefined,
+  cookieName: string,
+): Promise<Response> {
+  c.header("Cache-Control", "no-store");
+  const route = `${c.req.method} ${c.req.path}`;
+  if (route === "GET /api/auth" || route === "HEAD /api/auth") {
+    return c.json({
+      via: access.via,
+      ...(access.via === "cookie" ? { expiresAt: new Date(access.expiresAt).toISOString() } : {}),
+      signIns: signIns?.size ?? 0,
+    });
+  }
+  if (signIns === undefined && c.req.method === "POST" && SIGN_OUTS.has(c.req.path)) {
+    throw new HostError(
+      "not_signed_in",
+      "Cannot sign out: this host asks for no access token, so nothing is signed in",
+    );
+  }
+  if (route === "POST /api/auth/sign-out") {
+    if (access.via !== "cookie") {
+      throw new HostError(
+        "not_signed_in",
+        "Cannot sign out: this request holds no sign-in cookie (it sent the bearer token)",
+      );
+    }
+    await signIns!.revoke(access.secret);
+    deleteCookie(c, cookieName, { path: "/", httpOnly: true, sameSite: "Strict" });
+    return c.json({ signedOut: 1 });
+  }
+  if (route === "POST /api/auth/sign-out-everywhere") {
+    const signedOut = await signIns!.revokeAll();
+    if (access.via === "cookie") {
+      deleteCookie(c, cookieName, { path: "/", httpOnly: true, sameSite: "Strict" });
+    }
+    return c.json({ signedOut });
+  }
+  throw new HostError("not_found", `Cannot route: ${route}`);
 }
 
 /**

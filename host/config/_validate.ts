@@ -4,10 +4,11 @@
  * @module
  */
 import { type StorageDriver, StorageSettingsError } from "@chime/session";
-import type { HostConfig, HttpTimeouts, StorageSettings } from "./config.ts";
+import type { HostConfig, HttpTimeouts, SignInSettings, StorageSettings } from "./config.ts";
 import { cwdProblem } from "../sessions/_cwd.ts";
 import { ConfigError } from "../errors.ts";
 import { storageDriver } from "../registry.ts";
+import { DEFAULT_MAX_SIGN_INS, DEFAULT_SIGN_IN_MAX_AGE_DAYS } from "../auth/sign_ins.ts";
 import type { HostModelConfig } from "./_env.ts";
 
 type Json = Record<string, unknown>;
@@ -26,6 +27,7 @@ const TOP_KEYS = [
   "token",
   "idleReleaseMinutes",
   "timeouts",
+  "signIn",
   "advertisedUrl",
   "lease",
   "$schema",
@@ -204,6 +206,22 @@ function timeouts(file: string, raw: unknown): HttpTimeouts {
   };
 }
 
+function signIn(file: string, raw: unknown): SignInSettings {
+  const defaults = { maxAgeDays: DEFAULT_SIGN_IN_MAX_AGE_DAYS, maxSignIns: DEFAULT_MAX_SIGN_INS };
+  if (raw === undefined) return defaults;
+  if (!isObject(raw)) fail(file, `signIn must be an object`);
+  onlyKeys(file, "signIn.", raw, ["maxAgeDays", "maxSignIns"]);
+  return {
+    // Hono refuses a cookie Max-Age over 400 days (RFC 6265bis caps it there).
+    maxAgeDays: raw.maxAgeDays === undefined
+      ? defaults.maxAgeDays
+      : wholeNumber(file, "signIn.maxAgeDays", raw.maxAgeDays, 1, 400),
+    maxSignIns: raw.maxSignIns === undefined
+      ? defaults.maxSignIns
+      : wholeNumber(file, "signIn.maxSignIns", raw.maxSignIns, 1, 1000),
+  };
+}
+
 /**
  * Validates an advertised base URL (`advertisedUrl`, `CHIME_ADVERTISED_URL`).
  *
@@ -296,6 +314,7 @@ export function validateConfig(
       ? 30
       : wholeNumber(file, "idleReleaseMinutes", raw.idleReleaseMinutes, 0, 525_600),
     timeouts: timeouts(file, raw.timeouts),
+    signIn: signIn(file, raw.signIn),
     ...(raw.advertisedUrl === undefined
       ? {}
       : { advertisedUrl: checkAdvertisedUrl(raw.advertisedUrl, `${file}: advertisedUrl`) }),

@@ -76,6 +76,8 @@ export interface HostConfig {
   readonly idleReleaseMinutes: number;
   /** HTTP timeouts. */
   readonly timeouts: HttpTimeouts;
+  /** Browser sign-ins of a host with a token (README "Security"). */
+  readonly signIn: SignInSettings;
   /**
    * The base URL other hosts and pages use to reach this host (shared mode: written into the
    * leases it holds, returned with `409 session_owned_elsewhere`). `CHIME_ADVERTISED_URL`
@@ -86,6 +88,17 @@ export interface HostConfig {
   readonly lease: LeaseSettings;
   /** The config files read, base first. */
   readonly files: readonly string[];
+}
+
+/**
+ * Browser sign-ins (`signIn` in `chime.jsonc`; README "Security"): each sign-in's cookie and
+ * server-side record last `maxAgeDays`; at most `maxSignIns` are kept, the oldest dropped.
+ */
+export interface SignInSettings {
+  /** Days a sign-in lasts (the cookie's `Max-Age` and the host's expiry), 1..400. @default 30 */
+  readonly maxAgeDays: number;
+  /** Sign-ins kept at most, 1..1000; a new one beyond drops the oldest. @default 32 */
+  readonly maxSignIns: number;
 }
 
 /** HTTP timeouts of the server, seconds. */

@@ -8,7 +8,8 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { jsonBodies } from "./_body.ts";
-import { tokenAuth } from "../auth/auth.ts";
+import { noTokenAuth, tokenAuth } from "../auth/auth.ts";
+import type { SignIns } from "../auth/sign_ins.ts";
 import { leaseRouting } from "../leases/leases.ts";
 import { messageRoutes } from "../sessions/routes_messages.ts";
 import { clientConfig, pluginRoutes } from "../plugins/plugin_routes.ts";
@@ -68,6 +69,11 @@ export interface AppOptions extends StreamOptions, OriginOptions {
   readonly token?: string;
   /** Name of the sign-in cookie (cookies ignore ports: one name per port). @default "chime_auth" */
   readonly cookieName?: string;
+  /**
+   * The browser sign-ins, opened with the same {@linkcode AppOptions.token} (`startServer`
+   * keeps them in the data directory). @default in memory: they end with the process
+   */
+  readonly signIns?: SignIns;
   /** Static files by URL path (`/`, `/app.js`, `/style.css`). @default none */
   readonly assets?: Readonly<Record<string, StaticAsset>>;
   /** Where unexpected errors go. @default globalThis.reportError */
@@ -83,6 +89,10 @@ export const STATUS_BY_CODE: Readonly<
   unauthorized: 401,
   // Wrong tokens are throttled (host/auth/auth.ts); `details.retryAfterSeconds`, and `Retry-After`.
   too_many_attempts: 429,
+  // Sign out of a request without a sign-in cookie; a sign-ins file that cannot be written
+  // (host/auth/sign_ins.ts).
+  not_signed_in: 409,
+  sign_ins_unwritable: 503,
   forbidden_origin: 403,
   forbidden_host: 403,
   body_timeout: 408,
@@ -162,8 +172,12 @@ export function createApp(runtime: HostRuntime, options: AppOptions = {}): HostA
         token: options.token,
         bodyTimeoutMs: timeoutMs,
         ...(options.cookieName === undefined ? {} : { cookieName: options.cookieName }),
+        ...(options.signIns === undefined ? {} : { signIns: options.signIns }),
       }),
     );
+  } else {
+    app.use("/api/auth/*", noTokenAuth());
+    app.use("/api/auth", noTokenAuth());
   }
   const maxBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT;
   app.use("/api/*", jsonBodies({ maxBytes, timeoutMs }));

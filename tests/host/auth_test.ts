@@ -19,7 +19,8 @@ const ASSETS = {
 
 function cookieOf(response: Response): string {
   const header = response.headers.get("set-cookie") ?? "";
-  assert.match(header, /^chime_auth_1=[0-9a-f]{64}; /);
+  assert.match(header, /^chime_auth_1=[A-Za-z0-9_-]{43}; /, "a 256-bit random secret");
+  assert.match(header, /Max-Age=2592000/, "30 days by default");
   assert.match(header, /HttpOnly/);
   assert.match(header, /SameSite=Strict/);
   assert.match(header, /Path=\//);

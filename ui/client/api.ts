@@ -204,3 +204,36 @@ export async function request<T>(id: string, path: string, init: PanelRequest = 
 export async function acknowledge(id: string, tag: string): Promise<void> {
   await call<unknown>(`${base(id)}/acknowledge`, { method: "POST", body: JSON.stringify({ tag }) });
 }
+
+/** How the page is signed in (`GET /api/auth`, README "Security"). */
+export interface AuthStatus {
+  /** `cookie` (a browser sign-in), `bearer`, or `none` on a host without a token. */
+  readonly via: "none" | "bearer" | "cookie";
+  /** When this browser's sign-in ends, RFC 3339 UTC (`cookie` only). */
+  readonly expiresAt?: string;
+  /** The host's sign-ins that have not expired. */
+  readonly signIns: number;
+}
+
+/**
+ * How the page is signed in (`GET /api/auth`).
+ *
+ * @returns the status
+ * @throws {ApiError} the host's error code, or `network`
+ */
+export async function authStatus(): Promise<AuthStatus> {
+  return await call<AuthStatus>("/api/auth");
+}
+
+/**
+ * Ends this browser's sign-in, or every sign-in of the host (`POST /api/auth/sign-out`,
+ * `…/sign-out-everywhere`); the host clears the cookie.
+ *
+ * @param everywhere every browser, this one included
+ * @returns how many sign-ins ended
+ * @throws {ApiError} `sign_ins_unwritable` (nothing changed), `not_signed_in`, or `network`
+ */
+export async function signOut(everywhere: boolean): Promise<{ signedOut: number }> {
+  const path = everywhere ? "/api/auth/sign-out-everywhere" : "/api/auth/sign-out";
+  return await call(path, { method: "POST", body: "{}" });
+}

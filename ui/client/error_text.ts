@@ -24,6 +24,7 @@ const KEY_BY_CODE: Readonly<Record<string, string>> = {
   forbidden_origin: "errForbidden",
   forbidden_host: "errForbidden",
   too_many_attempts: "errTooMany",
+  sign_ins_unwritable: "errPersistence",
 };
 
 function tooLarge(details: Readonly<Record<string, unknown>>, lang: Lang): string {

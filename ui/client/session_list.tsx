@@ -13,6 +13,7 @@ import { icon } from "../icons.ts";
 import type { SessionSummary } from "../wire.ts";
 import type { Page } from "./model.ts";
 import { NotifyControl } from "./notify_control.tsx";
+import { SignOutControl } from "./sign_out.tsx";
 import { text } from "./strings.ts";
 
 /**
@@ -150,6 +151,7 @@ export function SessionList(props: { readonly model: Page }): VNode {
         </button>
       )}
       {model.hasAlerts.value && <NotifyControl model={model} />}
+      <SignOutControl />
     </nav>
   );
 }

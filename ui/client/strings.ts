@@ -72,6 +72,10 @@ export const T: Readonly<Record<Lang, Readonly<Record<string, string>>>> = {
     errUnauthorized: "Not signed in: the access token is missing or wrong.",
     errForbidden: "The server refuses requests from this page's address.",
     errTooMany: "Too many wrong tries. Wait a moment and try again.",
+    signOut: "Sign out",
+    signOutAll: "Sign out everywhere",
+    signOutAllTitle: "End every browser's sign-in to this host, this one included",
+    signedInUntil: "Signed in until {date}",
   },
   zh: {
     sessions: "会话",
@@ -138,6 +142,10 @@ export const T: Readonly<Record<Lang, Readonly<Record<string, string>>>> = {
     errUnauthorized: "未登录：访问令牌缺失或错误。",
     errForbidden: "服务器拒绝来自此页面地址的请求。",
     errTooMany: "错误尝试次数过多，请稍后再试。",
+    signOut: "退出登录",
+    signOutAll: "在所有浏览器退出",
+    signOutAllTitle: "结束所有浏览器在此主机上的登录，包括这一个",
+    signedInUntil: "登录有效至 {date}",
   },
 };
 

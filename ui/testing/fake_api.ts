@@ -171,6 +171,7 @@ export function startFakeApi(): FakeApi {
     const url = new URL(req.url);
     const asset = uiAsset(url.pathname);
     if (asset) return new Response(asset.body, { headers: { "content-type": asset.contentType } });
+    if (url.pathname === "/api/auth") return json({ via: "none", signIns: 0 });
     if (url.pathname === "/api/client-config") {
       // What the web-schedule example enables (the fake speaks its reminder routes).
       return json({ renderers: ["@chime/ui/schedule"], panels: ["reminders"] });
