@@ -47,10 +47,14 @@ export {
   type ToolDefinition,
 } from "./plugin.ts";
 export {
+  type ApiRoute,
+  type ApiRouteContext,
   type ContextScan,
   enabledPanels,
   type EventView,
+  type LinkKeys,
   type PluginWeb,
+  type RouteAccess,
   type RouteContext,
   type RouteHandler,
   type RouteMethod,

@@ -21,9 +21,20 @@ import {
   scheduleActions,
 } from "./actions.ts";
 import type { ToolFailure } from "./errors.ts";
-import { reminderHistory } from "./history.ts";
+import { type HistoryEntry, reminderHistory } from "./history.ts";
+import { LATE_CONTEXT_AFTER, LATE_CONTEXT_BEFORE, type LateCause, lateCause } from "./late.ts";
+import { foldSession } from "./fold.ts";
+import { upcomingRoutes } from "./upcoming_web.ts";
+import { scheduleValue } from "./value.ts";
+import type { SessionHeader } from "@chime/session";
+import type { WebHost } from "@chime/contract";
 import { isScheduleId } from "./protocol.ts";
-import { activeReminder, durableChanges, sessionReminders } from "./reminders.ts";
+import {
+  activeReminder,
+  durableChanges,
+  durableEvents,
+  sessionReminders,
+} from "./reminders.ts";
 import { isStrictInstant } from "./rfc3339.ts";
 import type { RecordResult } from "./value.ts";
 import { scheduleViews } from "./views.ts";
@@ -86,6 +97,8 @@ const list: SessionRoute = {
   path: "/reminders",
   // The durable log only, and never activating a cold session.
   async handle(_request, context) {
+    const asOf = new URL(context.url).searchParams.get("asOf");
+    if (asOf !== null) return await remindersAsOf(context, asOf);
     const page = await sessionReminders(context.host, context.sessionId);
     if (page === undefined) {
       throw new SessionError(
@@ -205,9 +218,62 @@ const history: SessionRoute = {
         id,
       }, 404);
     }
-    return Response.json({ history: entries });
+    return Response.json({
+      history: await withLateCauses(context.host, stored.header, id, entries),
+    });
   },
 };
+
+/** A history with `cause` on each late delivery (log facts only, `./late.ts`). */
+async function withLateCauses(
+  host: Pick<WebHost, "store" | "durableLength">,
+  header: SessionHeader,
+  id: string,
+  entries: readonly HistoryEntry[],
+): Promise<(HistoryEntry & { cause?: LateCause })[]> {
+  const zone = header.timeZone ?? "UTC";
+  return await Promise.all(entries.map(async (entry) => {
+    if (entry.kind !== "delivered" || (entry.latenessMs ?? 0) < 60_000) return entry;
+    const from = Math.max(header.seedLength ?? 0, entry.seq - LATE_CONTEXT_BEFORE);
+    const events = await durableEvents(host, header.id, from, entry.seq + LATE_CONTEXT_AFTER);
+    const cause = lateCause(entry, entry.snoozeId ?? id, events, zone);
+    return cause === undefined ? entry : { ...entry, cause };
+  }));
+}
+
+/**
+ * `GET …/reminders?asOf=SEQ`: the schedule as it stood just after event `SEQ` (the fold of the
+ * own `schedule/change` events with `seq ≤ SEQ`, statuses at that event's `at`), each reminder
+ * with `decidedBy`, the seqs of the events that made it what it is then.
+ */
+async function remindersAsOf(context: RouteContext, raw: string): Promise<Response> {
+  const { host, sessionId } = context;
+  const asOf = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
+  const bad = () =>
+    problem({
+      code: "invalid_arguments",
+      message: "Cannot read reminders: asOf is not the seq of a committed event",
+      field: "asOf",
+    }, 400);
+  if (!Number.isSafeInteger(asOf)) return bad();
+  const stored = await durableChanges(host, sessionId);
+  if (stored === undefined) {
+    throw new SessionError("session_not_found", `Cannot find session: no session ${sessionId}`);
+  }
+  const [event] = await durableEvents(host, sessionId, asOf, asOf + 1);
+  if (event === undefined) return bad();
+  const events = stored.events.filter((e) => e.seq <= asOf);
+  const now = Date.parse(event.at);
+  const state = foldSession(stored.header, events);
+  const records = [...state.active.values()].sort((a, b) =>
+    Date.parse(a.scheduledAt) - Date.parse(b.scheduledAt)
+  );
+  const reminders = records.map((record) => ({
+    ...activeReminder(scheduleValue(record, now)),
+    decidedBy: (reminderHistory(stored.header, events, record.id) ?? []).map((e) => e.seq),
+  }));
+  return Response.json({ asOf, at: event.at, reminders, deliveryMode: "session-local" });
+}
 
 const stop: SessionRoute = {
   method: "POST",
@@ -245,6 +311,7 @@ const stop: SessionRoute = {
  * @returns routes, views, renderer and panel
  */
 export function scheduleWeb(): PluginWeb {
+  const extra = upcomingRoutes();
   return {
     routes: [
       list,
@@ -255,7 +322,9 @@ export function scheduleWeb(): PluginWeb {
       skip,
       update,
       history,
+      ...extra.sessionRoutes,
     ],
+    apiRoutes: extra.apiRoutes,
     views: scheduleViews,
     renderer: SCHEDULE_RENDERER,
     panels: [REMINDERS_PANEL],

@@ -129,6 +129,15 @@ export interface PersistenceBackend extends AsyncDisposable {
   ): Promise<SessionEvent[]>;
   /** Lists stored headers, newest first. */
   list(): Promise<SessionHeader[]>;
+  /**
+   * Optional: the stored length of every stored session in one read (libSQL: one query seeking
+   * `max(seq)` per session on the primary key). A reader that keeps a projection of many logs
+   * (the schedule's Upcoming list, docs/upcoming.md) re-reads only the sessions whose length
+   * moved. Without it, {@linkcode SessionStore.storedLengths} asks each session's cursor.
+   *
+   * @returns session id → stored length (number of stored events)
+   */
+  lengths?(): Promise<Map<string, number>>;
 }
 
 /** A lease this host holds (docs/long-sessions.md "Fenced appends"). */

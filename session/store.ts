@@ -306,6 +306,24 @@ export class SessionStore implements AsyncDisposable {
   }
 
   /**
+   * The stored length of every stored session (durable events only; a live session's unflushed
+   * tail is not counted): one backend read when the backend has `lengths()`, else one cursor per
+   * listed session. Never activates a session.
+   *
+   * @returns session id → stored length
+   * @throws {SessionError} what the backend throws for unreadable storage
+   */
+  async storedLengths(): Promise<Map<string, number>> {
+    if (this.#backend.lengths !== undefined) return await this.#backend.lengths();
+    const out = new Map<string, number>();
+    for (const header of await this.#backend.list()) {
+      const cursor = await this.#backend.cursor(header.id);
+      if (cursor !== undefined) out.set(header.id, cursor.length);
+    }
+    return out;
+  }
+
+  /**
    * Reads what persistence holds for `id`, independently of the live object
    * (docs/design.md#attached-history).
    *

@@ -30,6 +30,11 @@ export interface TokenAuthOptions {
   readonly failureWindowMs?: number;
   /** Wall clock, epoch ms (tests inject one). @default Date.now */
   readonly now?: () => number;
+  /**
+   * Requests answered without the token because the route checks its own link key (plugin
+   * routes with `access: "link"`, docs/upcoming.md "Calendar feed"). @default none
+   */
+  readonly linkPath?: (method: string, path: string) => boolean;
 }
 
 /** Paths answered without the token. */
@@ -147,7 +152,10 @@ export function tokenAuth(options: TokenAuthOptions): MiddlewareHandler {
       url.searchParams.delete("token");
       return await signIn(c, `${url.pathname}${url.search}`);
     }
-    if (OPEN_PATHS.has(path) || await authorized(c)) return await next();
+    if (OPEN_PATHS.has(path) || options.linkPath?.(c.req.method, path) === true) {
+      return await next();
+    }
+    if (await authorized(c)) return await next();
     if (page) return c.redirect("/login", 303);
     c.header("WWW-Authenticate", 'Bearer realm="chime"');
     throw new HostError(

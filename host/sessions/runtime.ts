@@ -24,7 +24,9 @@ import type { HostConfig } from "../config/config.ts";
 import { HostError } from "../errors.ts";
 import { type HostLeases, openLeases, sharedStorage } from "../leases/leases.ts";
 import { type FeedLimits, Feeds } from "../feed/feed.ts";
-import { type RegistryEntry, resolveRegistry } from "../registry.ts";
+import { type RegistryEntry, resolveRegistry, storageDriver } from "../registry.ts";
+import { FileLinkKeys } from "../plugins/link_keys.ts";
+import { SessionTitles } from "./titles.ts";
 import { Views, type ViewSource } from "../plugins/views.ts";
 import { seedVerifiedPrefix } from "./history.ts";
 import { Watermark } from "../feed/watermark.ts";
@@ -35,7 +37,7 @@ export interface RuntimeOptions {
   /** Storage, model, plugins and renderers; ignored parts are replaced by the overrides below. */
   readonly config:
     & Pick<HostConfig, "storage" | "model" | "plugins" | "renderers" | "cwd">
-    & Partial<Pick<HostConfig, "lease" | "advertisedUrl" | "pluginOptions">>;
+    & Partial<Pick<HostConfig, "lease" | "advertisedUrl" | "pluginOptions" | "dataDir">>;
   /** A backend to use instead of `config.storage` (tests). */
   readonly backend?: PersistenceBackend;
   /** A lease table to use instead of one opened from shared `config.storage` (tests). */
@@ -104,6 +106,13 @@ export class HostRuntime implements AsyncDisposable {
   readonly cwd: string;
   /** Session leases in shared mode (docs/deploy.md); `undefined` for a single host. */
   readonly leases: HostLeases | undefined;
+  /**
+   * Revocable link keys (docs/upcoming.md "Calendar feed"), in `config.dataDir`, else the
+   * storage's local directory, else in memory.
+   */
+  readonly links: FileLinkKeys;
+  /** Session titles (first user messages), cached. */
+  readonly titles: SessionTitles;
   readonly #loader: Loader;
   readonly #agents: RuntimeAgents;
   readonly #liveness: SessionLiveness;
@@ -120,6 +129,8 @@ export class HostRuntime implements AsyncDisposable {
     leases: HostLeases | undefined,
   ) {
     this.store = store;
+    this.titles = new SessionTitles(store);
+    this.links = new FileLinkKeys(linkDirectory(options));
     this.#loader = new Loader();
     this.views = views;
     this.feeds = new Feeds({
@@ -426,4 +437,12 @@ export class HostRuntime implements AsyncDisposable {
     if (errors.length === 1) throw errors[0];
     if (errors.length > 1) throw new AggregateError(errors, "Cannot shut down cleanly");
   }
+}
+
+/** Where link keys are kept: `dataDir`, else the storage's local directory, else nowhere. */
+function linkDirectory(options: RuntimeOptions): string | undefined {
+  if (options.config.dataDir !== undefined) return options.config.dataDir;
+  if (options.backend !== undefined) return undefined;
+  const drivers = options.storageDrivers === undefined ? {} : { drivers: options.storageDrivers };
+  return storageDriver(options.config.storage.kind, drivers).directory(options.config.storage);
 }

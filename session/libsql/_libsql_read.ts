@@ -15,6 +15,7 @@ import {
   SELECT_CURSOR,
   SELECT_EVENTS,
   SELECT_HEADERS,
+  SELECT_LENGTHS,
   SELECT_TAIL,
   selectByType,
   selectPage,
@@ -106,6 +107,24 @@ export async function readHeaders(client: Client): Promise<SessionHeader[]> {
     }
   });
 }
+
+/**
+ * Every stored session's length in one query ({@linkcode SELECT_LENGTHS}).
+ *
+ * @param client the database
+ * @returns id → stored length
+ */
+export async function readLengths(client: Client): Promise<Map<string, number>> {
+  const rows = (await client.execute(SELECT_LENGTHS)).rows;
+  const out = new Map<string, number>();
+  for (const row of rows) {
+    const id = row.id instanceof ArrayBuffer ? decoder.decode(row.id) : String(row.id);
+    out.set(id, row.last_seq === null ? 0 : Number(row.last_seq) + 1);
+  }
+  return out;
+}
+
+const decoder = new TextDecoder();
 
 /** Whether `session_leases` holds exactly `token` for a session (an unreadable lease: no). */
 export async function leaseHeld(client: Client, id: string, token: number): Promise<boolean> {

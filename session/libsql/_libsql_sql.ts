@@ -39,6 +39,10 @@ export const SELECT_CURSOR = `SELECT ${HEADER_READ},
   (SELECT max(seq) FROM events WHERE session_id = sessions.id) AS last_seq
   FROM sessions WHERE id = ?`;
 
+/** Every stored session's last seq (a primary-key seek each), for `lengths()`. */
+export const SELECT_LENGTHS = `SELECT CAST(id AS BLOB) AS id,
+  (SELECT max(seq) FROM events WHERE session_id = sessions.id) AS last_seq FROM sessions`;
+
 /** All headers, newest first. */
 export const SELECT_HEADERS = `SELECT ${HEADER_READ} FROM sessions
   ORDER BY created_at DESC, id`;

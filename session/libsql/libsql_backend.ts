@@ -19,7 +19,14 @@ import { databasePath, prepareSchema, rejected } from "./_libsql_open.ts";
 import { lockDatabaseFile } from "../_writer_lock.ts";
 import { checkForkPoint } from "../_fork.ts";
 import { rowToHeader, SELECT_CURSOR } from "./_libsql_sql.ts";
-import { loadAll, readHeaders, readPage, readTail, readTypes } from "./_libsql_read.ts";
+import {
+  loadAll,
+  readHeaders,
+  readLengths,
+  readPage,
+  readTail,
+  readTypes,
+} from "./_libsql_read.ts";
 import { type Fence, GroupCommit } from "./_libsql_group.ts";
 
 /** Options of {@linkcode LibsqlBackend.open}. */
@@ -292,6 +299,15 @@ export class LibsqlBackend implements PersistenceBackend {
    */
   async list(): Promise<SessionHeader[]> {
     return await readHeaders(this.#client);
+  }
+
+  /**
+   * Every stored session's length in one query (a `max(seq)` seek per session).
+   *
+   * @returns id → stored length
+   */
+  async lengths(): Promise<Map<string, number>> {
+    return await readLengths(this.#client);
   }
 
   /** Waits for queued writes, then closes the client; later writes reject. Idempotent. */

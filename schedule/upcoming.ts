@@ -1,0 +1,285 @@
+/**
+ * Upcoming: every stored session's active reminders in one list ordered by next occurrence
+ * (docs/upcoming.md). It is a projection of the logs, not a second authority: each session's
+ * part is the fold of its own committed `schedule/change` events (read through the store's type
+ * index, from `seedLength` for a fork, never a whole log), kept in memory keyed by the session's
+ * stored length and re-read only when that length moved (one `storedLengths()` read per
+ * request). Listing never makes a session live, arms no timer, takes no lease and writes
+ * nothing; a live session contributes its durable state (below the host's watermark).
+ *
+ * @module
+ */
+import type { WebHost } from "@chime/contract";
+import type { SessionHeader } from "@chime/session";
+import { foldSession } from "./fold.ts";
+import { LiveSchedule } from "./live.ts";
+import { isPaused, scheduledAtMs, type ScheduleId, type ScheduleRecord } from "./protocol.ts";
+import { readStoredChanges, storeReader } from "./reader.ts";
+import { activeReminder, type ActiveReminder } from "./reminders.ts";
+import { DELIVERY_MODE, scheduleValue } from "./value.ts";
+
+/** Default and largest page size of {@linkcode UpcomingProjection.page}. */
+export const UPCOMING_LIMIT = { default: 50, max: 200 } as const;
+
+/**
+ * Where a listed reminder stands: `live` (its session is live here and it will fire on time),
+ * `cold` (its session is only in storage: it fires when the session is opened), `overdue` (its
+ * time has passed and it has not fired: it fires once its session is live and idle), `paused` (a
+ * paused series; it never fires until resumed).
+ */
+export type UpcomingState = "live" | "cold" | "overdue" | "paused";
+
+/** One row of `GET /api/reminders`. */
+export interface UpcomingEntry {
+  /** The session the reminder belongs to (its actions go through that session's routes). */
+  readonly sessionId: string;
+  /** The session's title (its first own user message), `null` before one. */
+  readonly sessionTitle: string | null;
+  /** Whether the session is live in this host. */
+  readonly live: boolean;
+  /** The state shown beside the reminder. */
+  readonly state: UpcomingState;
+  /**
+   * The next time in the reminder's zone: the series' zone, else the session's default zone,
+   * else UTC. `local` is `YYYY-MM-DDTHH:MM`, `offset` `±HH:MM`.
+   */
+  readonly next: { readonly local: string; readonly timeZone: string; readonly offset: string };
+  /** The reminder as the session's own list shows it (`GET /api/sessions/:id/reminders`). */
+  readonly reminder: ActiveReminder;
+}
+
+/** Answer of `GET /api/reminders`. */
+export interface UpcomingPage {
+  /** Rows ordered by next occurrence (paused series last), then session id, then reminder id. */
+  readonly reminders: readonly UpcomingEntry[];
+  /** Pass as `cursor` for the next page; `null` on the last one. */
+  readonly nextCursor: string | null;
+  /** Always `session-local`. */
+  readonly deliveryMode: typeof DELIVERY_MODE;
+}
+
+/** The query of {@linkcode UpcomingProjection.page}. */
+export interface UpcomingQuery {
+  /** Only reminders whose next occurrence is before this instant (epoch ms); paused are left out. */
+  readonly before?: number;
+  /** Page size, 1..{@linkcode UPCOMING_LIMIT}.max. @default 50 */
+  readonly limit?: number;
+  /** The `nextCursor` of the previous page. */
+  readonly cursor?: string;
+}
+
+/** One session's part: its header and its durable active records, at a stored length. */
+interface Part {
+  readonly header: SessionHeader;
+  readonly length: number;
+  readonly active: readonly ScheduleRecord[];
+}
+
+/** A row before it is presented: its sort key and where it comes from. */
+interface Candidate {
+  readonly key: number;
+  readonly sessionId: string;
+  readonly record: ScheduleRecord;
+  readonly header: SessionHeader;
+  readonly live: boolean;
+}
+
+/** Paused series sort after every dated reminder. */
+const PAUSED_KEY = Number.MAX_SAFE_INTEGER;
+
+/**
+ * An opaque page cursor: the last row's sort key, session id and reminder id.
+ *
+ * @param c the last row of a page
+ * @returns base64url text
+ */
+function encodeCursor(c: Candidate): string {
+  const text = JSON.stringify([c.key, c.sessionId, c.record.id]);
+  return btoa(text).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+/**
+ * Reads a cursor back.
+ *
+ * @param text a `nextCursor`
+ * @returns the key, or `undefined` for text that is not one
+ */
+export function decodeCursor(text: string): [number, string, string] | undefined {
+  try {
+    const value = JSON.parse(atob(text.replaceAll("-", "+").replaceAll("_", "/")));
+    const ok = Array.isArray(value) && value.length === 3 && Number.isSafeInteger(value[0]) &&
+      typeof value[1] === "string" && typeof value[2] === "string";
+    return ok ? value as [number, string, string] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function compare(a: Candidate, b: readonly [number, string, string]): number {
+  return a.key - b[0] || (a.sessionId < b[1] ? -1 : a.sessionId > b[1] ? 1 : 0) ||
+    (a.record.id < b[2] ? -1 : a.record.id > b[2] ? 1 : 0);
+}
+
+function keyOf(c: Candidate): [number, string, string] {
+  return [c.key, c.sessionId, c.record.id];
+}
+
+/**
+ * The local wall time of an instant in a zone.
+ *
+ * @param ms epoch ms (UTC)
+ * @param timeZone an IANA zone
+ * @returns `{ local: 'YYYY-MM-DDTHH:MM', timeZone, offset: '±HH:MM' }`
+ */
+export function localTime(
+  ms: number,
+  timeZone: string,
+): { local: string; timeZone: string; offset: string } {
+  const zoned = Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO(timeZone);
+  const local = zoned.toPlainDateTime().toString({ smallestUnit: "minute" });
+  return { local, timeZone, offset: zoned.offset.slice(0, 6) };
+}
+
+/** The zone a reminder's time is shown in: the series' zone, the session's, else UTC. */
+export function reminderZone(record: ScheduleRecord, header: SessionHeader): string {
+  return record.kind === "recurring" ? record.timeZone : header.timeZone ?? "UTC";
+}
+
+/**
+ * The cross-session projection of one store (docs/upcoming.md). One instance per host; it
+ * holds, per cold session, the fold of its stored changes at the stored length it read them.
+ */
+export class UpcomingProjection {
+  readonly #parts = new Map<string, Part>();
+
+  /**
+   * One page of the list.
+   *
+   * @param host the store, the durable bound of live sessions and, when the host has them,
+   *   session titles
+   * @param query `before`, `limit`, `cursor`
+   * @returns the page
+   * @throws {RangeError} for a cursor that is not one of this list's (`invalid_arguments`)
+   * @throws {ScheduleError} `invalid_log` for a log the schedule fold rejects
+   */
+  async page(
+    host: Pick<WebHost, "store" | "durableLength" | "sessionTitle">,
+    query: UpcomingQuery = {},
+  ): Promise<UpcomingPage> {
+    const limit = query.limit ?? UPCOMING_LIMIT.default;
+    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+    if (query.cursor !== undefined && after === undefined) {
+      throw new RangeError("Cannot list reminders: cursor is not one this list gave");
+    }
+    const now = host.store.clock.now();
+    const candidates = await this.#candidates(host, query.before);
+    // A bounded selection of the `limit + 1` smallest keys after the cursor: O(n log limit).
+    const picked: Candidate[] = [];
+    for (const c of candidates) {
+      if (after !== undefined && compare(c, after) <= 0) continue;
+      if (picked.length > limit && compare(c, keyOf(picked[picked.length - 1]!)) >= 0) continue;
+      let at = picked.length;
+      while (at > 0 && compare(picked[at - 1]!, keyOf(c)) > 0) at--;
+      picked.splice(at, 0, c);
+      if (picked.length > limit + 1) picked.pop();
+    }
+    const more = picked.length > limit;
+    const rows = picked.slice(0, limit);
+    const reminders = await Promise.all(rows.map((c) => present(host, c, now)));
+    return {
+      reminders,
+      nextCursor: more ? encodeCursor(rows[rows.length - 1]!) : null,
+      deliveryMode: DELIVERY_MODE,
+    };
+  }
+
+  /**
+   * Every active reminder of every root session, from the durable logs, unordered (the feed of
+   * all sessions).
+   *
+   * @param host the store and the durable bound
+   * @returns `{ header, record, live }` per reminder
+   */
+  async records(
+    host: Pick<WebHost, "store" | "durableLength">,
+  ): Promise<{ header: SessionHeader; record: ScheduleRecord; live: boolean }[]> {
+    return await this.#candidates(host, undefined);
+  }
+
+  /**
+   * Every active reminder of every session, from the durable logs.
+   *
+   * @param host the store and the durable bound
+   * @param before only those whose next occurrence is before it (epoch ms)
+   * @returns the candidates, unordered
+   */
+  async #candidates(
+    host: Pick<WebHost, "store" | "durableLength">,
+    before: number | undefined,
+  ): Promise<Candidate[]> {
+    const { store } = host;
+    const lengths = await store.storedLengths();
+    const out: Candidate[] = [];
+    const add = (sessionId: string, header: SessionHeader, records: Iterable<ScheduleRecord>, live: boolean) => {
+      for (const record of records) {
+        const key = isPaused(record) ? PAUSED_KEY : scheduledAtMs(record);
+        if (before !== undefined && key >= before) continue;
+        out.push({ key, sessionId, record, header, live });
+      }
+    };
+    for (const session of store.liveSessions()) {
+      if (session.header.delegationDepth > 0) continue;
+      const durable = host.durableLength(session);
+      const active = LiveSchedule.of(session)?.activeAt(durable);
+      if (active !== undefined) {
+        add(session.id, session.header, active.values(), true);
+        continue;
+      }
+      const from = session.header.seedLength ?? 0;
+      const events = await storeReader(store)(session, { from, to: Math.max(from, durable) });
+      add(session.id, session.header, foldSession(session.header, events).active.values(), true);
+    }
+    for (const id of this.#parts.keys()) if (!lengths.has(id)) this.#parts.delete(id);
+    for (const [id, length] of lengths) {
+      if (store.live(id) !== undefined) continue;
+      let part = this.#parts.get(id);
+      if (part === undefined || part.length !== length) {
+        const stored = await readStoredChanges(store, id);
+        if (stored === undefined) continue;
+        const active = [...foldSession(stored.header, stored.events).active.values()];
+        part = { header: stored.header, length, active };
+        this.#parts.set(id, part);
+      }
+      if (part.header.delegationDepth > 0) continue;
+      add(id, part.header, part.active, false);
+    }
+    return out;
+  }
+}
+
+async function present(
+  host: Pick<WebHost, "sessionTitle">,
+  c: Candidate,
+  now: number,
+): Promise<UpcomingEntry> {
+  const reminder = activeReminder(scheduleValue(c.record, now));
+  const state: UpcomingState = reminder.paused
+    ? "paused"
+    : reminder.status === "overdue"
+    ? "overdue"
+    : c.live
+    ? "live"
+    : "cold";
+  const title = host.sessionTitle === undefined ? null : await host.sessionTitle(c.header);
+  return {
+    sessionId: c.sessionId,
+    sessionTitle: title,
+    live: c.live,
+    state,
+    next: localTime(Date.parse(reminder.scheduledAt), reminderZone(c.record, c.header)),
+    reminder,
+  };
+}
+
+// Types in the signatures above, re-exported for documentation.
+export type { ScheduleId };
