@@ -14,7 +14,7 @@
 import ical, { ICalAlarmType } from "ical-generator";
 import type { SessionHeader } from "@chime/session";
 import { isPaused, type ScheduleRecord } from "./protocol.ts";
-import { describeRule } from "./recurrence.ts";
+import { describeRule, previewOccurrences } from "./recurrence.ts";
 import { reminderZone } from "./upcoming.ts";
 
 /** One reminder of a feed, with the session it belongs to. */
@@ -108,6 +108,38 @@ function wall(iso: string, timeZone: string): Temporal.PlainDateTime {
   return Temporal.Instant.from(iso).toZonedDateTimeISO(timeZone).toPlainDateTime();
 }
 
+/** Occurrences scanned for DST corrections (from a year before the feed is made). */
+const CORRECTION_SCAN = 2000;
+
+/**
+ * Lines that pin a series' DST occurrences to chime's instants whatever the client's own gap
+ * rule: for each occurrence whose local time falls in a gap (moved forward, RFC 5545 §3.3.5) or
+ * an overlap (the earlier instant), an `EXDATE` of the nominal local time (the client drops
+ * whatever instant it gives that time) and an `RDATE` of chime's instant in UTC. Clients differ
+ * here (ical.js reads a gap time with the later offset); the pair makes them all agree. The scan
+ * covers {@linkcode CORRECTION_SCAN} occurrences from a year before `now`.
+ */
+function dstCorrections(
+  record: Extract<ScheduleRecord, { kind: "recurring" }>,
+  now: number,
+): string[] {
+  const out: string[] = [];
+  const from = now - 366 * 86_400_000;
+  for (const o of previewOccurrences(record, from, CORRECTION_SCAN)) {
+    if (o.dst === undefined) continue;
+    const ms = Date.parse(o.at);
+    const before = Temporal.Instant.fromEpochMilliseconds(ms - 1).toZonedDateTimeISO(record.timeZone)
+      .offsetNanoseconds;
+    const nominal = o.dst === "gap"
+      ? Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO("UTC").toPlainDateTime()
+        .add({ nanoseconds: before })
+      : wall(o.at, record.timeZone);
+    const utc = Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO("UTC").toPlainDateTime();
+    out.push(`EXDATE;TZID=${record.timeZone}:${basic(nominal)}`, `RDATE:${basic(utc)}Z`);
+  }
+  return out;
+}
+
 /** How far back and ahead each `VTIMEZONE` reaches (years). */
 const ZONE_YEARS_BEFORE = 1;
 const ZONE_YEARS_AFTER = 30;
@@ -176,6 +208,7 @@ export function remindersCalendar(
       const exdates = (record.exdates ?? []).map((at) =>
         `EXDATE;TZID=${zone}:${basic(wall(at, zone))}`
       );
+      exdates.push(...dstCorrections(record, options.now));
       event = calendar.createEvent({
         ...base,
         id: record.id,
