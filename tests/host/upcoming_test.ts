@@ -213,3 +213,34 @@ Deno.test("The calendar feed needs its link key, not the token, and revoking it 
   assert.equal((await host.app.request(url)).status, 404);
   assert.equal(host.runtime.store.liveSessions().length, 0, "serving a feed activates nothing");
 });
+
+Deno.test("GET …/reminders?asOf folds the schedule as of a seq; history names a late delivery's cause", async () => {
+  const { testRuntime, scheduleWebOnly } = await import("./_helpers.ts");
+  const clock = new FakeClock(Date.parse("2030-01-01T01:00:00.000Z"));
+  await using runtime = await testRuntime({ plugins: [scheduleWebOnly()], clock });
+  const app = createApp(runtime);
+  const { session } = await runtime.create({ timeZone: "UTC" });
+  const id = "sch_AbCd12345678";
+  const record = { id, kind: "at", prompt: "stretch", scheduledAt: "2030-01-01T02:30:00.000Z" };
+  const created = session.append("schedule/change", { version: 2, op: "create", record }).seq;
+  await clock.advance(70 * 60_000); // 02:10
+  session.append("assistant/message", { turnId: "t0", text: "ok" });
+  await clock.advance(330 * 60_000); // 07:40
+  const dispatched = session.append("schedule/change", { version: 2, op: "dispatch", id }).seq;
+  await runtime.store.flush(session);
+  const asOf = await (await app.request(`/api/sessions/${session.id}/reminders?asOf=${created}`)).json();
+  assert.equal(asOf.asOf, created);
+  assert.deepEqual(asOf.reminders.map((r: { id: string }) => r.id), [id]);
+  assert.deepEqual(asOf.reminders[0].decidedBy, [created]);
+  assert.equal(asOf.reminders[0].status, "scheduled");
+  const after = await (await app.request(`/api/sessions/${session.id}/reminders?asOf=${dispatched}`)).json();
+  assert.deepEqual(after.reminders, []);
+  for (const bad of ["-1", "x", String(dispatched + 1)]) {
+    const response = await app.request(`/api/sessions/${session.id}/reminders?asOf=${bad}`);
+    assert.equal(response.status, 400, bad);
+  }
+  const history = await (await app.request(`/api/sessions/${session.id}/reminders/${id}/history`)).json();
+  const delivered = history.history.find((e: { kind: string }) => e.kind === "delivered");
+  assert.equal(delivered.cause.kind, "closed");
+  assert.equal(delivered.cause.text.en, "the session was closed from 02:10 to 07:40");
+});
