@@ -14,7 +14,7 @@
 import ical, { ICalAlarmType } from "ical-generator";
 import type { SessionHeader } from "@chime/session";
 import { isPaused, type ScheduleRecord } from "./protocol.ts";
-import { describeRule, previewOccurrences } from "./recurrence.ts";
+import { describeRule, type OccurrencePreview, previewOccurrences } from "./recurrence.ts";
 import { reminderZone } from "./upcoming.ts";
 
 /** One reminder of a feed, with the session it belongs to. */
@@ -108,31 +108,47 @@ function wall(iso: string, timeZone: string): Temporal.PlainDateTime {
   return Temporal.Instant.from(iso).toZonedDateTimeISO(timeZone).toPlainDateTime();
 }
 
-/** Occurrences scanned for DST corrections (from a year before the feed is made). */
-const CORRECTION_SCAN = 2000;
+/** The DST corrections cover the zone's transitions from a year before `now` to 5 years on. */
+const CORRECTION_YEARS = { before: 1, after: 5 } as const;
+const DAY_MS = 86_400_000;
 
 /**
  * Lines that pin a series' DST occurrences to chime's instants whatever the client's own gap
  * rule: for each occurrence whose local time falls in a gap (moved forward, RFC 5545 §3.3.5) or
  * an overlap (the earlier instant), an `EXDATE` of the nominal local time (the client drops
  * whatever instant it gives that time) and an `RDATE` of chime's instant in UTC. Clients differ
- * here (ical.js reads a gap time with the later offset); the pair makes them all agree. The scan
- * covers {@linkcode CORRECTION_SCAN} occurrences from a year before `now`.
+ * here (ical.js reads a gap time with the later offset); the pair makes them all agree. Only the
+ * occurrences within a day of each of the zone's transitions from a year before `now` to five
+ * years after it are looked at.
  */
 function dstCorrections(
   record: Extract<ScheduleRecord, { kind: "recurring" }>,
   now: number,
 ): string[] {
   const out: string[] = [];
-  const from = now - 366 * 86_400_000;
-  for (const o of previewOccurrences(record, from, CORRECTION_SCAN)) {
+  const seen = new Set<string>();
+  const end = now + CORRECTION_YEARS.after * 366 * DAY_MS;
+  let zoned = Temporal.Instant.fromEpochMilliseconds(now - CORRECTION_YEARS.before * 366 * DAY_MS)
+    .toZonedDateTimeISO(record.timeZone);
+  const near: { o: OccurrencePreview; gapNs: number }[] = [];
+  for (;;) {
+    const next = zoned.getTimeZoneTransition("next");
+    if (next === null || next.epochMilliseconds > end) break;
+    const t = next.epochMilliseconds;
+    const gapNs = next.offsetNanoseconds - zoned.offsetNanoseconds;
+    for (const o of previewOccurrences(record, t - DAY_MS - 1, 60)) {
+      if (Date.parse(o.at) > t + DAY_MS) break;
+      if (!seen.has(o.at)) near.push({ o, gapNs });
+      seen.add(o.at);
+    }
+    zoned = next;
+  }
+  for (const { o, gapNs } of near) {
     if (o.dst === undefined) continue;
     const ms = Date.parse(o.at);
-    const before = Temporal.Instant.fromEpochMilliseconds(ms - 1).toZonedDateTimeISO(record.timeZone)
-      .offsetNanoseconds;
+    // A gap moved the rule's time forward by the gap: the nominal time is that much earlier.
     const nominal = o.dst === "gap"
-      ? Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO("UTC").toPlainDateTime()
-        .add({ nanoseconds: before })
+      ? wall(o.at, record.timeZone).subtract({ nanoseconds: gapNs })
       : wall(o.at, record.timeZone);
     const utc = Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO("UTC").toPlainDateTime();
     out.push(`EXDATE;TZID=${record.timeZone}:${basic(nominal)}`, `RDATE:${basic(utc)}Z`);

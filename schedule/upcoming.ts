@@ -145,12 +145,39 @@ export function reminderZone(record: ScheduleRecord, header: SessionHeader): str
   return record.kind === "recurring" ? record.timeZone : header.timeZone ?? "UTC";
 }
 
+/** How long a check of every session's stored length stands (ms): other hosts' writes. */
+export const REVALIDATE_MS = 2_000;
+
+function byKey(a: Candidate, b: Candidate): number {
+  return compare(a, keyOf(b));
+}
+
+/** The index of the first candidate after `key` in an ascending array. */
+function firstAfter(sorted: readonly Candidate[], key: readonly [number, string, string]): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (compare(sorted[mid]!, key) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /**
- * The cross-session projection of one store (docs/upcoming.md). One instance per host; it
- * holds, per cold session, the fold of its stored changes at the stored length it read them.
+ * The cross-session projection of one store (docs/upcoming.md). One instance per store; it
+ * holds, per cold session, the fold of its stored changes at the stored length it read them,
+ * and their rows sorted. A session that goes live in this process drops its part (its log can
+ * grow only while live here); every {@linkcode REVALIDATE_MS} one `storedLengths()` read also
+ * catches what other hosts of shared storage wrote. Live sessions are read at each request
+ * from their durable state.
  */
-export class UpcomingProjection {
+export class UpcomingProjection implements Disposable {
   readonly #parts = new Map<string, Part>();
+  #sorted: Candidate[] | undefined;
+  #checkedAt = Number.NEGATIVE_INFINITY;
+  #subscription: Disposable | undefined;
+  readonly #watch = new Set<string>();
 
   /**
    * One page of the list.
@@ -172,16 +199,17 @@ export class UpcomingProjection {
       throw new RangeError("Cannot list reminders: cursor is not one this list gave");
     }
     const now = host.store.clock.now();
-    const candidates = await this.#candidates(host, query.before);
-    // A bounded selection of the `limit + 1` smallest keys after the cursor: O(n log limit).
+    const cold = await this.#cold(host.store);
+    const live = (await liveCandidates(host)).sort(byKey);
     const picked: Candidate[] = [];
-    for (const c of candidates) {
-      if (after !== undefined && compare(c, after) <= 0) continue;
-      if (picked.length > limit && compare(c, keyOf(picked[picked.length - 1]!)) >= 0) continue;
-      let at = picked.length;
-      while (at > 0 && compare(picked[at - 1]!, keyOf(c)) > 0) at--;
-      picked.splice(at, 0, c);
-      if (picked.length > limit + 1) picked.pop();
+    let i = after === undefined ? 0 : firstAfter(cold, after);
+    let j = after === undefined ? 0 : firstAfter(live, after);
+    while (picked.length <= limit && (i < cold.length || j < live.length)) {
+      const a = cold[i];
+      const b = live[j];
+      const c = b === undefined || (a !== undefined && byKey(a, b) < 0) ? cold[i++]! : live[j++]!;
+      if (query.before !== undefined && c.key >= query.before) break;
+      picked.push(c);
     }
     const more = picked.length > limit;
     const rows = picked.slice(0, limit);
@@ -194,8 +222,8 @@ export class UpcomingProjection {
   }
 
   /**
-   * Every active reminder of every root session, from the durable logs, unordered (the feed of
-   * all sessions).
+   * Every active reminder of every root session, from the durable logs, in list order (the feed
+   * of all sessions).
    *
    * @param host the store and the durable bound
    * @returns `{ header, record, live }` per reminder
@@ -203,58 +231,100 @@ export class UpcomingProjection {
   async records(
     host: Pick<WebHost, "store" | "durableLength">,
   ): Promise<{ header: SessionHeader; record: ScheduleRecord; live: boolean }[]> {
-    return await this.#candidates(host, undefined);
+    return [...await this.#cold(host.store), ...await liveCandidates(host)];
   }
 
-  /**
-   * Every active reminder of every session, from the durable logs.
-   *
-   * @param host the store and the durable bound
-   * @param before only those whose next occurrence is before it (epoch ms)
-   * @returns the candidates, unordered
-   */
-  async #candidates(
-    host: Pick<WebHost, "store" | "durableLength">,
-    before: number | undefined,
-  ): Promise<Candidate[]> {
-    const { store } = host;
-    const lengths = await store.storedLengths();
-    const out: Candidate[] = [];
-    const add = (sessionId: string, header: SessionHeader, records: Iterable<ScheduleRecord>, live: boolean) => {
-      for (const record of records) {
-        const key = isPaused(record) ? PAUSED_KEY : scheduledAtMs(record);
-        if (before !== undefined && key >= before) continue;
-        out.push({ key, sessionId, record, header, live });
-      }
-    };
-    for (const session of store.liveSessions()) {
-      if (session.header.delegationDepth > 0) continue;
-      const durable = host.durableLength(session);
-      const active = LiveSchedule.of(session)?.activeAt(durable);
-      if (active !== undefined) {
-        add(session.id, session.header, active.values(), true);
-        continue;
-      }
-      const from = session.header.seedLength ?? 0;
-      const events = await storeReader(store)(session, { from, to: Math.max(from, durable) });
-      add(session.id, session.header, foldSession(session.header, events).active.values(), true);
-    }
-    for (const id of this.#parts.keys()) if (!lengths.has(id)) this.#parts.delete(id);
-    for (const [id, length] of lengths) {
-      if (store.live(id) !== undefined) continue;
-      let part = this.#parts.get(id);
-      if (part === undefined || part.length !== length) {
-        const stored = await readStoredChanges(store, id);
-        if (stored === undefined) continue;
-        const active = [...foldSession(stored.header, stored.events).active.values()];
-        part = { header: stored.header, length, active };
-        this.#parts.set(id, part);
-      }
-      if (part.header.delegationDepth > 0) continue;
-      add(id, part.header, part.active, false);
-    }
-    return out;
+  /** Reads one cold session's part (its stored changes, one indexed query after the cursor). */
+  async #read(store: WebHost["store"], id: string, length: number | undefined): Promise<void> {
+    const cursor = length === undefined ? await store.backend.cursor(id) : undefined;
+    const stored = await readStoredChanges(store, id);
+    if (stored === undefined) return;
+    const active = stored.header.delegationDepth > 0
+      ? []
+      : [...foldSession(stored.header, stored.events).active.values()];
+    this.#parts.set(id, { header: stored.header, length: length ?? cursor?.length ?? 0, active });
+    this.#sorted = undefined;
   }
+
+  /** Stops following the store. */
+  [Symbol.dispose](): void {
+    this.#subscription?.[Symbol.dispose]();
+    this.#subscription = undefined;
+  }
+
+  /** The cold sessions' rows, sorted, refreshed as the class comment says. */
+  async #cold(store: WebHost["store"]): Promise<Candidate[]> {
+    this.#subscription ??= store.onLive((session) => {
+      this.#watch.add(session.id);
+      if (this.#parts.delete(session.id)) this.#sorted = undefined;
+    });
+    // Sessions seen live here: re-read as soon as they are cold again.
+    for (const id of this.#watch) {
+      if (store.live(id) !== undefined) continue;
+      this.#watch.delete(id);
+      await this.#read(store, id, undefined);
+    }
+    const now = performance.now();
+    if (now - this.#checkedAt >= REVALIDATE_MS) {
+      const lengths = await store.storedLengths();
+      for (const id of this.#parts.keys()) {
+        if (lengths.get(id) !== this.#parts.get(id)!.length) {
+          this.#parts.delete(id);
+          this.#sorted = undefined;
+        }
+      }
+      for (const [id, length] of lengths) {
+        if (this.#parts.has(id) || store.live(id) !== undefined) continue;
+        await this.#read(store, id, length);
+      }
+      this.#checkedAt = now;
+    }
+    // A part of a session that is live now is shown from its live state instead.
+    for (const id of this.#parts.keys()) {
+      if (store.live(id) === undefined) continue;
+      this.#parts.delete(id);
+      this.#watch.add(id);
+      this.#sorted = undefined;
+    }
+    if (this.#sorted === undefined) {
+      const rows: Candidate[] = [];
+      for (const [id, part] of this.#parts) add(rows, id, part.header, part.active, false);
+      this.#sorted = rows.sort(byKey);
+    }
+    return this.#sorted;
+  }
+}
+
+function add(
+  out: Candidate[],
+  sessionId: string,
+  header: SessionHeader,
+  records: Iterable<ScheduleRecord>,
+  live: boolean,
+): void {
+  for (const record of records) {
+    const key = isPaused(record) ? PAUSED_KEY : scheduledAtMs(record);
+    out.push({ key, sessionId, record, header, live });
+  }
+}
+
+/** The live root sessions' rows, from their durable state (below the watermark). */
+async function liveCandidates(host: Pick<WebHost, "store" | "durableLength">): Promise<Candidate[]> {
+  const { store } = host;
+  const out: Candidate[] = [];
+  for (const session of store.liveSessions()) {
+    if (session.header.delegationDepth > 0) continue;
+    const durable = host.durableLength(session);
+    const active = LiveSchedule.of(session)?.activeAt(durable);
+    if (active !== undefined) {
+      add(out, session.id, session.header, active.values(), true);
+      continue;
+    }
+    const from = session.header.seedLength ?? 0;
+    const events = await storeReader(store)(session, { from, to: Math.max(from, durable) });
+    add(out, session.id, session.header, foldSession(session.header, events).active.values(), true);
+  }
+  return out;
 }
 
 async function present(
