@@ -42,7 +42,7 @@ export interface CalendarOptions {
 }
 
 /** The sentence every event's description ends with (the session-local boundary). */
-export const SESSION_LOCAL_NOTE =
+export const SESSION_LOCAL_NOTE: string =
   "Session-local: chime delivers this reminder only while its session is open; a cold session " +
   "delivers it when you open it.";
 
@@ -58,7 +58,9 @@ function offsetText(ns: number): string {
   const minutes = Math.round(ns / 60e9);
   const sign = minutes < 0 ? "-" : "+";
   const abs = Math.abs(minutes);
-  return `${sign}${String(Math.floor(abs / 60)).padStart(2, "0")}${String(abs % 60).padStart(2, "0")}`;
+  return `${sign}${String(Math.floor(abs / 60)).padStart(2, "0")}${
+    String(abs % 60).padStart(2, "0")
+  }`;
 }
 
 /**
@@ -150,7 +152,8 @@ function dstCorrections(
     const nominal = o.dst === "gap"
       ? wall(o.at, record.timeZone).subtract({ nanoseconds: gapNs })
       : wall(o.at, record.timeZone);
-    const utc = Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO("UTC").toPlainDateTime();
+    const utc = Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO("UTC")
+      .toPlainDateTime();
     out.push(`EXDATE;TZID=${record.timeZone}:${basic(nominal)}`, `RDATE:${basic(utc)}Z`);
   }
   return out;

@@ -40,7 +40,9 @@ function expand(text: string, count: number): number[] {
   for (const vtz of calendar.getAllSubcomponents("vtimezone")) {
     ICAL.TimezoneService.register(vtz);
   }
-  const vevent = calendar.getAllSubcomponents("vevent").find((v) => !v.hasProperty("recurrence-id"))!;
+  const vevent = calendar.getAllSubcomponents("vevent").find((v) =>
+    !v.hasProperty("recurrence-id")
+  )!;
   const event = new ICAL.Event(vevent);
   const iterator = event.iterator();
   const out: number[] = [];
@@ -83,7 +85,11 @@ Deno.test("a DST-crossing series expands with ical.js to chime's occurrences, in
           name: "t",
           now: NOW,
         });
-        const ours = previewOccurrences(record, Date.parse(`${day.subtract({ days: 1 })}T00:00:00Z`), 40)
+        const ours = previewOccurrences(
+          record,
+          Date.parse(`${day.subtract({ days: 1 })}T00:00:00Z`),
+          40,
+        )
           .map((o) => Date.parse(o.at));
         assert.deepEqual(expand(text, ours.length), ours, `${zone} ${rrule} ${dtstart}`);
       },
@@ -121,7 +127,11 @@ Deno.test("EXDATE for skipped occurrences, RECURRENCE-ID for a snoozed one, UID 
   };
   const h = header("Europe/Berlin");
   const text = remindersCalendar(
-    [series, snooze, paused, oneShot].map((record) => ({ header: h, sessionTitle: "plans", record })),
+    [series, snooze, paused, oneShot].map((record) => ({
+      header: h,
+      sessionTitle: "plans",
+      record,
+    })),
     { name: "t", now: NOW },
   );
   assert.match(text, /EXDATE;TZID=America\/New_York:20260308T090000/);
@@ -146,6 +156,9 @@ Deno.test("EXDATE for skipped occurrences, RECURRENCE-ID for a snoozed one, UID 
     now: NOW,
     alarm: true,
   });
-  assert.equal(new ICAL.Component(ICAL.parse(alarmed)).getAllSubcomponents("vevent")[0]!
-    .getAllSubcomponents("valarm").length, 1);
+  assert.equal(
+    new ICAL.Component(ICAL.parse(alarmed)).getAllSubcomponents("vevent")[0]!
+      .getAllSubcomponents("valarm").length,
+    1,
+  );
 });

@@ -120,7 +120,10 @@ export function lateCause(
         en: `the session was closed from ${f} to ${u}`,
         zh: `会话在 ${f} 到 ${u} 之间处于关闭状态`,
       },
-      "host-down": { en: `the host was down from ${f} to ${u}`, zh: `主机在 ${f} 到 ${u} 之间停止运行` },
+      "host-down": {
+        en: `the host was down from ${f} to ${u}`,
+        zh: `主机在 ${f} 到 ${u} 之间停止运行`,
+      },
       "busy": { en: `the agent was busy for ${d.en}`, zh: `Agent 忙碌了 ${d.zh}` },
       "hourly-limit": { en: "the hourly limit held it", zh: "每小时提醒上限让它等待了" },
     }[kind];

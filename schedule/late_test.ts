@@ -16,7 +16,9 @@ function log(...rows: [string, string, unknown?][]): SessionEvent[] {
 }
 
 function delivered(events: SessionEvent[]): HistoryEntry {
-  const dispatch = events.find((e) => e.type === "schedule/change" && (e.data as { op?: string }).op === "dispatch")!;
+  const dispatch = events.find((e) =>
+    e.type === "schedule/change" && (e.data as { op?: string }).op === "dispatch"
+  )!;
   return {
     seq: dispatch.seq,
     at: dispatch.at,
@@ -46,7 +48,11 @@ Deno.test("the host was down: the next agent closed the interrupted turn", () =>
   const events = log(
     ["turn/start", "2030-01-01T02:00:00.000Z", { turnId: "t1" }],
     ["assistant/message", "2030-01-01T02:05:00.000Z"],
-    ["turn/end", "2030-01-01T06:00:00.000Z", { turnId: "t1", outcome: "error", error: "interrupted: x" }],
+    ["turn/end", "2030-01-01T06:00:00.000Z", {
+      turnId: "t1",
+      outcome: "error",
+      error: "interrupted: x",
+    }],
     ["schedule/change", "2030-01-01T06:00:01.000Z", { op: "dispatch" }],
   );
   const cause = lateCause(delivered(events), ID, events, "UTC")!;
@@ -67,7 +73,9 @@ Deno.test("the agent was busy: a turn ran across the due time", () => {
 });
 
 Deno.test("the hourly limit: the frame says coalesced", () => {
-  const frame = `<schedule-reminder>\n${JSON.stringify({ id: ID, coalesced: true })}\n</schedule-reminder>`;
+  const frame = `<schedule-reminder>\n${
+    JSON.stringify({ id: ID, coalesced: true })
+  }\n</schedule-reminder>`;
   const events = log(
     ["user-rpc", "2030-01-01T02:00:00.000Z"],
     ["schedule/change", "2030-01-01T03:00:00.000Z", { op: "dispatch" }],

@@ -15,7 +15,7 @@ import { foldSession } from "./fold.ts";
 import { LiveSchedule } from "./live.ts";
 import { isPaused, scheduledAtMs, type ScheduleId, type ScheduleRecord } from "./protocol.ts";
 import { readStoredChanges, storeReader } from "./reader.ts";
-import { activeReminder, type ActiveReminder } from "./reminders.ts";
+import { type ActiveReminder, activeReminder } from "./reminders.ts";
 import { DELIVERY_MODE, scheduleValue } from "./value.ts";
 
 /** Default and largest page size of {@linkcode UpcomingProjection.page}. */
@@ -309,7 +309,9 @@ function add(
 }
 
 /** The live root sessions' rows, from their durable state (below the watermark). */
-async function liveCandidates(host: Pick<WebHost, "store" | "durableLength">): Promise<Candidate[]> {
+async function liveCandidates(
+  host: Pick<WebHost, "store" | "durableLength">,
+): Promise<Candidate[]> {
   const { store } = host;
   const out: Candidate[] = [];
   for (const session of store.liveSessions()) {

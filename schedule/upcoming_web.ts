@@ -109,7 +109,11 @@ function calendarAnswer(
 }
 
 /** `404` for a missing or revoked key: the same answer for both, nothing to probe. */
-async function keyRefused(host: WebHost, scope: string, url: string): Promise<Response | undefined> {
+async function keyRefused(
+  host: WebHost,
+  scope: string,
+  url: string,
+): Promise<Response | undefined> {
   const key = new URL(url).searchParams.get("key") ?? undefined;
   if (host.links !== undefined && await host.links.verify(scope, key)) return undefined;
   return problem("feed_not_found", "Cannot read feed: no such feed (the link was revoked?)", 404);
@@ -125,7 +129,9 @@ function feedUrl(scope: string, key: string): string {
 async function feedScope(host: WebHost, url: string, body?: Record<string, unknown>) {
   const raw = body?.session ?? new URL(url).searchParams.get("session") ?? undefined;
   if (raw === undefined || raw === null || raw === "") return ALL_FEED_SCOPE;
-  if (!isSessionId(raw)) return problem("invalid_arguments", "Cannot manage feed: bad session", 400, "session");
+  if (!isSessionId(raw)) {
+    return problem("invalid_arguments", "Cannot manage feed: bad session", 400, "session");
+  }
   if (host.store.live(raw) === undefined && (await host.store.backend.cursor(raw)) === undefined) {
     throw new SessionError("session_not_found", `Cannot find session: no session ${raw}`);
   }
@@ -160,7 +166,9 @@ export function upcomingRoutes(): {
       try {
         return Response.json(await projection(host).page(host, query));
       } catch (error) {
-        if (error instanceof RangeError) return badQuery("cursor", "cursor is not one this list gave");
+        if (error instanceof RangeError) {
+          return badQuery("cursor", "cursor is not one this list gave");
+        }
         throw error;
       }
     },

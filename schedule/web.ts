@@ -29,12 +29,7 @@ import { scheduleValue } from "./value.ts";
 import type { SessionHeader } from "@chime/session";
 import type { WebHost } from "@chime/contract";
 import { isScheduleId } from "./protocol.ts";
-import {
-  activeReminder,
-  durableChanges,
-  durableEvents,
-  sessionReminders,
-} from "./reminders.ts";
+import { activeReminder, durableChanges, durableEvents, sessionReminders } from "./reminders.ts";
 import { isStrictInstant } from "./rfc3339.ts";
 import type { RecordResult } from "./value.ts";
 import { scheduleViews } from "./views.ts";

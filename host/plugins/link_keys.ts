@@ -76,7 +76,12 @@ export class FileLinkKeys implements LinkKeys {
     if (path === undefined) return;
     const run = this.#writing.then(async () => {
       const temp = `${path}.tmp`;
-      const file = await Deno.open(temp, { write: true, create: true, truncate: true, mode: 0o600 });
+      const file = await Deno.open(temp, {
+        write: true,
+        create: true,
+        truncate: true,
+        mode: 0o600,
+      });
       try {
         await file.write(encoder.encode(JSON.stringify(Object.fromEntries(keys), null, 2)));
         await file.sync();

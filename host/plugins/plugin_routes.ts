@@ -114,8 +114,10 @@ export function pluginApiRoutes(runtime: HostRuntime): Hono {
       if (!route.path.startsWith("/") || HOST_API.test(route.path)) {
         throw new TypeError(`Cannot mount ${plugin.name}: api route path "${route.path}"`);
       }
-      app.on(route.method, route.path, (c) =>
-        route.handle(c.req.raw, { host, url: c.req.url, json: () => readJsonObject(c) })
+      app.on(
+        route.method,
+        route.path,
+        (c) => route.handle(c.req.raw, { host, url: c.req.url, json: () => readJsonObject(c) }),
       );
     }
   }
@@ -138,7 +140,8 @@ function pattern(path: string): RegExp {
  * @returns a predicate on a request's method and path
  */
 export function linkPaths(runtime: HostRuntime): (method: string, path: string) => boolean {
-  const link = (route: SessionRoute | ApiRoute) => route.access === "link" && route.method === "GET";
+  const link = (route: SessionRoute | ApiRoute) =>
+    route.access === "link" && route.method === "GET";
   const patterns = runtime.plugins.flatMap(({ web }) => [
     ...(web?.routes ?? []).filter(link).map((r) => pattern(`/api/sessions/:id${r.path}`)),
     ...(web?.apiRoutes ?? []).filter(link).map((r) => pattern(`/api${r.path}`)),

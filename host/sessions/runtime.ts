@@ -26,6 +26,7 @@ import { type HostLeases, openLeases, sharedStorage } from "../leases/leases.ts"
 import { type FeedLimits, Feeds } from "../feed/feed.ts";
 import { type RegistryEntry, resolveRegistry, storageDriver } from "../registry.ts";
 import { FileLinkKeys } from "../plugins/link_keys.ts";
+import type { LinkKeys } from "@chime/contract";
 import { SessionTitles } from "./titles.ts";
 import { Views, type ViewSource } from "../plugins/views.ts";
 import { seedVerifiedPrefix } from "./history.ts";
@@ -110,9 +111,12 @@ export class HostRuntime implements AsyncDisposable {
    * Revocable link keys (docs/upcoming.md "Calendar feed"), in `config.dataDir`, else the
    * storage's local directory, else in memory.
    */
-  readonly links: FileLinkKeys;
+  readonly links: LinkKeys;
   /** Session titles (first user messages), cached. */
-  readonly titles: SessionTitles;
+  readonly titles: {
+    /** The title of session `id` from seq `from` on (a fork's `seedLength`), else `null`. */
+    title(id: string, from?: number): Promise<string | null>;
+  };
   readonly #loader: Loader;
   readonly #agents: RuntimeAgents;
   readonly #liveness: SessionLiveness;

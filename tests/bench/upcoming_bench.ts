@@ -35,7 +35,14 @@ async function host(kind: "libsql" | "jsonl", sessions: number, perSession: numb
     await writeFixture(backend, { sessions, perSession, now: NOW });
   }
   const runtime = await HostRuntime.open({
-    config: { storage, dataDir: dir, model: { kind: "none", reason: "bench" }, plugins: [], renderers: [], cwd: "/" },
+    config: {
+      storage,
+      dataDir: dir,
+      model: { kind: "none", reason: "bench" },
+      plugins: [],
+      renderers: [],
+      cwd: "/",
+    },
     plugins: [schedulePlugin()],
     views: [scheduleViews],
   });
@@ -49,7 +56,7 @@ async function host(kind: "libsql" | "jsonl", sessions: number, perSession: numb
   };
 }
 
-async function timed(run: () => Promise<Response>): Promise<number> {
+async function timed(run: () => Response | Promise<Response>): Promise<number> {
   const start = performance.now();
   const response = await run();
   await response.arrayBuffer();
@@ -68,16 +75,26 @@ for (const kind of ["libsql", "jsonl"] as const) {
     for (let i = 0; i < 30; i++) warm.push(await timed(get));
     warm.sort((a, b) => a - b);
     console.log(
-      `| ${kind} | ${sessions} | ${sessions * 10} | ${ms(first)} | ${ms(pct(warm, 0.5))} / ${ms(pct(warm, 0.99))} |`,
+      `| ${kind} | ${sessions} | ${sessions * 10} | ${ms(first)} | ${ms(pct(warm, 0.5))} / ${
+        ms(pct(warm, 0.99))
+      } |`,
     );
   }
 }
 
 {
   await using h = await host("libsql", 100, 10);
-  const { url } = await (await h.app.request("/api/reminders/feed", { method: "POST", body: "{}", headers: { "content-type": "application/json" } })).json();
+  const { url } = await (await h.app.request("/api/reminders/feed", {
+    method: "POST",
+    body: "{}",
+    headers: { "content-type": "application/json" },
+  })).json();
   const times: number[] = [];
   for (let i = 0; i < 10; i++) times.push(await timed(() => h.app.request(url)));
   times.sort((a, b) => a - b);
-  console.log(`\n.ics of 1,000 reminders (100 sessions, paused ones left out): p50 ${ms(pct(times, 0.5))}, max ${ms(times.at(-1)!)}`);
+  console.log(
+    `\n.ics of 1,000 reminders (100 sessions, paused ones left out): p50 ${
+      ms(pct(times, 0.5))
+    }, max ${ms(times.at(-1)!)}`,
+  );
 }

@@ -29,12 +29,13 @@ async function fixtureHost(kind: Kind, sessions = 1000, perSession = 10) {
   const storage = kind === "libsql"
     ? { kind: "libsql" as const, url: `file:${join(dir, "chime.db")}`, shared: true }
     : { kind: "jsonl" as const, dir: join(dir, "sessions") };
+  let fixture;
   {
     await using backend = kind === "libsql"
       ? await LibsqlBackend.open({ url: storage.url! })
       : await JsonlBackend.open({ dir: storage.dir! });
     await Deno.mkdir(join(dir, "sessions"), { recursive: true });
-    var fixture = await writeFixture(backend, { sessions, perSession, forks: 5, now: NOW });
+    fixture = await writeFixture(backend, { sessions, perSession, forks: 5, now: NOW });
   }
   const clock = new FakeClock(NOW);
   const runtime = await HostRuntime.open({
@@ -76,7 +77,8 @@ async function durableSnapshot(kind: Kind, dir: string, runtime: HostRuntime) {
   } else {
     for await (const entry of Deno.readDir(join(dir, "sessions"))) {
       const bytes = await Deno.readFile(join(dir, "sessions", entry.name));
-      files[entry.name] = String(bytes.length) + ":" + bytes.reduce((a, b) => (a * 31 + b) >>> 0, 7);
+      files[entry.name] = String(bytes.length) + ":" +
+        bytes.reduce((a, b) => (a * 31 + b) >>> 0, 7);
     }
   }
   return { lengths, leases, files };
@@ -106,7 +108,9 @@ for (const kind of ["libsql", "jsonl"] as const) {
     assert.ok(pages >= 35);
     // Ordered by next occurrence, paused series last.
     const keys = rows.map((r) =>
-      r.state === "paused" ? Infinity : Date.parse((r.reminder as { scheduledAt: string }).scheduledAt)
+      r.state === "paused"
+        ? Infinity
+        : Date.parse((r.reminder as { scheduledAt: string }).scheduledAt)
     );
     assert.deepEqual(keys, [...keys].sort((a, b) => a - b));
     const states = new Map<string, number>();
@@ -120,9 +124,12 @@ for (const kind of ["libsql", "jsonl"] as const) {
     assert.equal(first.sessionTitle, `session ${Number(String(first.sessionId).slice(2))}: plans`);
     assert.match((first.next as { local: string }).local, /^\d{4}-\d\d-\d\dT\d\d:\d\d$/);
     const series = rows.find((r) => (r.reminder as { kind: string }).kind === "recurring")!;
-    assert.equal((series.next as { timeZone: string }).timeZone, (series.reminder as {
-      repeat: { timeZone: string };
-    }).repeat.timeZone);
+    assert.equal(
+      (series.next as { timeZone: string }).timeZone,
+      (series.reminder as {
+        repeat: { timeZone: string };
+      }).repeat.timeZone,
+    );
     // No lease, no owner, no write.
     assert.equal(host.runtime.store.liveSessions().length, 0);
     assert.deepEqual(await durableSnapshot(kind, host.dir, host.runtime), before);
@@ -156,24 +163,37 @@ Deno.test("Upcoming follows a session that changes: a live one shows as live, a 
   // Open the session through its own route; its reminders become live.
   await host.runtime.resume(target.sessionId);
   const second = await (await host.get("/api/reminders?limit=200")).json();
-  const mine = second.reminders.filter((r: { sessionId: string }) => r.sessionId === target.sessionId);
+  const mine = second.reminders.filter((r: { sessionId: string }) =>
+    r.sessionId === target.sessionId
+  );
   assert.ok(mine.length > 0);
   assert.ok(mine.every((r: { live: boolean }) => r.live));
   // Stop through the session's own route: the list follows the log.
   const stop = await host.app.request(
     `/api/sessions/${target.sessionId}/reminders/${target.reminder.id}/stop`,
-    { ...postJson({}), headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" } },
+    {
+      ...postJson({}),
+      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+    },
   );
   assert.equal(stop.status, 200);
   const third = await (await host.get("/api/reminders?limit=200")).json();
-  assert.ok(!third.reminders.some((r: { reminder: { id: string } }) => r.reminder.id === target.reminder.id));
+  assert.ok(
+    !third.reminders.some((r: { reminder: { id: string } }) =>
+      r.reminder.id === target.reminder.id
+    ),
+  );
 });
 
 Deno.test("The calendar feed needs its link key, not the token, and revoking it is one call", async () => {
   await using host = await fixtureHost("libsql", 10, 10);
   const auth = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
   assert.equal((await (await host.get("/api/reminders/feed")).json()).url, null);
-  const issued = await host.app.request("/api/reminders/feed", { method: "POST", headers: auth, body: "{}" });
+  const issued = await host.app.request("/api/reminders/feed", {
+    method: "POST",
+    headers: auth,
+    body: "{}",
+  });
   const { url } = await issued.json() as { url: string };
   assert.match(url, /^\/api\/reminders\.ics\?key=[\w-]{43}$/);
   // The key lives in the data directory, not in a log.
@@ -187,7 +207,10 @@ Deno.test("The calendar feed needs its link key, not the token, and revoking it 
   const events = calendar.getAllSubcomponents("vevent");
   assert.equal(events.length, host.fixture.active - host.fixture.paused);
   assert.equal(calendar.getAllSubcomponents("valarm").length, 0);
-  assert.ok(events.every((e) => e.getAllSubcomponents("valarm").length === 0), "no VALARM by default");
+  assert.ok(
+    events.every((e) => e.getAllSubcomponents("valarm").length === 0),
+    "no VALARM by default",
+  );
   assert.ok(calendar.getAllSubcomponents("vtimezone").length === 5);
   const withAlarm = await (await host.app.request(`${url}&alarm=1`)).text();
   assert.match(withAlarm, /BEGIN:VALARM/);
@@ -208,7 +231,10 @@ Deno.test("The calendar feed needs its link key, not the token, and revoking it 
   const key = new URL(one.url, "http://h").searchParams.get("key");
   assert.equal((await host.app.request(`/api/reminders.ics?key=${key}`)).status, 404);
   // Revoke: the URL stops working at once.
-  const revoked = await host.app.request("/api/reminders/feed", { method: "DELETE", headers: auth });
+  const revoked = await host.app.request("/api/reminders/feed", {
+    method: "DELETE",
+    headers: auth,
+  });
   assert.deepEqual(await revoked.json(), { revoked: true });
   assert.equal((await host.app.request(url)).status, 404);
   assert.equal(host.runtime.store.liveSessions().length, 0, "serving a feed activates nothing");
@@ -228,18 +254,21 @@ Deno.test("GET …/reminders?asOf folds the schedule as of a seq; history names 
   await clock.advance(330 * 60_000); // 07:40
   const dispatched = session.append("schedule/change", { version: 2, op: "dispatch", id }).seq;
   await runtime.store.flush(session);
-  const asOf = await (await app.request(`/api/sessions/${session.id}/reminders?asOf=${created}`)).json();
+  const asOf = await (await app.request(`/api/sessions/${session.id}/reminders?asOf=${created}`))
+    .json();
   assert.equal(asOf.asOf, created);
   assert.deepEqual(asOf.reminders.map((r: { id: string }) => r.id), [id]);
   assert.deepEqual(asOf.reminders[0].decidedBy, [created]);
   assert.equal(asOf.reminders[0].status, "scheduled");
-  const after = await (await app.request(`/api/sessions/${session.id}/reminders?asOf=${dispatched}`)).json();
+  const after =
+    await (await app.request(`/api/sessions/${session.id}/reminders?asOf=${dispatched}`)).json();
   assert.deepEqual(after.reminders, []);
   for (const bad of ["-1", "x", String(dispatched + 1)]) {
     const response = await app.request(`/api/sessions/${session.id}/reminders?asOf=${bad}`);
     assert.equal(response.status, 400, bad);
   }
-  const history = await (await app.request(`/api/sessions/${session.id}/reminders/${id}/history`)).json();
+  const history = await (await app.request(`/api/sessions/${session.id}/reminders/${id}/history`))
+    .json();
   const delivered = history.history.find((e: { kind: string }) => e.kind === "delivered");
   assert.equal(delivered.cause.kind, "closed");
   assert.equal(delivered.cause.text.en, "the session was closed from 02:10 to 07:40");
