@@ -64,6 +64,7 @@ export {
 } from "./web.ts";
 export { clientAssetPaths } from "./page.ts";
 export type {
+  ApiRequest,
   ClientAssetPaths,
   ClientAssets,
   ClientRenderer,
@@ -71,7 +72,12 @@ export type {
   EventRenderers,
   FollowupLabeler,
   Lang,
+  OpenTarget,
   PageHints,
+  PageViewDefinition,
+  PageViewHost,
+  PageViewModel,
+  PageViewProps,
   PageWindow,
   PanelDefinition,
   PanelHost,

@@ -255,8 +255,9 @@ export interface PluginWeb {
    */
   readonly renderer?: string;
   /**
-   * Page panels of {@linkcode PluginWeb.renderer} this plugin's routes serve (e.g.
-   * `reminders`); the page shows one only when the configuration enables the renderer.
+   * Page panels and page views of {@linkcode PluginWeb.renderer} this plugin's routes serve
+   * (e.g. `reminders`, `upcoming`); the page shows one only when the configuration enables the
+   * renderer.
    * @default none
    */
   readonly panels?: readonly string[];

@@ -274,7 +274,7 @@ export {
 } from "./reminders.ts";
 export { scheduleViews } from "./views.ts";
 export { type HistoryEntry, type HistoryKind, reminderHistory } from "./history.ts";
-export { REMINDERS_PANEL, SCHEDULE_RENDERER, scheduleWeb } from "./web.ts";
+export { REMINDERS_PANEL, SCHEDULE_RENDERER, scheduleWeb, UPCOMING_VIEW } from "./web.ts";
 export {
   type CalendarOptions,
   type FeedReminder,

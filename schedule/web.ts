@@ -40,6 +40,9 @@ export const SCHEDULE_RENDERER = "@chime/ui/schedule";
 /** The page panel of {@linkcode SCHEDULE_RENDERER} listing a session's active reminders. */
 export const REMINDERS_PANEL = "reminders";
 
+/** The page view of {@linkcode SCHEDULE_RENDERER} listing every session's reminders (docs/upcoming.md). */
+export const UPCOMING_VIEW = "upcoming";
+
 /** HTTP status of each failure code the actions answer with. */
 const STATUS: Readonly<Record<string, 400 | 404 | 409 | 503>> = {
   invalid_arguments: 400,
@@ -322,6 +325,6 @@ export function scheduleWeb(): PluginWeb {
     apiRoutes: extra.apiRoutes,
     views: scheduleViews,
     renderer: SCHEDULE_RENDERER,
-    panels: [REMINDERS_PANEL],
+    panels: [REMINDERS_PANEL, UPCOMING_VIEW],
   };
 }

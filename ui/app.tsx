@@ -34,6 +34,12 @@ function routeId(): string | null {
   return m?.[1] ? decodeURIComponent(m[1]) : null;
 }
 
+/** A page view's name when the route is `#/v/<name>`. */
+function routeView(): string | null {
+  const m = /^#\/v\/(.+)$/.exec(location.hash);
+  return m?.[1] ? decodeURIComponent(m[1]) : null;
+}
+
 function newPage() {
   return new PageModel({
     api,
@@ -41,6 +47,9 @@ function newPage() {
       connectStream(id, win, { onReopen, ...(onLost === undefined ? {} : { onLost }) }),
     navigate: (id) => {
       location.hash = `#/s/${encodeURIComponent(id)}`;
+    },
+    navigateView: (name) => {
+      location.hash = `#/v/${encodeURIComponent(name)}`;
     },
     alerts: browserAlerts(),
     timeZone: api.browserTimeZone(),
@@ -53,7 +62,10 @@ function newPage() {
 function App(): VNode {
   const model = useModel(newPage);
   useEffect(() => {
-    const onHash = () => void model.openSession(routeId());
+    const onHash = () => {
+      const view = routeView();
+      void (view === null ? model.openSession(routeId()) : model.openView(view));
+    };
     const onVisible = () => document.visibilityState === "visible" && model.alerts.visible();
     const onKey = (e: KeyboardEvent) => {
       if (e.key === "Escape" && (model.drawer.peek() || model.sheet.peek() !== null)) {
@@ -83,6 +95,7 @@ function App(): VNode {
   }, [title]);
   const w = model.win.value;
   const overlay = model.drawer.value || model.sheet.value !== null;
+  const shownView = model.views.value.find((v) => v.definition.name === model.view.value);
   return (
     <div class="app">
       <a
@@ -133,6 +146,8 @@ function App(): VNode {
         )}
         {w
           ? <SessionView key={model.current.value ?? ""} model={model} w={w} />
+          : shownView
+          ? <shownView.definition.view model={shownView.model} ctx={model.ctx.value} />
           : <p class="empty-state">{text("pick")}</p>}
       </main>
       <div class="sr-only" aria-live="polite" data-testid="announcer">

@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { useEffect, useRef } from "preact/hooks";
 import type { PanelViewProps } from "../client_renderer.ts";
 import type { Lang } from "../i18n.ts";
 import { icon } from "../icons.ts";
@@ -53,6 +54,20 @@ export function RemindersPanel(props: PanelViewProps): Rendered {
   const { ctx } = props;
   const services = servicesOf(ctx);
   const t = PANEL_TEXT[ctx.lang];
+  const focus = props.focus ?? null;
+  // Opened from the Upcoming view at a reminder: bring its row into view once, and focus it.
+  const done = useRef<string | null>(null);
+  const listed = focus !== null && list.some((r) => r.id === focus);
+  useEffect(() => {
+    if (!listed || done.current === focus) return;
+    const row = document.querySelector<HTMLElement>(
+      `#reminders [data-schedule-id="${CSS.escape(focus!)}"]`,
+    );
+    if (!row) return;
+    done.current = focus;
+    row.scrollIntoView({ block: "center" });
+    row.focus({ preventScroll: true });
+  }, [focus, listed, props.open]);
   return (
     <aside
       id="reminders"
@@ -83,6 +98,9 @@ export function RemindersPanel(props: PanelViewProps): Rendered {
                 data-schedule-id={r.id}
                 data-kind={r.kind}
                 data-state={r.paused ? "paused" : undefined}
+                class={r.id === focus ? "focused" : undefined}
+                data-focused={r.id === focus ? "true" : undefined}
+                tabIndex={r.id === focus ? -1 : undefined}
               >
                 <p class="prompt">
                   {r.repeat ? icon("repeat") : r.snoozeOf ? icon("snooze") : icon("clock")}{" "}
