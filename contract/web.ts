@@ -110,6 +110,12 @@ export interface WebHost {
    * answer without the host token. Optional: a host without them serves no link route.
    */
   readonly links?: LinkKeys;
+  /**
+   * Whether other hosts write the same storage (shared mode, docs/deploy.md). When `false`,
+   * every write of this host's store happens in a session live here (`SessionStore.onLive`
+   * sees it go live), so a projection of stored logs needs no polling. @default false
+   */
+  readonly sharedStorage?: boolean;
 }
 
 /**
@@ -278,6 +284,15 @@ export interface PluginWeb {
    * @default absent: the plugin does not react to commits
    */
   onDurable?(session: Session, events: readonly SessionEvent[]): void | Promise<void>;
+  /**
+   * Called once when the host mounts the plugin's routes (at start): the plugin may warm, in
+   * the background, what its routes read (e.g. the schedule's Upcoming projection,
+   * docs/upcoming.md). The host awaits nothing: the plugin contains its own failures.
+   *
+   * @param host what the host lends routes
+   * @default absent: nothing is warmed
+   */
+  warm?(host: WebHost): void;
 }
 
 /**

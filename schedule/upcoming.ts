@@ -11,12 +11,14 @@
  */
 import type { WebHost } from "@chime/contract";
 import type { SessionHeader } from "@chime/session";
-import { foldSession } from "./fold.ts";
+import type { SessionEvent } from "@chime/session";
+import { foldSession, foldStart } from "./fold.ts";
 import { LiveSchedule } from "./live.ts";
 import { isPaused, scheduledAtMs, type ScheduleId, type ScheduleRecord } from "./protocol.ts";
 import { readStoredChanges, storeReader } from "./reader.ts";
 import { type ActiveReminder, activeReminder } from "./reminders.ts";
 import { DELIVERY_MODE, scheduleValue } from "./value.ts";
+import { SCHEDULE_CHANGE } from "./protocol.ts";
 
 /** Default and largest page size of {@linkcode UpcomingProjection.page}. */
 export const UPCOMING_LIMIT = { default: 50, max: 200 } as const;
@@ -145,7 +147,7 @@ export function reminderZone(record: ScheduleRecord, header: SessionHeader): str
   return record.kind === "recurring" ? record.timeZone : header.timeZone ?? "UTC";
 }
 
-/** How long a check of every session's stored length stands (ms): other hosts' writes. */
+/** How often shared storage's stored lengths are polled (ms), off the request path: other hosts' writes. */
 export const REVALIDATE_MS = 2_000;
 
 function byKey(a: Candidate, b: Candidate): number {
@@ -175,9 +177,42 @@ function firstAfter(sorted: readonly Candidate[], key: readonly [number, string,
 export class UpcomingProjection implements Disposable {
   readonly #parts = new Map<string, Part>();
   #sorted: Candidate[] | undefined;
-  #checkedAt = Number.NEGATIVE_INFINITY;
   #subscription: Disposable | undefined;
   readonly #watch = new Set<string>();
+  #warming: Promise<void> | undefined;
+  #poll: number | undefined;
+  #polling: Promise<void> | undefined;
+  #refreshing: Promise<void> | undefined;
+
+  /**
+   * Starts reading every cold session's part in the background (the host calls it at start,
+   * `PluginWeb.warm`): a few keyset-paged queries over the type index for the whole store
+   * (`SessionStore.readTypeAcross`). With shared storage it also polls the stored lengths every
+   * {@linkcode REVALIDATE_MS}, off the request path (the timer does not keep the process alive).
+   *
+   * @param host the store and whether other hosts write it
+   * @returns the warm-up (it never rejects: a failure leaves the parts to the first request)
+   */
+  warm(host: Pick<WebHost, "store" | "sharedStorage">): Promise<void> {
+    const { store } = host;
+    this.#subscription ??= store.onLive((session) => {
+      this.#watch.add(session.id);
+      if (this.#parts.delete(session.id)) this.#sorted = undefined;
+    });
+    this.#warming ??= this.#readAll(store).catch(() => {
+      this.#warming = undefined;
+    });
+    if (host.sharedStorage && this.#poll === undefined) {
+      const poll = setInterval(() => {
+        this.#polling ??= this.#revalidate(store).catch(() => {}).finally(() => {
+          this.#polling = undefined;
+        });
+      }, REVALIDATE_MS) as unknown as number;
+      Deno.unrefTimer(poll);
+      this.#poll = poll;
+    }
+    return this.#warming;
+  }
 
   /**
    * One page of the list.
@@ -190,7 +225,7 @@ export class UpcomingProjection implements Disposable {
    * @throws {ScheduleError} `invalid_log` for a log the schedule fold rejects
    */
   async page(
-    host: Pick<WebHost, "store" | "durableLength" | "sessionTitle">,
+    host: Pick<WebHost, "store" | "durableLength" | "sessionTitle" | "sharedStorage">,
     query: UpcomingQuery = {},
   ): Promise<UpcomingPage> {
     const limit = query.limit ?? UPCOMING_LIMIT.default;
@@ -199,7 +234,7 @@ export class UpcomingProjection implements Disposable {
       throw new RangeError("Cannot list reminders: cursor is not one this list gave");
     }
     const now = host.store.clock.now();
-    const cold = await this.#cold(host.store);
+    const cold = await this.#cold(host);
     const live = (await liveCandidates(host)).sort(byKey);
     const picked: Candidate[] = [];
     let i = after === undefined ? 0 : firstAfter(cold, after);
@@ -229,55 +264,89 @@ export class UpcomingProjection implements Disposable {
    * @returns `{ header, record, live }` per reminder
    */
   async records(
-    host: Pick<WebHost, "store" | "durableLength">,
+    host: Pick<WebHost, "store" | "durableLength" | "sharedStorage">,
   ): Promise<{ header: SessionHeader; record: ScheduleRecord; live: boolean }[]> {
-    return [...await this.#cold(host.store), ...await liveCandidates(host)];
+    return [...await this.#cold(host), ...await liveCandidates(host)];
   }
 
-  /** Reads one cold session's part (its stored changes, one indexed query after the cursor). */
-  async #read(store: WebHost["store"], id: string, length: number | undefined): Promise<void> {
-    const cursor = length === undefined ? await store.backend.cursor(id) : undefined;
-    const stored = await readStoredChanges(store, id);
-    if (stored === undefined) return;
-    const active = stored.header.delegationDepth > 0
-      ? []
-      : [...foldSession(stored.header, stored.events).active.values()];
-    this.#parts.set(id, { header: stored.header, length: length ?? cursor?.length ?? 0, active });
-    this.#sorted = undefined;
-  }
-
-  /** Stops following the store. */
+  /** Stops following the store (and the poll of shared storage). */
   [Symbol.dispose](): void {
     this.#subscription?.[Symbol.dispose]();
     this.#subscription = undefined;
+    if (this.#poll !== undefined) clearInterval(this.#poll);
+    this.#poll = undefined;
   }
 
-  /** The cold sessions' rows, sorted, refreshed as the class comment says. */
-  async #cold(store: WebHost["store"]): Promise<Candidate[]> {
-    this.#subscription ??= store.onLive((session) => {
-      this.#watch.add(session.id);
-      if (this.#parts.delete(session.id)) this.#sorted = undefined;
-    });
-    // Sessions seen live here: re-read as soon as they are cold again.
-    for (const id of this.#watch) {
-      if (store.live(id) !== undefined) continue;
-      this.#watch.delete(id);
-      await this.#read(store, id, undefined);
+  /** Sets one cold session's part from its stored changes at a stored length. */
+  #set(header: SessionHeader, length: number, events: readonly SessionEvent[]): void {
+    const from = foldStart(header);
+    const own = events.filter((e) => e.seq >= from && e.seq < length);
+    const active = header.delegationDepth > 0 ? [] : [...foldSession(header, own).active.values()];
+    this.#parts.set(header.id, { header, length, active });
+    this.#sorted = undefined;
+  }
+
+  /** Reads every cold session's part: lengths, headers, then the changes of all sessions. */
+  async #readAll(store: WebHost["store"]): Promise<void> {
+    const lengths = await store.storedLengths();
+    const headers = new Map((await store.backend.list()).map((h) => [h.id, h]));
+    const seen = new Set<string>();
+    for await (const { sessionId, events } of store.readTypeAcross([SCHEDULE_CHANGE])) {
+      seen.add(sessionId);
+      const header = headers.get(sessionId);
+      const length = lengths.get(sessionId);
+      if (header === undefined || length === undefined || store.live(sessionId) !== undefined) {
+        continue;
+      }
+      this.#set(header, length, events);
     }
-    const now = performance.now();
-    if (now - this.#checkedAt >= REVALIDATE_MS) {
-      const lengths = await store.storedLengths();
-      for (const id of this.#parts.keys()) {
-        if (lengths.get(id) !== this.#parts.get(id)!.length) {
-          this.#parts.delete(id);
-          this.#sorted = undefined;
+    for (const [id, header] of headers) {
+      const length = lengths.get(id);
+      if (seen.has(id) || length === undefined || store.live(id) !== undefined) continue;
+      this.#set(header, length, []);
+    }
+  }
+
+  /** Reads one cold session's part (its stored changes, one indexed query after the cursor). */
+  async #read(store: WebHost["store"], id: string): Promise<void> {
+    const cursor = await store.backend.cursor(id);
+    const stored = await readStoredChanges(store, id);
+    if (stored === undefined || cursor === undefined) return;
+    this.#set(stored.header, cursor.length, stored.events);
+  }
+
+  /** Shared storage: re-reads the parts whose stored length moved (other hosts' writes). */
+  async #revalidate(store: WebHost["store"]): Promise<void> {
+    const lengths = await store.storedLengths();
+    for (const [id, part] of this.#parts) {
+      if (lengths.get(id) !== part.length) {
+        this.#parts.delete(id);
+        this.#sorted = undefined;
+      }
+    }
+    for (const [id] of lengths) {
+      if (this.#parts.has(id) || store.live(id) !== undefined) continue;
+      await this.#read(store, id);
+    }
+  }
+
+  /** The cold sessions' rows, sorted, from the parts kept as the class comment says. */
+  async #cold(host: Pick<WebHost, "store" | "sharedStorage">): Promise<Candidate[]> {
+    const { store } = host;
+    // The first request of a host that was not warmed waits for the warm-up.
+    await this.warm(host);
+    // Sessions seen live here that are cold again: their logs may have grown.
+    if (this.#watch.size > 0) {
+      this.#refreshing ??= (async () => {
+        for (const id of [...this.#watch]) {
+          if (store.live(id) !== undefined) continue;
+          this.#watch.delete(id);
+          await this.#read(store, id);
         }
-      }
-      for (const [id, length] of lengths) {
-        if (this.#parts.has(id) || store.live(id) !== undefined) continue;
-        await this.#read(store, id, length);
-      }
-      this.#checkedAt = now;
+      })().finally(() => {
+        this.#refreshing = undefined;
+      });
+      await this.#refreshing;
     }
     // A part of a session that is live now is shown from its live state instead.
     for (const id of this.#parts.keys()) {

@@ -145,11 +145,13 @@ function noLinks(): Response {
 /**
  * The routes across sessions and the session feed route of the schedule plugin.
  *
- * @returns `{ apiRoutes, sessionRoutes }`
+ * @returns `{ apiRoutes, sessionRoutes, warm }` (`warm` starts reading the projection at host
+ *   start, `PluginWeb.warm`)
  */
 export function upcomingRoutes(): {
   apiRoutes: ApiRoute[];
   sessionRoutes: SessionRoute[];
+  warm(host: WebHost): void;
 } {
   const projections = new WeakMap<object, UpcomingProjection>();
   const projection = (host: WebHost) => {
@@ -242,5 +244,6 @@ export function upcomingRoutes(): {
   return {
     apiRoutes: [upcoming, allFeed, feedState, feedIssue, feedRevoke],
     sessionRoutes: [sessionFeed],
+    warm: (host) => void projection(host).warm(host),
   };
 }

@@ -323,6 +323,7 @@ export function scheduleWeb(): PluginWeb {
       ...extra.sessionRoutes,
     ],
     apiRoutes: extra.apiRoutes,
+    warm: extra.warm,
     views: scheduleViews,
     renderer: SCHEDULE_RENDERER,
     panels: [REMINDERS_PANEL, UPCOMING_VIEW],

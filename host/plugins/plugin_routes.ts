@@ -33,6 +33,7 @@ export function webHost(runtime: HostRuntime): WebHost {
     agentFor: (session) => runtime.agentFor(session),
     sessionTitle: (header) => runtime.titles.title(header.id, header.seedLength ?? 0),
     links: runtime.links,
+    sharedStorage: runtime.leases !== undefined,
   };
 }
 
@@ -120,6 +121,8 @@ export function pluginApiRoutes(runtime: HostRuntime): Hono {
         (c) => route.handle(c.req.raw, { host, url: c.req.url, json: () => readJsonObject(c) }),
       );
     }
+    // Host start: the plugin warms what its routes read, in the background.
+    plugin.web?.warm?.(host);
   }
   return app;
 }

@@ -4,7 +4,13 @@
  * @module
  */
 import type { Client } from "@libsql/client";
-import type { EventPage, StoredSession, StoredTail } from "../backend.ts";
+import type {
+  EventPage,
+  StoredSession,
+  StoredTail,
+  TypeAcrossPage,
+  TypedEvent,
+} from "../backend.ts";
 import type { SessionEvent } from "../event.ts";
 import type { SessionHeader } from "../header.ts";
 import { corrupt } from "../_decode.ts";
@@ -15,6 +21,7 @@ import {
   SELECT_CURSOR,
   SELECT_EVENTS,
   SELECT_HEADERS,
+  selectTypeAcross,
   SELECT_LENGTHS,
   SELECT_TAIL,
   selectByType,
@@ -69,6 +76,25 @@ export async function readTypes(
     args: [id, ...types, from, to],
   });
   return rows.map((r) => rowToEvent(r, id, Number(r.seq)));
+}
+
+/** Reads one page of events by type across sessions (`LibsqlBackend.readTypeAcross`). */
+export async function readTypesAcross(
+  client: Client,
+  types: readonly string[],
+  page: TypeAcrossPage,
+): Promise<TypedEvent[]> {
+  if (types.length === 0) return [];
+  const a = page.after;
+  const bound = a === undefined ? [] : [a.sessionId, a.sessionId, a.type, a.type, a.seq];
+  const { rows } = await client.execute({
+    sql: selectTypeAcross(types.length, a !== undefined),
+    args: [...types, ...bound, page.limit],
+  });
+  return rows.map((r) => {
+    const sessionId = String(r.session_id);
+    return { sessionId, event: rowToEvent(r, sessionId, Number(r.seq)) };
+  });
 }
 
 /** Reads one dense page (`LibsqlBackend.readEvents`). */

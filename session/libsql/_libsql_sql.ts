@@ -91,6 +91,23 @@ export function selectByType(types: number): string {
 }
 
 /**
+ * One page of events of some types across sessions, in `(session_id, type, seq)` order: a walk
+ * of the `events_by_type` index from a keyset bound (`LibsqlBackend.readTypeAcross`).
+ *
+ * @param types how many types
+ * @param after whether a keyset bound follows the types
+ * @returns SQL taking the types, then (with `after`) session id ×3, type, seq, then the limit
+ */
+export function selectTypeAcross(types: number, after: boolean): string {
+  const marks = Array.from({ length: types }, () => "?").join(", ");
+  const bound = after
+    ? " AND (session_id > ? OR (session_id = ? AND (type > ? OR (type = ? AND seq > ?))))"
+    : "";
+  return `SELECT session_id, ${EVENT_READ} FROM events INDEXED BY events_by_type
+    WHERE type IN (${marks})${bound} ORDER BY session_id, type, seq LIMIT ?`;
+}
+
+/**
  * The page query; both bounds and the order ride the primary key, so a page costs
  * `O(log n + limit)`.
  *

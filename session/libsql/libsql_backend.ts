@@ -12,6 +12,8 @@ import type {
   StoredCursor,
   StoredSession,
   StoredTail,
+  TypeAcrossPage,
+  TypedEvent,
 } from "../backend.ts";
 import type { SessionEvent } from "../event.ts";
 import { normalizeHeader, type SessionHeader } from "../header.ts";
@@ -26,6 +28,7 @@ import {
   readPage,
   readTail,
   readTypes,
+  readTypesAcross,
 } from "./_libsql_read.ts";
 import { type Fence, GroupCommit } from "./_libsql_group.ts";
 
@@ -308,6 +311,19 @@ export class LibsqlBackend implements PersistenceBackend {
    */
   async lengths(): Promise<Map<string, number>> {
     return await readLengths(this.#client);
+  }
+
+  /**
+   * One page of the stored events of some types across every session, in `(session id, type,
+   * seq)` order, walking the `events_by_type` index from a keyset bound (one query per page).
+   *
+   * @param types event types
+   * @param page `after` and `limit`
+   * @returns the rows with their session ids
+   * @throws {SessionError} `storage_corrupt` for a damaged row
+   */
+  async readTypeAcross(types: readonly string[], page: TypeAcrossPage): Promise<TypedEvent[]> {
+    return await readTypesAcross(this.#client, types, page);
   }
 
   /** Waits for queued writes, then closes the client; later writes reject. Idempotent. */

@@ -3,8 +3,9 @@
  * `Deno.bench`). For 1,000 and 10,000 stored sessions of 10 reminders each (live-able one-shots,
  * overdue ones, daily series in five zones, paused series, finished ones) in a real libSQL file
  * and real JSONL files, it times `GET /api/reminders?limit=50` through the host app: the first
- * answer (every session folded from the type index once) and then p50 / p99 of warm answers
- * (one `storedLengths()` read, no session re-read). It also times `GET /api/reminders.ics` for
+ * answer right after the host started (it waits for the start-up warm: every session folded from
+ * a few keyset-paged type-index queries) and then p50 / p99 of warm answers
+ * (no storage read on the request path: the cached projection plus live sessions). It also times `GET /api/reminders.ics` for
  * 1,000 reminders. Target: the first page of 50 at 10,000 sessions within 50 ms (warm).
  *
  * Run: `deno run -A tests/bench/upcoming_bench.ts [sessions…]` (default `1000 10000`).
