@@ -11,6 +11,7 @@ import ICAL from "ical.js";
 import { remindersCalendar } from "./ics.ts";
 import { previewOccurrences } from "./recurrence.ts";
 import type { RecurringRecord, ScheduleId } from "./protocol.ts";
+import { header as fixtureHeader } from "./_fixtures_test.ts";
 
 const ZONES = [
   "America/New_York",
@@ -21,18 +22,8 @@ const ZONES = [
 ] as const;
 const NOW = Date.parse("2026-01-10T00:00:00Z");
 
-function header(timeZone: string) {
-  return {
-    version: 1 as const,
-    id: "s1",
-    cwd: "/",
-    createdAt: "2026-01-01T00:00:00.000Z",
-    origin: "test",
-    lineage: null,
-    delegationDepth: 0,
-    timeZone,
-  };
-}
+/** A session header in `timeZone` (the shared fixture's, with its zone). */
+const header = (timeZone: string) => fixtureHeader(undefined, timeZone);
 
 /** ical.js's expansion of the one series in `text`, as UTC epoch ms. */
 function expand(text: string, count: number): number[] {

@@ -352,10 +352,18 @@ export class SessionStore implements AsyncDisposable {
     let id: string | undefined;
     let group: SessionEvent[] = [];
     for (;;) {
-      const rows = await backend.readTypeAcross(types, { ...(after ? { after } : {}), limit: pageSize });
+      const rows = await backend.readTypeAcross(types, {
+        ...(after ? { after } : {}),
+        limit: pageSize,
+      });
       for (const row of rows) {
         if (row.sessionId !== id) {
-          if (id !== undefined) yield { sessionId: id, events: group.sort((a, b) => a.seq - b.seq) };
+          if (id !== undefined) {
+            yield {
+              sessionId: id,
+              events: group.sort((a, b) => a.seq - b.seq),
+            };
+          }
           id = row.sessionId;
           group = [];
         }

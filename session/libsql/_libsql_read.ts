@@ -21,11 +21,11 @@ import {
   SELECT_CURSOR,
   SELECT_EVENTS,
   SELECT_HEADERS,
-  selectTypeAcross,
   SELECT_LENGTHS,
   SELECT_TAIL,
   selectByType,
   selectPage,
+  selectTypeAcross,
 } from "./_libsql_sql.ts";
 
 /** Reads a whole session (`LibsqlBackend.load`). */
@@ -86,7 +86,7 @@ export async function readTypesAcross(
 ): Promise<TypedEvent[]> {
   if (types.length === 0) return [];
   const a = page.after;
-  const bound = a === undefined ? [] : [a.sessionId, a.sessionId, a.type, a.type, a.seq];
+  const bound = a === undefined ? [] : [a.sessionId, a.type, a.seq];
   const { rows } = await client.execute({
     sql: selectTypeAcross(types.length, a !== undefined),
     args: [...types, ...bound, page.limit],

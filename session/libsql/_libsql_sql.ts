@@ -96,13 +96,12 @@ export function selectByType(types: number): string {
  *
  * @param types how many types
  * @param after whether a keyset bound follows the types
- * @returns SQL taking the types, then (with `after`) session id ×3, type, seq, then the limit
+ * @returns SQL taking the types, then (with `after`) session id, type, seq, then the limit
  */
 export function selectTypeAcross(types: number, after: boolean): string {
   const marks = Array.from({ length: types }, () => "?").join(", ");
-  const bound = after
-    ? " AND (session_id > ? OR (session_id = ? AND (type > ? OR (type = ? AND seq > ?))))"
-    : "";
+  // A row-value bound is a range seek on the index (an OR of terms would rescan it per page).
+  const bound = after ? " AND (session_id, type, seq) > (?, ?, ?)" : "";
   return `SELECT session_id, ${EVENT_READ} FROM events INDEXED BY events_by_type
     WHERE type IN (${marks})${bound} ORDER BY session_id, type, seq LIMIT ?`;
 }

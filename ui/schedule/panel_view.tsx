@@ -44,6 +44,25 @@ export const PANEL_TEXT: Readonly<
 };
 
 /**
+ * Brings the row a page view opened the session at into view once, and focuses it (renders
+ * nothing; its own component so the panel stays a plain function).
+ */
+function FocusRow(props: { readonly id: string; readonly open: boolean }): Rendered {
+  const done = useRef<string | null>(null);
+  useEffect(() => {
+    if (done.current === props.id) return;
+    const row = document.querySelector<HTMLElement>(
+      `#reminders [data-schedule-id="${CSS.escape(props.id)}"]`,
+    );
+    if (!row) return;
+    done.current = props.id;
+    row.scrollIntoView({ block: "center" });
+    row.focus({ preventScroll: true });
+  }, [props.id, props.open]);
+  return null;
+}
+
+/**
  * The reminders panel.
  *
  * @param props its {@linkcode ReminderPanel} model, the render context, the sheet state
@@ -55,19 +74,7 @@ export function RemindersPanel(props: PanelViewProps): Rendered {
   const services = servicesOf(ctx);
   const t = PANEL_TEXT[ctx.lang];
   const focus = props.focus ?? null;
-  // Opened from the Upcoming view at a reminder: bring its row into view once, and focus it.
-  const done = useRef<string | null>(null);
   const listed = focus !== null && list.some((r) => r.id === focus);
-  useEffect(() => {
-    if (!listed || done.current === focus) return;
-    const row = document.querySelector<HTMLElement>(
-      `#reminders [data-schedule-id="${CSS.escape(focus!)}"]`,
-    );
-    if (!row) return;
-    done.current = focus;
-    row.scrollIntoView({ block: "center" });
-    row.focus({ preventScroll: true });
-  }, [focus, listed, props.open]);
   return (
     <aside
       id="reminders"
@@ -139,6 +146,7 @@ export function RemindersPanel(props: PanelViewProps): Rendered {
         </ul>
       )}
       <p class="session-local small">{SESSION_LOCAL_LABEL[ctx.lang]}</p>
+      {listed && <FocusRow id={focus!} open={props.open} />}
     </aside>
   );
 }

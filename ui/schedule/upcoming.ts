@@ -15,27 +15,18 @@ import { SCHEDULE_SERVICES, type ScheduleServices } from "./_services.ts";
 import type { ReminderOutcome } from "./_services.ts";
 import type { Readable } from "../window_types.ts";
 import type { ActiveReminderWire } from "../wire.ts";
+import type { UpcomingEntry, UpcomingState } from "@chime/schedule/upcoming";
 
-/** Where a listed reminder stands (`UpcomingState` of `schedule/upcoming.ts`). */
-export type UpcomingStateWire = "live" | "cold" | "overdue" | "paused";
+/** Where a listed reminder stands (the server's `UpcomingState`). */
+export type UpcomingStateWire = UpcomingState;
 
-/** One row of `GET /api/reminders` (`UpcomingEntry` of `schedule/upcoming.ts`). */
-export interface UpcomingEntryWire {
-  /** The session the reminder belongs to. */
-  readonly sessionId: string;
-  /** The session's title, `null` before its first message. */
-  readonly sessionTitle: string | null;
-  /** Whether the session is live in the host. */
-  readonly live: boolean;
-  /** The state shown beside the reminder. */
-  readonly state: UpcomingStateWire;
-  /** The next time in the reminder's zone (`local` is `YYYY-MM-DDTHH:MM`). */
-  readonly next: { readonly local: string; readonly timeZone: string; readonly offset: string };
+/** One row of `GET /api/reminders` (the server's `UpcomingEntry`, its reminder as JSON). */
+export type UpcomingEntryWire = Omit<UpcomingEntry, "reminder"> & {
   /** The reminder as its session's own list shows it. */
   readonly reminder: ActiveReminderWire;
-}
+};
 
-/** The answer of `GET /api/reminders`. */
+/** The answer of `GET /api/reminders` (the server's `UpcomingPage`). */
 export interface UpcomingPageWire {
   /** Rows by next occurrence (paused last). */
   readonly reminders: readonly UpcomingEntryWire[];
