@@ -7,7 +7,8 @@
  *
  * @module
  */
-import { type ReadonlySignal, signal } from "@preact/signals";
+import { signal } from "@preact/signals";
+import type { Readable } from "../window_types.ts";
 import type { PanelHost } from "../client_renderer.ts";
 import type { LocalParts } from "./_local_time.ts";
 import type { ReminderOutcome, ScheduleServices } from "./_services.ts";
@@ -41,7 +42,7 @@ export interface SessionActionsHost {
 /** The actions of {@linkcode sessionActions}; each names its session. */
 export interface SessionActions {
   /** What each click led to, by the key of its card or row. */
-  readonly outcomes: ReadonlySignal<ReadonlyMap<string, ReminderOutcome>>;
+  readonly outcomes: Readable<ReadonlyMap<string, ReminderOutcome>>;
   /** Snoozes a reminder by `seconds` (60 … 604800). */
   snooze(sessionId: string, scheduleId: string, seconds: number, key: string): Promise<void>;
   /** Snoozes a reminder until a local date and time in the session's zone. */

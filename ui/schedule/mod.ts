@@ -41,7 +41,7 @@ export {
   type UpcomingStateWire,
   UpcomingViewModel,
 } from "./upcoming.ts";
-export { STATE_TEXT, UPCOMING_TEXT, UpcomingView } from "./upcoming_view.tsx";
+export { STATE_TEXT, UPCOMING_TEXT, type UpcomingTextKey, UpcomingView } from "./upcoming_view.tsx";
 export {
   codeOf,
   listServices,

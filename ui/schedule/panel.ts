@@ -144,7 +144,7 @@ export const ReminderPanelModel: new (host: PanelHost) => ReminderPanel = create
       if (histories.peek().has(scheduleId)) void loadHistory(scheduleId);
     },
   });
-  const outcomes = actions.outcomes;
+  const outcomes = computed(() => actions.outcomes.value);
   /** The open session's id, or nothing to act on. */
   const inCurrent = <A extends unknown[], R>(
     run: (id: string, ...args: A) => Promise<R>,

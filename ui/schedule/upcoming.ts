@@ -128,7 +128,7 @@ export const UpcomingViewModel: new (host: PageViewHost) => UpcomingModel = crea
     status,
     feed,
     revoked,
-    outcomes: actions.outcomes,
+    outcomes: computed(() => actions.outcomes.value),
     more: computed(() => cursor.value !== null),
     reload,
     servicesFor(sessionId: string): Readonly<Record<string, unknown>> {

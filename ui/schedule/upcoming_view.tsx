@@ -19,7 +19,8 @@ import { pausedBadge } from "./_card.ts";
 import { formatOccurrence, repeatLine, SESSION_LOCAL_LABEL } from "./text.ts";
 import type { UpcomingEntryWire, UpcomingModel, UpcomingStateWire } from "./upcoming.ts";
 
-type Key =
+/** The names of the view's texts. */
+export type UpcomingTextKey =
   | "title"
   | "lead"
   | "empty"
@@ -39,7 +40,7 @@ type Key =
   | "list";
 
 /** The view's texts by language. */
-export const UPCOMING_TEXT: Readonly<Record<Lang, Readonly<Record<Key, string>>>> = {
+export const UPCOMING_TEXT: Readonly<Record<Lang, Readonly<Record<UpcomingTextKey, string>>>> = {
   en: {
     title: "Upcoming",
     lead: "Every reminder of every session, soonest first.",
