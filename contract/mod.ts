@@ -47,10 +47,14 @@ export {
   type ToolDefinition,
 } from "./plugin.ts";
 export {
+  type ApiRoute,
+  type ApiRouteContext,
   type ContextScan,
   enabledPanels,
   type EventView,
+  type LinkKeys,
   type PluginWeb,
+  type RouteAccess,
   type RouteContext,
   type RouteHandler,
   type RouteMethod,
@@ -61,6 +65,7 @@ export {
 } from "./web.ts";
 export { clientAssetPaths, notificationTag } from "./page.ts";
 export type {
+  ApiRequest,
   ClientAssetPaths,
   ClientAssets,
   ClientRenderer,
@@ -70,7 +75,12 @@ export type {
   EventRenderers,
   FollowupLabeler,
   Lang,
+  OpenTarget,
   PageHints,
+  PageViewDefinition,
+  PageViewHost,
+  PageViewModel,
+  PageViewProps,
   PageWindow,
   PanelDefinition,
   PanelHost,

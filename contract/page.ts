@@ -279,6 +279,11 @@ export interface PanelViewProps {
   readonly open: boolean;
   /** Closes the sheet. */
   onClose(): void;
+  /**
+   * What to highlight and scroll to, when a page view opened the session at it
+   * ({@linkcode OpenTarget.item}); `null` or absent: nothing.
+   */
+  readonly focus?: string | null;
 }
 
 /** A page panel a renderer module contributes. */
@@ -308,6 +313,94 @@ export interface PanelDefinition {
    * @returns the panel element
    */
   view(props: PanelViewProps): Rendered;
+}
+
+/** A request below `/api` (JSON body, JSON answer). */
+export interface ApiRequest {
+  /** `GET` unless given. */
+  readonly method?: "GET" | "POST" | "DELETE";
+  /** Sent as JSON. */
+  readonly body?: unknown;
+}
+
+/** Where a page view sends the person: a session, and what to show there. */
+export interface OpenTarget {
+  /** The session to open (the page resumes it, as when it is picked from the list). */
+  readonly sessionId: string;
+  /** A panel of that session to bring into view (a sheet on phones), by name. */
+  readonly panel?: string;
+  /** What the panel highlights and scrolls to (its own key, e.g. a reminder id). */
+  readonly item?: string;
+}
+
+/** What the page lends a page view's model. */
+export interface PageViewHost {
+  /**
+   * Calls the host below `/api` (`/api<path>`), e.g. a plugin's `apiRoutes`.
+   *
+   * @param path e.g. `/reminders?limit=50`
+   * @param init method and JSON body
+   * @returns the JSON answer
+   * @throws {Error} the page's API error (its `code` is the host's error code)
+   */
+  api<T>(path: string, init?: ApiRequest): Promise<T>;
+  /** Calls the host below one session, as {@linkcode PanelHost.request}. */
+  request<T>(id: string, path: string, init?: PanelRequest): Promise<T>;
+  /**
+   * Leaves the view for a session (routes to it; the page resumes it).
+   *
+   * @param target the session and what to show there
+   */
+  open(target: OpenTarget): void;
+  /** Shows an error in the page's banner. */
+  fail(error: unknown): void;
+}
+
+/** One page view's state for one page. */
+export interface PageViewModel extends Disposable {
+  /** The view was shown (again): load what it lists. */
+  shown(): void;
+}
+
+/** What a page view's component receives. */
+export interface PageViewProps {
+  /** The view's model, as {@linkcode PageViewDefinition.create} made it. */
+  readonly model: PageViewModel;
+  /** Language and zone (no services: a view lends its own). */
+  readonly ctx: RenderContext;
+}
+
+/**
+ * A page view a renderer module contributes: it takes the page's main column in place of a
+ * session (route `#/v/<name>`), and the session list links to it. The page knows nothing of
+ * what it shows.
+ */
+export interface PageViewDefinition {
+  /** Its name, as `GET /api/client-config` lists it among `panels` (e.g. `upcoming`). */
+  readonly name: string;
+  /** The link's icon: a name of the page's icon set (`ui/icons.ts`). */
+  readonly icon: string;
+  /**
+   * The link's label and the view's heading.
+   *
+   * @param lang the UI language
+   * @returns the label
+   */
+  label(lang: Lang): string;
+  /**
+   * Creates the view's model for one page.
+   *
+   * @param host what the page lends it
+   * @returns the model; the page disposes it with the page
+   */
+  create(host: PageViewHost): PageViewModel;
+  /**
+   * The view's component.
+   *
+   * @param props model and render context
+   * @returns the view element
+   */
+  view(props: PageViewProps): Rendered;
 }
 
 /** What the page says of a new committed view (announcement, notification while hidden). */
@@ -399,6 +492,11 @@ export interface ClientRenderer {
   register(registry: EventRenderers): () => void;
   /** Panels it can show (each only when the client configuration names it). @default none */
   readonly panels?: readonly PanelDefinition[];
+  /**
+   * Page views it can show (each only when the client configuration names it among `panels`).
+   * @default none
+   */
+  readonly views?: readonly PageViewDefinition[];
   /** Texts of the empty page. @default the page's own */
   readonly hints?: PageHints;
   /**

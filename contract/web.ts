@@ -104,6 +104,26 @@ export interface WebHost {
    * @returns the title, or `null` before any user message (or for an unknown id)
    */
   title(id: string): Promise<string | null>;
+  /**
+   * A session's title as the host lists it (its first own user message, shortened), never
+   * activating it. Optional: a host without titles leaves it out.
+   *
+   * @param header the session's header (a fork's title is its own first message)
+   * @returns the title, or `null` before any message
+   */
+  sessionTitle?(header: SessionHeader): Promise<string | null>;
+  /**
+   * The host's revocable link keys (docs/upcoming.md "Calendar feed"): durable secrets kept in
+   * the host's data directory, never logged, that let one {@linkcode RouteAccess} `"link"` route
+   * answer without the host token. Optional: a host without them serves no link route.
+   */
+  readonly links?: LinkKeys;
+  /**
+   * Whether other hosts write the same storage (shared mode, docs/deploy.md). When `false`,
+   * every write of this host's store happens in a session live here (`SessionStore.onLive`
+   * sees it go live), so a projection of stored logs needs no polling. @default false
+   */
+  readonly sharedStorage?: boolean;
 }
 
 /**
@@ -119,12 +139,58 @@ export interface SessionCounts {
   readonly late: number;
 }
 
+/**
+ * Revocable per-link secrets, one per scope (a string a plugin chooses, e.g.
+ * `reminders.ics` or `sessions/<id>/reminders.ics`). A key is 32 random bytes, base64url.
+ */
+export interface LinkKeys {
+  /**
+   * The scope's key, made (and stored durably) on first use.
+   *
+   * @param scope the link's scope
+   * @returns the key
+   */
+  issue(scope: string): Promise<string>;
+  /**
+   * The scope's key when one was issued and not revoked.
+   *
+   * @param scope the link's scope
+   * @returns the key, or `undefined`
+   */
+  get(scope: string): Promise<string | undefined>;
+  /**
+   * Whether `key` is the scope's current key (compared in constant time).
+   *
+   * @param scope the link's scope
+   * @param key what the request carried
+   * @returns `true` only for the current key
+   */
+  verify(scope: string, key: string | undefined): Promise<boolean>;
+  /**
+   * Revokes the scope's key (durably): every URL holding it stops working at once.
+   *
+   * @param scope the link's scope
+   * @returns `true` when a key was revoked
+   */
+  revoke(scope: string): Promise<boolean>;
+}
+
+/**
+ * Who may call a route: `"token"` (the default: the host's guards, its token included) or
+ * `"link"` (a `GET` a calendar app fetches without the host token: the host's name guard still
+ * applies, and the route itself must refuse a request whose link key
+ * {@linkcode LinkKeys.verify} does not accept).
+ */
+export type RouteAccess = "token" | "link";
+
 /** What one route call sees besides the request. */
 export interface RouteContext {
   /** The host. */
   readonly host: WebHost;
   /** The `:id` of `/api/sessions/:id/…`, already checked to be a well-formed session id. */
   readonly sessionId: string;
+  /** The request URL (its query: `new URL(url).searchParams`). */
+  readonly url: string;
   /**
    * A named path parameter of {@linkcode SessionRoute.path}.
    *
@@ -165,6 +231,39 @@ export interface SessionRoute {
   readonly path: string;
   /** Answers the request. */
   readonly handle: RouteHandler;
+  /** Who may call it. @default "token" */
+  readonly access?: RouteAccess;
+}
+
+/** What one {@linkcode ApiRoute} call sees besides the request. */
+export interface ApiRouteContext {
+  /** The host. */
+  readonly host: WebHost;
+  /** The request URL. */
+  readonly url: string;
+  /**
+   * The request body as one JSON object, read under the host's size and time limits.
+   *
+   * @returns the object
+   * @throws {Error} `invalid_json` or `invalid_request` (answered `400` by the host)
+   */
+  json(): Promise<Record<string, unknown>>;
+}
+
+/**
+ * One route across sessions, below `/api` (e.g. `GET /api/reminders`): a read of many
+ * sessions' durable logs. It must not make a session live; an action on one session goes
+ * through that session's own {@linkcode SessionRoute}s.
+ */
+export interface ApiRoute {
+  /** The method. */
+  readonly method: RouteMethod;
+  /** The path below `/api`, e.g. `/reminders`; never `/sessions/…` or a host path. */
+  readonly path: string;
+  /** Answers the request. */
+  readonly handle: (request: Request, context: ApiRouteContext) => Response | Promise<Response>;
+  /** Who may call it. @default "token" */
+  readonly access?: RouteAccess;
 }
 
 /* ------------------------------------------------------------------ the contribution */
@@ -173,6 +272,8 @@ export interface SessionRoute {
 export interface PluginWeb {
   /** Session routes (`GET /api/sessions/:id/reminders`, …). @default none */
   readonly routes?: readonly SessionRoute[];
+  /** Routes across sessions below `/api` (`GET /api/reminders`, …). @default none */
+  readonly apiRoutes?: readonly ApiRoute[];
   /** Commit-gated views of the durable events the plugin writes. @default none */
   readonly views?: ViewSource;
   /**
@@ -181,8 +282,9 @@ export interface PluginWeb {
    */
   readonly renderer?: string;
   /**
-   * Page panels of {@linkcode PluginWeb.renderer} this plugin's routes serve (e.g.
-   * `reminders`); the page shows one only when the configuration enables the renderer.
+   * Page panels and page views of {@linkcode PluginWeb.renderer} this plugin's routes serve
+   * (e.g. `reminders`, `upcoming`); the page shows one only when the configuration enables the
+   * renderer.
    * @default none
    */
   readonly panels?: readonly string[];
@@ -228,6 +330,15 @@ export interface PluginWeb {
    * @default absent: nothing counted
    */
   sessionCounts?(host: WebHost, sessionId: string): Promise<SessionCounts | undefined>;
+  /**
+   * Called once when the host mounts the plugin's routes (at start): the plugin may warm, in
+   * the background, what its routes read (e.g. the schedule's Upcoming projection,
+   * docs/upcoming.md). The host awaits nothing: the plugin contains its own failures.
+   *
+   * @param host what the host lends routes
+   * @default absent: nothing is warmed
+   */
+  warm?(host: WebHost): void;
 }
 
 /**

@@ -275,5 +275,25 @@ export {
 } from "./reminders.ts";
 export { scheduleViews } from "./views.ts";
 export { type HistoryEntry, type HistoryKind, reminderHistory } from "./history.ts";
-export { REMINDERS_PANEL, SCHEDULE_RENDERER, scheduleWeb } from "./web.ts";
+export { REMINDERS_PANEL, SCHEDULE_RENDERER, scheduleWeb, UPCOMING_VIEW } from "./web.ts";
+export {
+  type CalendarOptions,
+  type FeedReminder,
+  remindersCalendar,
+  SESSION_LOCAL_NOTE,
+  vtimezone,
+} from "./ics.ts";
+export { LATE_CONTEXT_AFTER, LATE_CONTEXT_BEFORE, type LateCause, lateCause } from "./late.ts";
+export {
+  decodeCursor,
+  localTime,
+  reminderZone,
+  UPCOMING_LIMIT,
+  type UpcomingEntry,
+  type UpcomingPage,
+  UpcomingProjection,
+  type UpcomingQuery,
+  type UpcomingState,
+} from "./upcoming.ts";
+export { ALL_FEED_SCOPE, sessionFeedScope, upcomingQuery, upcomingRoutes } from "./upcoming_web.ts";
 export { scheduleLogCheck } from "./log_check.ts";

@@ -9,6 +9,7 @@
  * @module
  */
 import type { WebHost } from "@chime/contract";
+import type { SessionEvent } from "@chime/session";
 import { foldSession, type ScheduleState } from "./fold.ts";
 import { LiveSchedule } from "./live.ts";
 import { scheduledAtMs, type SnoozeOf } from "./protocol.ts";
@@ -133,6 +134,33 @@ export async function sessionReminders(
   }
   const stored = await readStoredChanges(store, id);
   return stored === undefined ? undefined : page(foldSession(stored.header, stored.events), now);
+}
+
+/**
+ * Committed events of any type of a session with `from ≤ seq < to`, ascending, never
+ * activating a cold one: below the durable bound for a live session, from storage for a cold one.
+ *
+ * @param host the store and the durable bound
+ * @param id the session id
+ * @param from first seq, inclusive
+ * @param to end seq, exclusive
+ * @returns the events (fewer near the ends of the log)
+ */
+export async function durableEvents(
+  host: Pick<WebHost, "store" | "durableLength">,
+  id: string,
+  from: number,
+  to: number,
+): Promise<SessionEvent[]> {
+  const { store } = host;
+  const start = Math.max(0, from);
+  if (to <= start) return [];
+  const live = store.live(id);
+  if (live !== undefined) {
+    const end = Math.min(to, host.durableLength(live));
+    return end <= start ? [] : await store.read(live, start, end);
+  }
+  return await store.readStored(id, { after: start - 1, limit: to - start });
 }
 
 /**

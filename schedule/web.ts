@@ -29,9 +29,13 @@ import {
 import type { ToolFailure } from "./errors.ts";
 import { missing } from "./_decide.ts";
 import { foldSession } from "./fold.ts";
-import { reminderHistory } from "./history.ts";
+import { type HistoryEntry, reminderHistory } from "./history.ts";
+import { LATE_CONTEXT_AFTER, LATE_CONTEXT_BEFORE, type LateCause, lateCause } from "./late.ts";
+import { upcomingRoutes } from "./upcoming_web.ts";
+import { scheduleValue } from "./value.ts";
+import type { SessionHeader } from "@chime/session";
 import { isScheduleId } from "./protocol.ts";
-import { activeReminder, durableChanges, sessionReminders } from "./reminders.ts";
+import { activeReminder, durableChanges, durableEvents, sessionReminders } from "./reminders.ts";
 import { isStrictInstant } from "./rfc3339.ts";
 import type { RecordResult } from "./value.ts";
 import { scheduleViews } from "./views.ts";
@@ -41,6 +45,9 @@ export const SCHEDULE_RENDERER = "@chime/ui/schedule";
 
 /** The page panel of {@linkcode SCHEDULE_RENDERER} listing a session's active reminders. */
 export const REMINDERS_PANEL = "reminders";
+
+/** The page view of {@linkcode SCHEDULE_RENDERER} listing every session's reminders (docs/upcoming.md). */
+export const UPCOMING_VIEW = "upcoming";
 
 /** HTTP status of each failure code the actions answer with. */
 const STATUS: Readonly<Record<string, 400 | 404 | 409 | 500 | 503>> = {
@@ -133,6 +140,8 @@ const list: SessionRoute = {
   path: "/reminders",
   // The durable log only, and never activating a cold session.
   async handle(_request, context) {
+    const asOf = new URL(context.url).searchParams.get("asOf");
+    if (asOf !== null) return await remindersAsOf(context, asOf);
     const page = await sessionReminders(context.host, context.sessionId);
     if (page === undefined) {
       throw new SessionError(
@@ -252,9 +261,62 @@ const history: SessionRoute = {
         id,
       }, 404);
     }
-    return Response.json({ history: entries });
+    return Response.json({
+      history: await withLateCauses(context.host, stored.header, id, entries),
+    });
   },
 };
+
+/** A history with `cause` on each late delivery (log facts only, `./late.ts`). */
+async function withLateCauses(
+  host: Pick<WebHost, "store" | "durableLength">,
+  header: SessionHeader,
+  id: string,
+  entries: readonly HistoryEntry[],
+): Promise<(HistoryEntry & { cause?: LateCause })[]> {
+  const zone = header.timeZone ?? "UTC";
+  return await Promise.all(entries.map(async (entry) => {
+    if (entry.kind !== "delivered" || (entry.latenessMs ?? 0) < 60_000) return entry;
+    const from = Math.max(header.seedLength ?? 0, entry.seq - LATE_CONTEXT_BEFORE);
+    const events = await durableEvents(host, header.id, from, entry.seq + LATE_CONTEXT_AFTER);
+    const cause = lateCause(entry, entry.snoozeId ?? id, events, zone);
+    return cause === undefined ? entry : { ...entry, cause };
+  }));
+}
+
+/**
+ * `GET …/reminders?asOf=SEQ`: the schedule as it stood just after event `SEQ` (the fold of the
+ * own `schedule/change` events with `seq ≤ SEQ`, statuses at that event's `at`), each reminder
+ * with `decidedBy`, the seqs of the events that made it what it is then.
+ */
+async function remindersAsOf(context: RouteContext, raw: string): Promise<Response> {
+  const { host, sessionId } = context;
+  const asOf = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
+  const bad = () =>
+    problem({
+      code: "invalid_arguments",
+      message: "Cannot read reminders: asOf is not the seq of a committed event",
+      field: "asOf",
+    }, 400);
+  if (!Number.isSafeInteger(asOf)) return bad();
+  const stored = await durableChanges(host, sessionId);
+  if (stored === undefined) {
+    throw new SessionError("session_not_found", `Cannot find session: no session ${sessionId}`);
+  }
+  const [event] = await durableEvents(host, sessionId, asOf, asOf + 1);
+  if (event === undefined) return bad();
+  const events = stored.events.filter((e) => e.seq <= asOf);
+  const now = Date.parse(event.at);
+  const state = foldSession(stored.header, events);
+  const records = [...state.active.values()].sort((a, b) =>
+    Date.parse(a.scheduledAt) - Date.parse(b.scheduledAt)
+  );
+  const reminders = records.map((record) => ({
+    ...activeReminder(scheduleValue(record, now)),
+    decidedBy: (reminderHistory(stored.header, events, record.id) ?? []).map((e) => e.seq),
+  }));
+  return Response.json({ asOf, at: event.at, reminders, deliveryMode: "session-local" });
+}
 
 const stop: SessionRoute = {
   method: "POST",
@@ -309,6 +371,7 @@ async function sessionCounts(host: WebHost, id: string): Promise<SessionCounts |
  * @returns routes, views, renderer and panel
  */
 export function scheduleWeb(): PluginWeb {
+  const extra = upcomingRoutes();
   return {
     routes: [
       list,
@@ -319,10 +382,13 @@ export function scheduleWeb(): PluginWeb {
       skip,
       update,
       history,
+      ...extra.sessionRoutes,
     ],
+    apiRoutes: extra.apiRoutes,
+    warm: extra.warm,
     views: scheduleViews,
     renderer: SCHEDULE_RENDERER,
-    panels: [REMINDERS_PANEL],
+    panels: [REMINDERS_PANEL, UPCOMING_VIEW],
     sessionCounts,
   };
 }

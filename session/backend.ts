@@ -129,6 +129,45 @@ export interface PersistenceBackend extends AsyncDisposable {
   ): Promise<SessionEvent[]>;
   /** Lists stored headers, newest first. */
   list(): Promise<SessionHeader[]>;
+  /**
+   * Optional: the stored length of every stored session in one read (libSQL: one query seeking
+   * `max(seq)` per session on the primary key). A reader that keeps a projection of many logs
+   * (the schedule's Upcoming list, docs/upcoming.md) re-reads only the sessions whose length
+   * moved. Without it, {@linkcode SessionStore.storedLengths} asks each session's cursor.
+   *
+   * @returns session id → stored length (number of stored events)
+   */
+  lengths?(): Promise<Map<string, number>>;
+  /**
+   * Optional: one page of the stored events of some types across every stored session, in
+   * `(session id, type, seq)` order after `page.after` (libSQL: one query walking the
+   * `events_by_type` index). A projection of many logs (the schedule's Upcoming list,
+   * docs/upcoming.md) reads every session's `schedule/change` events in a few queries instead
+   * of one per session. Without it, {@linkcode SessionStore.readTypeAcross} reads each listed
+   * session's events by type.
+   *
+   * @param types event types
+   * @param page `after` (exclusive key of the previous page's last row) and `limit` (rows)
+   * @returns the rows, each with its session id
+   * @throws {SessionError} `storage_corrupt` for a damaged row
+   */
+  readTypeAcross?(types: readonly string[], page: TypeAcrossPage): Promise<TypedEvent[]>;
+}
+
+/** A page of {@linkcode PersistenceBackend.readTypeAcross}. */
+export interface TypeAcrossPage {
+  /** The last row of the previous page (exclusive); absent: from the first session. */
+  readonly after?: { readonly sessionId: string; readonly type: string; readonly seq: number };
+  /** Rows per page (≥ 1). */
+  readonly limit: number;
+}
+
+/** One stored event with its session's id. */
+export interface TypedEvent {
+  /** The session. */
+  readonly sessionId: string;
+  /** The event. */
+  readonly event: SessionEvent;
 }
 
 /** A lease this host holds (docs/long-sessions.md "Fenced appends"). */

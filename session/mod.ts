@@ -33,6 +33,8 @@ export {
   type StoredCursor,
   type StoredSession,
   type StoredTail,
+  type TypeAcrossPage,
+  type TypedEvent,
 } from "./backend.ts";
 export { type Clock, MAX_TIMER_MS, systemClock, type TimerHandle } from "./clock.ts";
 export { type CommitObserver, PersistenceController } from "./coordinator.ts";

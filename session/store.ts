@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { EventPage, PersistenceBackend, StoredSession } from "./backend.ts";
+import type { EventPage, PersistenceBackend, StoredSession, TypeAcrossPage } from "./backend.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import { SessionError } from "./errors.ts";
 import type { SessionEvent } from "./event.ts";
@@ -303,6 +303,77 @@ export class SessionStore implements AsyncDisposable {
   async list(): Promise<SessionHeader[]> {
     const live = [...this.#live.values()].map((s) => s.header);
     return mergeHeaders(await this.#backend.list(), live);
+  }
+
+  /**
+   * The stored length of every stored session (durable events only; a live session's unflushed
+   * tail is not counted): one backend read when the backend has `lengths()`, else one cursor per
+   * listed session. Never activates a session.
+   *
+   * @returns session id → stored length
+   * @throws {SessionError} what the backend throws for unreadable storage
+   */
+  async storedLengths(): Promise<Map<string, number>> {
+    if (this.#backend.lengths !== undefined) return await this.#backend.lengths();
+    const out = new Map<string, number>();
+    for (const header of await this.#backend.list()) {
+      const cursor = await this.#backend.cursor(header.id);
+      if (cursor !== undefined) out.set(header.id, cursor.length);
+    }
+    return out;
+  }
+
+  /**
+   * The stored events of some types of every stored session, one session at a time in id
+   * order (durable events only; a live session's unflushed tail is not read). With a backend
+   * that has `readTypeAcross` (libSQL) this is a few keyset-paged queries for the whole store;
+   * otherwise one `readByType` per listed session. Never activates a session.
+   *
+   * @param types event types
+   * @param pageSize rows per backend page @default 4096
+   * @yields `{ sessionId, events }` with the events ascending by seq; a session without such
+   *   events is not yielded
+   * @throws {SessionError} what the backend throws for unreadable storage
+   */
+  async *readTypeAcross(
+    types: readonly string[],
+    pageSize = 4096,
+  ): AsyncGenerator<{ sessionId: string; events: SessionEvent[] }> {
+    const backend = this.#backend;
+    if (backend.readTypeAcross === undefined) {
+      const ids = (await backend.list()).map((h) => h.id).sort();
+      for (const sessionId of ids) {
+        const events = await backend.readByType(sessionId, types, 0, Number.MAX_SAFE_INTEGER);
+        if (events.length > 0) yield { sessionId, events };
+      }
+      return;
+    }
+    let after: TypeAcrossPage["after"];
+    let id: string | undefined;
+    let group: SessionEvent[] = [];
+    for (;;) {
+      const rows = await backend.readTypeAcross(types, {
+        ...(after ? { after } : {}),
+        limit: pageSize,
+      });
+      for (const row of rows) {
+        if (row.sessionId !== id) {
+          if (id !== undefined) {
+            yield {
+              sessionId: id,
+              events: group.sort((a, b) => a.seq - b.seq),
+            };
+          }
+          id = row.sessionId;
+          group = [];
+        }
+        group.push(row.event);
+      }
+      if (rows.length < pageSize) break;
+      const last = rows[rows.length - 1]!;
+      after = { sessionId: last.sessionId, type: last.event.type, seq: last.event.seq };
+    }
+    if (id !== undefined) yield { sessionId: id, events: group.sort((a, b) => a.seq - b.seq) };
   }
 
   /**

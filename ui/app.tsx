@@ -35,6 +35,12 @@ function routeId(): string | null {
   return m?.[1] ? decodeURIComponent(m[1]) : null;
 }
 
+/** A page view's name when the route is `#/v/<name>`. */
+function routeView(): string | null {
+  const m = /^#\/v\/(.+)$/.exec(location.hash);
+  return m?.[1] ? decodeURIComponent(m[1]) : null;
+}
+
 function newPage() {
   return new PageModel({
     api,
@@ -44,6 +50,9 @@ function newPage() {
       location.hash = `#/s/${encodeURIComponent(id)}`;
     },
     watchAlerts: (ids, handlers) => watchAlerts(ids, handlers),
+    navigateView: (name) => {
+      location.hash = `#/v/${encodeURIComponent(name)}`;
+    },
     alerts: browserAlerts(),
     timeZone: api.browserTimeZone(),
     renderers: CLIENT_RENDERERS,
@@ -55,7 +64,10 @@ function newPage() {
 function App(): VNode {
   const model = useModel(newPage);
   useEffect(() => {
-    const onHash = () => void model.openSession(routeId());
+    const onHash = () => {
+      const view = routeView();
+      void (view === null ? model.openSession(routeId()) : model.openView(view));
+    };
     // Visible and focused again: the open session's cards count as seen.
     const onVisible = () => document.visibilityState === "visible" && model.back();
     // The push worker asks to show a card (a notification clicked while the page is open).
@@ -97,6 +109,7 @@ function App(): VNode {
   }, [title]);
   const w = model.win.value;
   const overlay = model.drawer.value || model.sheet.value !== null;
+  const shownView = model.views.value.find((v) => v.definition.name === model.view.value);
   return (
     <div class="app">
       <a
@@ -147,6 +160,8 @@ function App(): VNode {
         )}
         {w
           ? <SessionView key={model.current.value ?? ""} model={model} w={w} />
+          : shownView
+          ? <shownView.definition.view model={shownView.model} ctx={model.ctx.value} />
           : <p class="empty-state">{text("pick")}</p>}
       </main>
       <div class="sr-only" aria-live="polite" data-testid="announcer">

@@ -12,10 +12,16 @@
  * @module
  */
 export type {
+  ApiRequest,
   ClientAssets,
   ClientConfigWire,
   ClientRenderer,
+  OpenTarget,
   PageHints,
+  PageViewDefinition,
+  PageViewHost,
+  PageViewModel,
+  PageViewProps,
   PageWindow,
   PanelDefinition,
   PanelHost,

@@ -38,6 +38,11 @@ export interface TokenAuthOptions {
   readonly failureWindowMs?: number;
   /** Wall clock, epoch ms (tests inject one). @default Date.now */
   readonly now?: () => number;
+  /**
+   * Requests answered without the token because the route checks its own link key (plugin
+   * routes with `access: "link"`, docs/upcoming.md "Calendar feed"). @default none
+   */
+  readonly linkPath?: (method: string, path: string) => boolean;
 }
 
 /** The two sign-out routes (see {@linkcode authRoute}). */
@@ -166,7 +171,9 @@ export function tokenAuth(options: TokenAuthOptions): MiddlewareHandler {
       url.searchParams.delete("token");
       return await signIn(c, sameOriginPath(url));
     }
-    if (OPEN_PATHS.has(path)) return await next();
+    if (OPEN_PATHS.has(path) || options.linkPath?.(c.req.method, path) === true) {
+      return await next();
+    }
     const access = await authorized(c);
     if (access !== undefined) {
       if (path === "/api/auth" || path.startsWith("/api/auth/")) {

@@ -12,7 +12,12 @@ import { noTokenAuth, tokenAuth } from "../auth/auth.ts";
 import type { SignIns } from "../auth/sign_ins.ts";
 import { leaseRouting } from "../leases/leases.ts";
 import { messageRoutes } from "../sessions/routes_messages.ts";
-import { clientConfig, pluginRoutes } from "../plugins/plugin_routes.ts";
+import {
+  clientConfig,
+  linkPaths,
+  pluginApiRoutes,
+  pluginRoutes,
+} from "../plugins/plugin_routes.ts";
 import type { HostRuntime } from "../sessions/runtime.ts";
 import { sessionRoutes } from "../sessions/routes_sessions.ts";
 import { hostGuard, originGuard, type OriginOptions, securityHeaders } from "./security.ts";
@@ -171,6 +176,7 @@ export function createApp(runtime: HostRuntime, options: AppOptions = {}): HostA
       tokenAuth({
         token: options.token,
         bodyTimeoutMs: timeoutMs,
+        linkPath: linkPaths(runtime),
         ...(options.cookieName === undefined ? {} : { cookieName: options.cookieName }),
         ...(options.signIns === undefined ? {} : { signIns: options.signIns }),
       }),
@@ -190,6 +196,7 @@ export function createApp(runtime: HostRuntime, options: AppOptions = {}): HostA
   app.route("/api/sessions", messageRoutes(runtime));
   // Whatever the loaded plugins contribute (docs/architecture.md "Plugins").
   app.route("/api/sessions", pluginRoutes(runtime));
+  app.route("/api", pluginApiRoutes(runtime));
   for (const [path, asset] of Object.entries(options.assets ?? {})) {
     app.get(path, (c) => {
       c.header("Content-Type", asset.contentType);

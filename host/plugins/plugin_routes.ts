@@ -8,7 +8,13 @@
  */
 import { Hono } from "hono";
 import type { Context } from "hono";
-import { enabledPanels, type RouteContext, type WebHost } from "@chime/contract";
+import {
+  type ApiRoute,
+  enabledPanels,
+  type RouteContext,
+  type SessionRoute,
+  type WebHost,
+} from "@chime/contract";
 import { readJsonObject, sessionIdParam } from "../http/_http.ts";
 import type { HostRuntime } from "../sessions/runtime.ts";
 
@@ -26,6 +32,9 @@ export function webHost(runtime: HostRuntime): WebHost {
     resume: (id) => runtime.resume(id),
     agentFor: (session) => runtime.agentFor(session),
     title: (id) => runtime.titles.title(id, runtime.store.live(id)?.header.seedLength ?? 0),
+    sessionTitle: (header) => runtime.titles.title(header.id, header.seedLength ?? 0),
+    links: runtime.links,
+    sharedStorage: runtime.leases !== undefined,
   };
 }
 
@@ -58,6 +67,7 @@ function routeContext(c: Context, host: WebHost): RouteContext {
   return {
     host,
     sessionId: sessionIdParam(c),
+    url: c.req.url,
     param: (name) => c.req.param(name) ?? "",
     json: () => readJsonObject(c),
   };
@@ -88,4 +98,61 @@ export function pluginRoutes(runtime: HostRuntime): Hono {
     }
   }
   return app;
+}
+
+/** Paths a plugin route may not take below `/api` (the host's own). */
+const HOST_API = /^\/(sessions|client-config)(\/|$)/;
+
+/**
+ * The plugins' routes across sessions as one sub-app, mounted at `/api` after the host's own
+ * routes. A path below `/sessions` or `/client-config` is refused at mount time.
+ *
+ * @param runtime the host runtime (its plugins are loaded)
+ * @returns a Hono app
+ * @throws {TypeError} for a path that lacks `/` or takes a host path
+ */
+export function pluginApiRoutes(runtime: HostRuntime): Hono {
+  const app = new Hono();
+  const host = webHost(runtime);
+  for (const plugin of runtime.plugins) {
+    for (const route of plugin.web?.apiRoutes ?? []) {
+      if (!route.path.startsWith("/") || HOST_API.test(route.path)) {
+        throw new TypeError(`Cannot mount ${plugin.name}: api route path "${route.path}"`);
+      }
+      app.on(
+        route.method,
+        route.path,
+        (c) => route.handle(c.req.raw, { host, url: c.req.url, json: () => readJsonObject(c) }),
+      );
+    }
+    // Host start: the plugin warms what its routes read, in the background.
+    plugin.web?.warm?.(host);
+  }
+  return app;
+}
+
+/** A route pattern (`/:id/reminders.ics`) as an anchored expression of its concrete paths. */
+function pattern(path: string): RegExp {
+  const escaped = path.split("/").map((part) =>
+    part.startsWith(":") ? "[^/]+" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+  );
+  return new RegExp(`^${escaped.join("/")}$`);
+}
+
+/**
+ * The `GET` paths the token guard lets through to a plugin route with `access: "link"` (the
+ * route itself checks the link key, `WebHost.links`).
+ *
+ * @param runtime the host runtime (its plugins are loaded)
+ * @returns a predicate on a request's method and path
+ */
+export function linkPaths(runtime: HostRuntime): (method: string, path: string) => boolean {
+  const link = (route: SessionRoute | ApiRoute) =>
+    route.access === "link" && route.method === "GET";
+  const patterns = runtime.plugins.flatMap(({ web }) => [
+    ...(web?.routes ?? []).filter(link).map((r) => pattern(`/api/sessions/:id${r.path}`)),
+    ...(web?.apiRoutes ?? []).filter(link).map((r) => pattern(`/api${r.path}`)),
+  ]);
+  return (method, path) =>
+    (method === "GET" || method === "HEAD") && patterns.some((p) => p.test(path));
 }

@@ -25,6 +25,8 @@ import { HostError } from "../errors.ts";
 import { type HostLeases, openLeases, sharedStorage } from "../leases/leases.ts";
 import { type FeedLimits, Feeds } from "../feed/feed.ts";
 import { type RegistryEntry, resolveRegistry, storageDriver } from "../registry.ts";
+import { FileLinkKeys } from "../plugins/link_keys.ts";
+import type { LinkKeys } from "@chime/contract";
 import { Views, type ViewSource } from "../plugins/views.ts";
 import { seedVerifiedPrefix } from "./history.ts";
 import { Watermark } from "../feed/watermark.ts";
@@ -124,6 +126,11 @@ export class HostRuntime implements AsyncDisposable {
   readonly cwd: string;
   /** Session leases in shared mode (docs/deploy.md); `undefined` for a single host. */
   readonly leases: HostLeases | undefined;
+  /**
+   * Revocable link keys (docs/upcoming.md "Calendar feed"), in `config.dataDir`, else the
+   * storage's local directory, else in memory.
+   */
+  readonly links: LinkKeys;
   readonly #loader: Loader;
   readonly #agents: RuntimeAgents;
   readonly #liveness: SessionLiveness;
@@ -140,6 +147,7 @@ export class HostRuntime implements AsyncDisposable {
     leases: HostLeases | undefined,
   ) {
     this.store = store;
+    this.links = new FileLinkKeys(linkDirectory(options));
     this.#loader = new Loader();
     this.views = views;
     this.feeds = new Feeds({
@@ -458,4 +466,12 @@ export class HostRuntime implements AsyncDisposable {
     if (errors.length === 1) throw errors[0];
     if (errors.length > 1) throw new AggregateError(errors, "Cannot shut down cleanly");
   }
+}
+
+/** Where link keys are kept: `dataDir`, else the storage's local directory, else nowhere. */
+function linkDirectory(options: RuntimeOptions): string | undefined {
+  if (options.config.dataDir !== undefined) return options.config.dataDir;
+  if (options.backend !== undefined) return undefined;
+  const drivers = options.storageDrivers === undefined ? {} : { drivers: options.storageDrivers };
+  return storageDriver(options.config.storage.kind, drivers).directory(options.config.storage);
 }

@@ -302,6 +302,24 @@ export class JsonlBackend implements PersistenceBackend {
     );
   }
 
+  /**
+   * Every stored session's length: kept in memory for the files this process wrote or scanned
+   * (it is the only writer, `flock`), a scan for the others.
+   *
+   * @returns id → stored length
+   */
+  async lengths(): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    for await (const entry of Deno.readDir(this.#dir)) {
+      const id = entry.name.endsWith(".jsonl") ? entry.name.slice(0, -6) : "";
+      if (!entry.isFile || !isSessionId(id)) continue;
+      const length = this.#lengths.get(id) ??
+        await this.#locked(id, () => this.#length(id)).catch(() => undefined);
+      if (length !== undefined) out.set(id, length);
+    }
+    return out;
+  }
+
   /** Waits for in-flight writes and releases the writer lock. Idempotent. */
   [Symbol.asyncDispose](): Promise<void> {
     this.#disposing ??= (async () => {

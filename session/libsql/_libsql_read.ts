@@ -4,7 +4,13 @@
  * @module
  */
 import type { Client } from "@libsql/client";
-import type { EventPage, StoredSession, StoredTail } from "../backend.ts";
+import type {
+  EventPage,
+  StoredSession,
+  StoredTail,
+  TypeAcrossPage,
+  TypedEvent,
+} from "../backend.ts";
 import type { SessionEvent } from "../event.ts";
 import type { SessionHeader } from "../header.ts";
 import { corrupt } from "../_decode.ts";
@@ -15,9 +21,11 @@ import {
   SELECT_CURSOR,
   SELECT_EVENTS,
   SELECT_HEADERS,
+  SELECT_LENGTHS,
   SELECT_TAIL,
   selectByType,
   selectPage,
+  selectTypeAcross,
 } from "./_libsql_sql.ts";
 
 /** Reads a whole session (`LibsqlBackend.load`). */
@@ -70,6 +78,25 @@ export async function readTypes(
   return rows.map((r) => rowToEvent(r, id, Number(r.seq)));
 }
 
+/** Reads one page of events by type across sessions (`LibsqlBackend.readTypeAcross`). */
+export async function readTypesAcross(
+  client: Client,
+  types: readonly string[],
+  page: TypeAcrossPage,
+): Promise<TypedEvent[]> {
+  if (types.length === 0) return [];
+  const a = page.after;
+  const bound = a === undefined ? [] : [a.sessionId, a.type, a.seq];
+  const { rows } = await client.execute({
+    sql: selectTypeAcross(types.length, a !== undefined),
+    args: [...types, ...bound, page.limit],
+  });
+  return rows.map((r) => {
+    const sessionId = String(r.session_id);
+    return { sessionId, event: rowToEvent(r, sessionId, Number(r.seq)) };
+  });
+}
+
 /** Reads one dense page (`LibsqlBackend.readEvents`). */
 export async function readPage(
   client: Client,
@@ -106,6 +133,24 @@ export async function readHeaders(client: Client): Promise<SessionHeader[]> {
     }
   });
 }
+
+/**
+ * Every stored session's length in one query ({@linkcode SELECT_LENGTHS}).
+ *
+ * @param client the database
+ * @returns id → stored length
+ */
+export async function readLengths(client: Client): Promise<Map<string, number>> {
+  const rows = (await client.execute(SELECT_LENGTHS)).rows;
+  const out = new Map<string, number>();
+  for (const row of rows) {
+    const id = row.id instanceof ArrayBuffer ? decoder.decode(row.id) : String(row.id);
+    out.set(id, row.last_seq === null ? 0 : Number(row.last_seq) + 1);
+  }
+  return out;
+}
+
+const decoder = new TextDecoder();
 
 /** Whether `session_leases` holds exactly `token` for a session (an unreadable lease: no). */
 export async function leaseHeld(client: Client, id: string, token: number): Promise<boolean> {

@@ -39,6 +39,10 @@ export const SELECT_CURSOR = `SELECT ${HEADER_READ},
   (SELECT max(seq) FROM events WHERE session_id = sessions.id) AS last_seq
   FROM sessions WHERE id = ?`;
 
+/** Every stored session's last seq (a primary-key seek each), for `lengths()`. */
+export const SELECT_LENGTHS = `SELECT CAST(id AS BLOB) AS id,
+  (SELECT max(seq) FROM events WHERE session_id = sessions.id) AS last_seq FROM sessions`;
+
 /** All headers, newest first. */
 export const SELECT_HEADERS = `SELECT ${HEADER_READ} FROM sessions
   ORDER BY created_at DESC, id`;
@@ -84,6 +88,22 @@ export function selectByType(types: number): string {
   const marks = Array.from({ length: types }, () => "?").join(", ");
   return `SELECT ${EVENT_READ} FROM events INDEXED BY events_by_type
     WHERE session_id = ? AND type IN (${marks}) AND seq >= ? AND seq < ? ORDER BY seq`;
+}
+
+/**
+ * One page of events of some types across sessions, in `(session_id, type, seq)` order: a walk
+ * of the `events_by_type` index from a keyset bound (`LibsqlBackend.readTypeAcross`).
+ *
+ * @param types how many types
+ * @param after whether a keyset bound follows the types
+ * @returns SQL taking the types, then (with `after`) session id, type, seq, then the limit
+ */
+export function selectTypeAcross(types: number, after: boolean): string {
+  const marks = Array.from({ length: types }, () => "?").join(", ");
+  // A row-value bound is a range seek on the index (an OR of terms would rescan it per page).
+  const bound = after ? " AND (session_id, type, seq) > (?, ?, ?)" : "";
+  return `SELECT session_id, ${EVENT_READ} FROM events INDEXED BY events_by_type
+    WHERE type IN (${marks})${bound} ORDER BY session_id, type, seq LIMIT ?`;
 }
 
 /**

@@ -12,6 +12,8 @@ import type {
   StoredCursor,
   StoredSession,
   StoredTail,
+  TypeAcrossPage,
+  TypedEvent,
 } from "../backend.ts";
 import type { SessionEvent } from "../event.ts";
 import { normalizeHeader, type SessionHeader } from "../header.ts";
@@ -19,7 +21,15 @@ import { databasePath, prepareSchema, rejected } from "./_libsql_open.ts";
 import { lockDatabaseFile } from "../_writer_lock.ts";
 import { checkForkPoint } from "../_fork.ts";
 import { rowToHeader, SELECT_CURSOR } from "./_libsql_sql.ts";
-import { loadAll, readHeaders, readPage, readTail, readTypes } from "./_libsql_read.ts";
+import {
+  loadAll,
+  readHeaders,
+  readLengths,
+  readPage,
+  readTail,
+  readTypes,
+  readTypesAcross,
+} from "./_libsql_read.ts";
 import { type Fence, GroupCommit } from "./_libsql_group.ts";
 
 /** Options of {@linkcode LibsqlBackend.open}. */
@@ -292,6 +302,28 @@ export class LibsqlBackend implements PersistenceBackend {
    */
   async list(): Promise<SessionHeader[]> {
     return await readHeaders(this.#client);
+  }
+
+  /**
+   * Every stored session's length in one query (a `max(seq)` seek per session).
+   *
+   * @returns id → stored length
+   */
+  async lengths(): Promise<Map<string, number>> {
+    return await readLengths(this.#client);
+  }
+
+  /**
+   * One page of the stored events of some types across every session, in `(session id, type,
+   * seq)` order, walking the `events_by_type` index from a keyset bound (one query per page).
+   *
+   * @param types event types
+   * @param page `after` and `limit`
+   * @returns the rows with their session ids
+   * @throws {SessionError} `storage_corrupt` for a damaged row
+   */
+  async readTypeAcross(types: readonly string[], page: TypeAcrossPage): Promise<TypedEvent[]> {
+    return await readTypesAcross(this.#client, types, page);
   }
 
   /** Waits for queued writes, then closes the client; later writes reject. Idempotent. */

@@ -227,6 +227,17 @@ export class MemoryBackend implements PersistenceBackend {
     );
   }
 
+  /**
+   * Every stored session's length.
+   *
+   * @returns id → stored length
+   */
+  lengths(): Promise<Map<string, number>> {
+    return Promise.resolve(
+      new Map([...this.#sessions].map(([id, s]) => [id, s.events.length] as const)),
+    );
+  }
+
   /** Direct write access for tests that forge storage states. */
   raw(id: string): { header: SessionHeader; events: SessionEvent[] } | undefined {
     return this.#sessions.get(id);

@@ -162,7 +162,9 @@ export async function overflow(page: Page): Promise<{ doc: boolean; wide: string
       if (getComputedStyle(el).visibility === "hidden") continue;
       const r = el.getBoundingClientRect();
       if (r.width > 0 && (r.right > innerWidth + 1 || r.left < -1)) {
-        if (!el.closest(".sidebar:not(.open), .reminders:not(.open), .sr-only")) {
+        // A closed <details> shows only its summary (Chromium may still lay out the rest).
+        const folded = el.closest("details:not([open]) > :not(summary)");
+        if (!folded && !el.closest(".sidebar:not(.open), .reminders:not(.open), .sr-only")) {
           wide.push(
             `${el.tagName.toLowerCase()}.${el.getAttribute("class") ?? ""}@${Math.round(r.left)}..${
               Math.round(r.right)

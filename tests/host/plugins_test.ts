@@ -70,7 +70,7 @@ Deno.test("examples/web-schedule: the schedule plugin brings its route, renderer
   await using host = await serve("examples/web-schedule/chime.jsonc");
   assert.deepEqual((await host.get("/api/client-config")).body, {
     renderers: ["@chime/ui/schedule", "@chime/ui/push"],
-    panels: ["reminders"],
+    panels: ["reminders", "upcoming"],
     alerts: true,
   });
   const id = (await host.post("/api/sessions", { timeZone: "Europe/Paris" })).body.header.id;

@@ -4,7 +4,7 @@
  * @module
  */
 import type { EventSnapshot, HistoryQuery, OlderPage } from "../window_types.ts";
-import type { ClientConfigWire, PanelRequest } from "../client_renderer.ts";
+import type { ApiRequest, ClientConfigWire, PanelRequest } from "../client_renderer.ts";
 import type { HistoryPage, SessionsPage, WireError, WireHeader } from "../wire.ts";
 
 /** A failed API call: the host's error code (or `network`) and message. */
@@ -236,4 +236,22 @@ export async function authStatus(): Promise<AuthStatus> {
 export async function signOut(everywhere: boolean): Promise<{ signedOut: number }> {
   const path = everywhere ? "/api/auth/sign-out-everywhere" : "/api/auth/sign-out";
   return await call(path, { method: "POST", body: "{}" });
+}
+
+/**
+ * A page view's call below `/api` (`/api<path>`): a `POST` sends its body (or `{}`) as JSON.
+ *
+ * @param path e.g. `/reminders?limit=50`
+ * @param init method and JSON body
+ * @returns the JSON answer
+ * @throws {ApiError} the host's error code, or `network`
+ */
+export async function requestApi<T>(path: string, init: ApiRequest = {}): Promise<T> {
+  const method = init.method ?? "GET";
+  return await call<T>(
+    `/api${path}`,
+    method === "GET" || method === "DELETE" && init.body === undefined
+      ? { method }
+      : { method, body: JSON.stringify(init.body ?? {}) },
+  );
 }

@@ -10,6 +10,9 @@ import type {
   ClientConfigWire,
   ClientRenderer,
   PageHints,
+  PageViewDefinition,
+  PageViewHost,
+  PageViewModel,
   PanelDefinition,
   PanelHost,
   PanelModel,
@@ -27,13 +30,23 @@ export interface ShownPanel {
   readonly model: PanelModel;
 }
 
+/** A page view the client configuration enabled, with its model for this page. */
+export interface ShownView {
+  /** What the renderer module declared. */
+  readonly definition: PageViewDefinition;
+  /** Its state. */
+  readonly model: PageViewModel;
+}
+
 /** What {@linkcode enable} turned on. */
 export interface Enabled {
   /** The enabled modules, in configuration order. */
   readonly modules: readonly ClientRenderer[];
   /** Their panels the configuration names. */
   readonly panels: readonly ShownPanel[];
-  /** Unregisters the modules' renderers and disposes the panels. */
+  /** Their page views the configuration names (none without a `viewHost`). */
+  readonly views: readonly ShownView[];
+  /** Unregisters the modules' renderers and disposes the panels and views. */
   off(): void;
 }
 
@@ -45,13 +58,15 @@ export interface Enabled {
  * @param known the modules the page bundles, by name
  * @param registry where the modules register their event renderers
  * @param host what panels get from the page
- * @returns modules, panels and the way to turn them off
+ * @param viewHost what page views get from the page; absent: no page views
+ * @returns modules, panels, views and the way to turn them off
  */
 export function enable(
   config: ClientConfigWire,
   known: Readonly<Record<string, ClientRenderer>>,
   registry: EventViewRegistry,
   host: PanelHost,
+  viewHost?: PageViewHost,
 ): Enabled {
   const modules = config.renderers.flatMap((name) =>
     Object.hasOwn(known, name) ? [known[name]!] : []
@@ -60,11 +75,16 @@ export function enable(
   const panels = modules.flatMap((module) => module.panels ?? [])
     .filter((definition) => config.panels?.includes(definition.name))
     .map((definition) => ({ definition, model: definition.create(host) }));
+  const views = viewHost === undefined ? [] : modules.flatMap((module) => module.views ?? [])
+    .filter((definition) => config.panels?.includes(definition.name))
+    .map((definition) => ({ definition, model: definition.create(viewHost) }));
   return {
     modules,
     panels,
+    views,
     off() {
       for (const p of panels) p.model[Symbol.dispose]();
+      for (const v of views) v.model[Symbol.dispose]();
       for (const unregister of offs) unregister();
     },
   };

@@ -8,7 +8,14 @@
  */
 import { computed, createModel, effect, signal } from "@preact/signals";
 import { type Delivery, notificationTag } from "@chime/contract";
-import type { ClientConfigWire, ClientRenderer, PageHints, PanelHost } from "../client_renderer.ts";
+import type {
+  ClientConfigWire,
+  ClientRenderer,
+  OpenTarget,
+  PageHints,
+  PageViewHost,
+  PanelHost,
+} from "../client_renderer.ts";
 import type { EventView } from "../wire.ts";
 import { readWatched, WATCHED_MAX, writeWatched } from "./watched.ts";
 import { lang } from "../i18n.ts";
@@ -16,7 +23,7 @@ import type { RenderContext } from "../registry.ts";
 import { SessionWindow } from "../window.ts";
 import type { SessionSummary, WireHeader } from "../wire.ts";
 import { type Alerts, createAlerts } from "./alerts.ts";
-import { alertOf, enable, hintOf, type ShownPanel } from "./enable.ts";
+import { alertOf, enable, hintOf, type ShownPanel, type ShownView } from "./enable.ts";
 import { ApiError } from "./api.ts";
 import { errorText } from "./error_text.ts";
 import { turnOpen } from "./lifecycle.ts";
@@ -24,7 +31,7 @@ import type { PageDeps } from "./page_deps.ts";
 import { text } from "./strings.ts";
 
 export type { PageApi, PageDeps } from "./page_deps.ts";
-export type { ShownPanel };
+export type { ShownPanel, ShownView };
 
 /** Sessions per list page. */
 export const SESSIONS_PAGE = 30;
@@ -57,6 +64,11 @@ export const PageModel = createModel((deps: PageDeps) => {
   /** The renderer modules the client configuration enabled. */
   const enabled = signal<readonly ClientRenderer[]>([]);
   const panels = signal<readonly ShownPanel[]>([]);
+  const views = signal<readonly ShownView[]>([]);
+  /** The page view shown in place of a session, by name (`#/v/<name>`). */
+  const view = signal<string | null>(null);
+  /** What a page view asked the opened session's panel to highlight. */
+  const focus = signal<OpenTarget | null>(null);
   const alerts: Alerts = createAlerts(deps.alerts);
   const ctx = computed<RenderContext>(() => ({
     lang: lang.value,
@@ -90,6 +102,20 @@ export const PageModel = createModel((deps: PageDeps) => {
     seedLength: computed(() => header.value?.seedLength ?? 0),
     request: (id, path, init) => api.request(id, path, init),
     fail,
+  };
+  const viewHost: PageViewHost | undefined = api.requestApi && {
+    api: (path, init) => api.requestApi!(path, init),
+    request: (id, path, init) => api.request(id, path, init),
+    open: (target) => {
+      focus.value = target;
+      // On a phone the panel is a sheet: open it at the item.
+      if (target.panel !== undefined) sheet.value = target.panel;
+      if (current.peek() === target.sessionId && view.peek() === null) return;
+      deps.navigate(target.sessionId);
+    },
+    fail: (err) => {
+      failure.value = { err };
+    },
   };
   const opened = (id: string): void => {
     for (const p of panels.peek()) p.model.opened(id);
@@ -239,6 +265,85 @@ export const PageModel = createModel((deps: PageDeps) => {
     return () => feed[Symbol.dispose]();
   });
 
+  /** Opens a session (or none): a fresh window, resumed, tail loaded, then the stream. */
+  const openSession = async (id: string | null): Promise<void> => {
+    view.value = null;
+    if (focus.peek()?.sessionId !== id) focus.value = null;
+    stream?.[Symbol.dispose]();
+    stream = undefined;
+    win.peek()?.[Symbol.dispose]();
+    win.value = null;
+    header.value = null;
+    for (const p of panels.peek()) p.model.reset();
+    owner.value = null;
+    // Opening a session closes the phone drawer and any sheet; routing to no session (the
+    // boot call when the URL names none) leaves a drawer the person already opened alone.
+    if (id !== null) {
+      drawer.value = false;
+      sheet.value = focus.peek()?.panel ?? null;
+    }
+    current.value = id;
+    if (!id) return;
+    seeCurrent();
+    const list = [id, ...watched.peek().filter((w) => w !== id)].slice(0, WATCHED_MAX);
+    if (list.join() !== watched.peek().join()) {
+      watched.value = list;
+      writeWatched(deps.alerts.storage, list);
+    }
+    const w = new SessionWindow({
+      loadHistory: async (q) => {
+        const page = await api.loadHistory(id, q);
+        if (current.peek() === id) header.value = page.header;
+        return page;
+      },
+      loadAfter: (seq) => api.loadAfter(id, seq),
+      pageSize: deps.pageSize ?? 200,
+    });
+    win.value = w;
+    follow.value = follow.peek() + 1; // every session opens at its latest message
+    try {
+      await api.resumeSession(id);
+    } catch (err) {
+      fail(err);
+    }
+    if (current.peek() !== id) return;
+    opened(id);
+    // Tail first: the stream then opens with ?after=<tail> instead of replaying the log.
+    await w.start();
+    // A notification of this session was clicked from another one: show its card.
+    if (reveal?.id === id && current.peek() === id) {
+      deps.alerts.reveal(reveal.seq);
+      reveal = undefined;
+    }
+    // Owned by another host: history stays readable here, the banner links to the owner.
+    if (current.peek() !== id || win.peek() !== w || owner.peek() !== null) return;
+    // docs/flows.md#open: the page resumes a session when it opens or reconnects to it.
+    stream = deps.connect(id, w, async () => {
+      try {
+        await api.resumeSession(id);
+      } catch (err) {
+        fail(err);
+      }
+      opened(id);
+      // A reconnect may follow a host restart: every other session is cold now, and the
+      // list's live dots must say so.
+      void refreshSessions();
+    }, (url) => {
+      if (current.peek() === id) owner.value = ownerLink(url, id);
+    });
+    void refreshSessions();
+  };
+
+  /** Shows a page view in place of the session (an unknown name: the empty page). */
+  const openView = async (name: string): Promise<void> => {
+    await openSession(null);
+    const shown = views.peek().find((v) => v.definition.name === name);
+    drawer.value = false;
+    sheet.value = null;
+    view.value = shown ? name : null;
+    shown?.model.shown();
+  };
+
   return {
     sessions,
     sessionsNext,
@@ -281,6 +386,9 @@ export const PageModel = createModel((deps: PageDeps) => {
     announcement,
     enabled,
     panels,
+    views,
+    view,
+    focus,
     alerts,
     ctx,
     running,
@@ -306,7 +414,7 @@ export const PageModel = createModel((deps: PageDeps) => {
         return;
       }
       off();
-      const on = enable(config, deps.renderers, deps.registry, panelHost);
+      const on = enable(config, deps.renderers, deps.registry, panelHost, viewHost);
       deps.installAssets?.(on.modules);
       const reach = on.modules.flatMap((m) =>
         m.delivery === undefined ? [] : [m.delivery({
@@ -322,6 +430,7 @@ export const PageModel = createModel((deps: PageDeps) => {
       };
       enabled.value = on.modules;
       panels.value = on.panels;
+      views.value = on.views;
       deliveries.value = reach;
       alertStream.value = config.alerts === true;
     },
@@ -343,71 +452,22 @@ export const PageModel = createModel((deps: PageDeps) => {
       }
     },
 
-    /** Opens a session (or none): a fresh window, resumed, tail loaded, then the stream. */
-    async openSession(id: string | null): Promise<void> {
-      stream?.[Symbol.dispose]();
-      stream = undefined;
-      win.peek()?.[Symbol.dispose]();
-      win.value = null;
-      header.value = null;
-      for (const p of panels.peek()) p.model.reset();
-      owner.value = null;
-      // Opening a session closes the phone drawer and any sheet; routing to no session (the
-      // boot call when the URL names none) leaves a drawer the person already opened alone.
-      if (id !== null) {
-        drawer.value = false;
-        sheet.value = null;
-      }
-      current.value = id;
-      if (!id) return;
-      seeCurrent();
-      const list = [id, ...watched.peek().filter((w) => w !== id)].slice(0, WATCHED_MAX);
-      if (list.join() !== watched.peek().join()) {
-        watched.value = list;
-        writeWatched(deps.alerts.storage, list);
-      }
-      const w = new SessionWindow({
-        loadHistory: async (q) => {
-          const page = await api.loadHistory(id, q);
-          if (current.peek() === id) header.value = page.header;
-          return page;
-        },
-        loadAfter: (seq) => api.loadAfter(id, seq),
-        pageSize: deps.pageSize ?? 200,
-      });
-      win.value = w;
-      follow.value = follow.peek() + 1; // every session opens at its latest message
-      try {
-        await api.resumeSession(id);
-      } catch (err) {
-        fail(err);
-      }
-      if (current.peek() !== id) return;
-      opened(id);
-      // Tail first: the stream then opens with ?after=<tail> instead of replaying the log.
-      await w.start();
-      // A notification of this session was clicked from another one: show its card.
-      if (reveal?.id === id && current.peek() === id) {
-        deps.alerts.reveal(reveal.seq);
-        reveal = undefined;
-      }
-      // Owned by another host: history stays readable here, the banner links to the owner.
-      if (current.peek() !== id || win.peek() !== w || owner.peek() !== null) return;
-      // docs/flows.md#open: the page resumes a session when it opens or reconnects to it.
-      stream = deps.connect(id, w, async () => {
-        try {
-          await api.resumeSession(id);
-        } catch (err) {
-          fail(err);
-        }
-        opened(id);
-        // A reconnect may follow a host restart: every other session is cold now, and the
-        // list's live dots must say so.
-        void refreshSessions();
-      }, (url) => {
-        if (current.peek() === id) owner.value = ownerLink(url, id);
-      });
-      void refreshSessions();
+    openSession,
+
+    openView,
+
+    /** Routes to a page view (the router then calls `openView`). */
+    goToView(name: string): void {
+      if (deps.navigateView) deps.navigateView(name);
+      else void openView(name);
+    },
+
+    /** The panel item to highlight in the open session, once. */
+    focusOf(panel: string): string | null {
+      const f = focus.value;
+      return f !== null && f.panel === panel && f.sessionId === current.value
+        ? f.item ?? null
+        : null;
     },
 
     /** Creates a session in the browser's zone and routes to it. */
@@ -490,6 +550,7 @@ export const PageModel = createModel((deps: PageDeps) => {
       off();
       off = () => {};
       panels.value = [];
+      views.value = [];
       deliveries.value = [];
       alertStream.value = false;
     },

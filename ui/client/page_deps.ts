@@ -4,7 +4,12 @@
  *
  * @module
  */
-import type { ClientConfigWire, ClientRenderer, PanelRequest } from "../client_renderer.ts";
+import type {
+  ApiRequest,
+  ClientConfigWire,
+  ClientRenderer,
+  PanelRequest,
+} from "../client_renderer.ts";
 import type { EventViewRegistry } from "../registry.ts";
 import type { SessionWindow } from "../window.ts";
 import type { EventSnapshot, HistoryQuery } from "../window_types.ts";
@@ -24,6 +29,8 @@ export interface PageApi {
   forkSession(id: string): Promise<WireHeader>;
   /** `GET /api/client-config`: the renderer modules and panels to enable. */
   clientConfig(): Promise<ClientConfigWire>;
+  /** A page view's call below `/api` (JSON in, JSON out). @default none: no page views */
+  requestApi?<T>(path: string, init?: ApiRequest): Promise<T>;
   /** A panel's call below `/api/sessions/:id` (JSON in, JSON out). */
   request<T>(id: string, path: string, init?: PanelRequest): Promise<T>;
   /** `POST /api/sessions/:id/messages`. */
@@ -71,6 +78,11 @@ export interface PageDeps {
   readonly watchAlerts?: (ids: readonly string[], handlers: AlertHandlers) => Disposable;
   /** Routes to a session (`location.hash = #/s/<id>`; the router then calls `openSession`). */
   navigate(id: string): void;
+  /**
+   * Routes to a page view (`location.hash = #/v/<name>`; the router then calls `openView`).
+   * @default none: no page views
+   */
+  navigateView?(name: string): void;
   /** Browser alerts (notifications, title count, chime). */
   readonly alerts: AlertsEnv;
   /** The viewer's IANA zone. */

@@ -9,7 +9,7 @@
  */
 import type { VNode } from "preact";
 import { type Lang, lang, localeOf } from "../i18n.ts";
-import { icon } from "../icons.ts";
+import { icon, type IconName } from "../icons.ts";
 import type { SessionSummary } from "../wire.ts";
 import type { Page } from "./model.ts";
 import { NotifyControl } from "./notify_control.tsx";
@@ -128,6 +128,23 @@ export function SessionList(props: { readonly model: Page }): VNode {
       >
         {icon("plus")} {text("newSession")}
       </button>
+      {model.views.value.length > 0 && (
+        <ul class="view-links" data-testid="view-links">
+          {model.views.value.map(({ definition }) => (
+            <li key={definition.name}>
+              <a
+                href={`#/v/${encodeURIComponent(definition.name)}`}
+                class={model.view.value === definition.name ? "active" : ""}
+                aria-current={model.view.value === definition.name ? "page" : undefined}
+                data-testid={`view-link-${definition.name}`}
+                onClick={() => model.setDrawer(false)}
+              >
+                {icon(definition.icon as IconName)} {definition.label(lang.value)}
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
       <h2>{text("sessions")}</h2>
       <ul data-testid="session-list">
         {list.length === 0 && <li class="muted">{text("empty")}</li>}

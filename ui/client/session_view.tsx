@@ -67,6 +67,7 @@ export function SessionView(props: { readonly model: Page; readonly w: SessionWi
           ctx={ctx}
           open={model.sheet.value === definition.name}
           onClose={() => model.setSheet(null)}
+          focus={model.focusOf(definition.name)}
         />
       ))}
     </div>

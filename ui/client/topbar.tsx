@@ -7,6 +7,7 @@
  * @module
  */
 import type { VNode } from "preact";
+import { lang } from "../i18n.ts";
 import { icon } from "../icons.ts";
 import { ConnectionBadge } from "./connection_badge.tsx";
 import { LangToggle } from "./lang_toggle.tsx";
@@ -22,7 +23,12 @@ export function Topbar(props: { readonly model: Page }): VNode {
   const h = model.header.value;
   const id = model.current.value;
   const summary = model.sessions.value.find((s) => s.header.id === id);
-  const title = id ? summary?.title || text("untitled") : "chime";
+  const view = model.views.value.find((v) => v.definition.name === model.view.value);
+  const title = id
+    ? summary?.title || text("untitled")
+    : view
+    ? view.definition.label(lang.value)
+    : "chime";
   const parent = summary?.forkOf ?? (h?.lineage ? { id: h.lineage.parentId, title: null } : null);
   return (
     <header class="topbar">

@@ -6,7 +6,8 @@
  * ({@linkcode ReminderPanelModel}, {@linkcode RemindersPanel}), a series' controls on cards and
  * rows (Paused, Pause or Resume, Skip next, Edit, the snooze presets, the next-5 preview and a
  * row's History; docs/recurring.md "Host and page"), the alert for a new reminder card and the
- * empty page's reminder hints. The page enables it only when `GET /api/client-config`
+ * empty page's reminder hints, and the `upcoming` page view ({@linkcode UpcomingView}: every
+ * session's reminders, with Open, the same actions and the calendar feed's link). The page enables it only when `GET /api/client-config`
  * lists `@chime/ui/schedule`, and shows the panel only when that answer lists `reminders` (the
  * schedule plugin is loaded, so its routes exist).
  *
@@ -21,20 +22,45 @@
  *
  * @module
  */
-import type { ClientRenderer, PanelDefinition } from "../client_renderer.ts";
+import type { ClientRenderer, PageViewDefinition, PanelDefinition } from "../client_renderer.ts";
 import { registerScheduleView, reminderPresentation } from "./view.ts";
 import { ReminderPanelModel } from "./panel.ts";
 import { occurrenceKey } from "@chime/schedule/presentation";
 import { PANEL_TEXT, RemindersPanel } from "./panel_view.tsx";
+import { UpcomingViewModel } from "./upcoming.ts";
+import { UPCOMING_TEXT, UpcomingView } from "./upcoming_view.tsx";
 
 export * from "./view.ts";
 export { durableScheduleMark, type ReminderPanel, ReminderPanelModel } from "./panel.ts";
 // Types in the signatures above, re-exported for documentation.
 export type { DamagedChangeWire } from "../wire.ts";
 export { PANEL_TEXT, RemindersPanel } from "./panel_view.tsx";
+export {
+  type FeedLink,
+  UPCOMING_PAGE,
+  type UpcomingEntryWire,
+  type UpcomingModel,
+  type UpcomingPageWire,
+  type UpcomingStateWire,
+  UpcomingViewModel,
+} from "./upcoming.ts";
+export { STATE_TEXT, UPCOMING_TEXT, type UpcomingTextKey, UpcomingView } from "./upcoming_view.tsx";
+export {
+  codeOf,
+  listServices,
+  type SessionActions,
+  sessionActions,
+  type SessionActionsHost,
+} from "./_session_actions.ts";
 export type {
+  ApiRequest,
   ClientRenderer,
+  OpenTarget,
   PageHints,
+  PageViewDefinition,
+  PageViewHost,
+  PageViewModel,
+  PageViewProps,
   PanelDefinition,
   PanelHost,
   PanelModel,
@@ -93,6 +119,15 @@ export const REMINDERS_PANEL: PanelDefinition = {
   view: RemindersPanel,
 };
 
+/** The `upcoming` page view: every session's reminders (docs/upcoming.md). */
+export const UPCOMING_VIEW: PageViewDefinition = {
+  name: "upcoming",
+  icon: "calendar",
+  label: (lang) => UPCOMING_TEXT[lang].title,
+  create: (host) => new UpcomingViewModel(host),
+  view: UpcomingView,
+};
+
 const CARD_TITLE = { en: "Reminder", zh: "提醒" } as const;
 
 /**
@@ -109,6 +144,7 @@ export const SCHEDULE_CLIENT: ClientRenderer = {
   name: "@chime/ui/schedule",
   register: registerScheduleView,
   panels: [REMINDERS_PANEL],
+  views: [UPCOMING_VIEW],
   hints: {
     placeholder: {
       en: "Message the agent — try “remind me in 20 minutes to stretch”",

@@ -13,9 +13,9 @@
  */
 import { computed, createModel, effect, signal } from "@preact/signals";
 import { cardFacts, cardState } from "./_outcomes.ts";
+import { codeOf, listServices, sessionActions } from "./_session_actions.ts";
 import type { PanelHost, PanelModel } from "../client_renderer.ts";
 import type { LocalParts } from "./_local_time.ts";
-import type { ReminderAction } from "./_strings.ts";
 import {
   type HistoryState,
   promptsById,
@@ -54,12 +54,6 @@ export function durableScheduleMark(events: readonly WireEvent[], durableBefore:
     if (e.seq < durableBefore && e.type === "schedule/change") return e.seq;
   }
   return -1;
-}
-
-/** The host's error code of a failed request (`failed` when it has none). */
-function codeOf(err: unknown): string {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === "string" ? code : "failed";
 }
 
 /** The reminders panel's state and actions. */
@@ -136,7 +130,6 @@ export const ReminderPanelModel: new (host: PanelHost) => ReminderPanel = create
 ) => {
   const reminders = signal<readonly ActiveReminderWire[]>([]);
   const damaged = signal<readonly DamagedChangeWire[]>([]);
-  const outcomes = signal<ReadonlyMap<string, ReminderOutcome>>(new Map());
   const histories = signal<ReadonlyMap<string, HistoryState>>(new Map());
   let asked = 0;
 
@@ -152,83 +145,30 @@ export const ReminderPanelModel: new (host: PanelHost) => ReminderPanel = create
       if (mine === asked && host.current.peek() === id) host.fail(err);
     }
   };
-  const setOutcome = (key: string, outcome: ReminderOutcome): void => {
-    outcomes.value = new Map(outcomes.peek()).set(key, outcome);
-  };
-  /**
-   * Runs a card or row action; `key` shows its outcome (with `since`, the durable bound when it
-   * was clicked: a later durable outcome wins over it); the list is refreshed after.
-   */
-  const act = async (
-    key: string,
-    action: ReminderAction,
-    run: (id: string) => Promise<ReminderOutcome>,
-    scheduleId?: string,
-  ): Promise<boolean> => {
+  const actions = sessionActions({
+    request: host.request,
+    since: () => host.win.peek()?.durableBefore.peek() ?? 0,
+    after: (id, scheduleId) => {
+      void refresh(id);
+      // A history already shown follows the change.
+      if (histories.peek().has(scheduleId)) void loadHistory(scheduleId);
+    },
+  });
+  const outcomes = computed(() => actions.outcomes.value);
+  /** The open session's id, or nothing to act on. */
+  const inCurrent = <A extends unknown[], R>(
+    run: (id: string, ...args: A) => Promise<R>,
+    none: R,
+  ) =>
+  (...args: A): Promise<R> => {
     const id = host.current.peek();
-    if (!id) return false;
-    const since = host.win.peek()?.durableBefore.peek() ?? 0;
-    setOutcome(key, { state: "pending" });
-    let ok = false;
-    try {
-      setOutcome(key, { ...await run(id), since });
-      ok = true;
-    } catch (err) {
-      setOutcome(key, { state: "failed", code: codeOf(err), action });
-    }
-    void refresh(id);
-    // A history already shown follows the change.
-    if (scheduleId !== undefined && histories.peek().has(scheduleId)) void loadHistory(scheduleId);
-    return ok;
+    return id ? run(id, ...args) : Promise.resolve(none);
   };
-  const path = (scheduleId: string, action: string) =>
-    `/reminders/${encodeURIComponent(scheduleId)}/${action}`;
-
-  const post = (id: string, scheduleId: string, action: string, body?: unknown) =>
-    host.request<{ reminder: ActiveReminderWire }>(id, path(scheduleId, action), {
-      method: "POST",
-      ...(body === undefined ? {} : { body }),
-    });
-
-  /** Snoozes a reminder by `seconds`; `key` names the card or row that shows the outcome. */
-  const snooze = async (scheduleId: string, seconds: number, key: string): Promise<void> =>
-    void await act(key, "snooze", async (id) => {
-      const r = await post(id, scheduleId, "snooze", { seconds });
-      return { state: "snoozed", until: r.reminder.scheduledAt };
-    }, scheduleId);
-
-  /** Snoozes a reminder until a local date and time in the session's zone. */
-  const snoozeUntil = async (scheduleId: string, until: LocalParts, key: string): Promise<void> =>
-    void await act(key, "snooze", async (id) => {
-      const r = await post(id, scheduleId, "snooze", { until });
-      return { state: "snoozed", until: r.reminder.scheduledAt };
-    }, scheduleId);
-
-  /** Stops a recurring reminder; `key` names the card or row that shows the outcome. */
-  const stopRepeating = async (scheduleId: string, key: string): Promise<void> =>
-    void await act(key, "stop", async (id) => {
-      await host.request(id, path(scheduleId, "stop"), { method: "POST" });
-      return { state: "stopped" };
-    }, scheduleId);
-
-  const DONE = { pause: "paused", resume: "resumed", skip: "skipped" } as const;
-  /** Pauses, resumes or skips the next occurrence of a series. */
-  const series = async (
-    scheduleId: string,
-    action: "pause" | "resume" | "skip",
-    key: string,
-  ): Promise<void> =>
-    void await act(key, action, async (id) => {
-      await post(id, scheduleId, action, action === "skip" ? {} : undefined);
-      return { state: DONE[action] };
-    }, scheduleId);
-
-  /** Changes a reminder; resolves whether the host accepted it. */
-  const update = (scheduleId: string, body: ReminderUpdateBody, key: string): Promise<boolean> =>
-    act(key, "edit", async (id) => {
-      await post(id, scheduleId, "update", body);
-      return { state: "changed" };
-    }, scheduleId);
+  const snooze = inCurrent(actions.snooze, undefined);
+  const snoozeUntil = inCurrent(actions.snoozeUntil, undefined);
+  const stopRepeating = inCurrent(actions.stopRepeating, undefined);
+  const series = inCurrent(actions.series, undefined);
+  const update = inCurrent(actions.update, false);
 
   /** Fetches a reminder's history (a late answer for another session is dropped). */
   const loadHistory = async (scheduleId: string): Promise<void> => {
@@ -280,20 +220,11 @@ export const ReminderPanelModel: new (host: PanelHost) => ReminderPanel = create
     const known = prompts.value;
     const fetched = histories.value;
     const cards = facts.value;
+    const id = host.current.value;
     const lent: ScheduleServices = {
-      activeRecurring: new Set(list.filter((r) => r.kind === "recurring").map((r) => r.id)),
+      ...listServices(actions, id ?? "", list, shown),
       promptOf: (id) => known.get(id) ?? list.find((r) => r.id === id)?.prompt,
-      outcome: (key) => shown.get(key),
       card: (id, occurrenceAt, seq) => cardState(cards, id, occurrenceAt, seq),
-      snooze: (id, seconds, key) => void snooze(id, seconds, key),
-      stop: (id, key) => void stopRepeating(id, key),
-      reminder: (id) => list.find((r) => r.id === id),
-      now: () => new Date(),
-      snoozeUntil: (id, until, key) => void snoozeUntil(id, until, key),
-      pause: (id, key) => void series(id, "pause", key),
-      resume: (id, key) => void series(id, "resume", key),
-      skip: (id, key) => void series(id, "skip", key),
-      update,
       history: (id) => fetched.get(id),
       loadHistory: (id) => void loadHistory(id),
     };
@@ -325,7 +256,7 @@ export const ReminderPanelModel: new (host: PanelHost) => ReminderPanel = create
       asked++;
       reminders.value = [];
       damaged.value = [];
-      outcomes.value = new Map();
+      actions.clear();
       histories.value = new Map();
     },
   };

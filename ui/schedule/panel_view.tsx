@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { useEffect, useRef } from "preact/hooks";
 import type { PanelViewProps } from "../client_renderer.ts";
 import type { Lang } from "../i18n.ts";
 import { icon } from "../icons.ts";
@@ -75,6 +76,25 @@ function damagedNotice(damaged: readonly DamagedChangeWire[], lang: Lang): Rende
 }
 
 /**
+ * Brings the row a page view opened the session at into view once, and focuses it (renders
+ * nothing; its own component so the panel stays a plain function).
+ */
+function FocusRow(props: { readonly id: string; readonly open: boolean }): Rendered {
+  const done = useRef<string | null>(null);
+  useEffect(() => {
+    if (done.current === props.id) return;
+    const row = document.querySelector<HTMLElement>(
+      `#reminders [data-schedule-id="${CSS.escape(props.id)}"]`,
+    );
+    if (!row) return;
+    done.current = props.id;
+    row.scrollIntoView({ block: "center" });
+    row.focus({ preventScroll: true });
+  }, [props.id, props.open]);
+  return null;
+}
+
+/**
  * The reminders panel.
  *
  * @param props its {@linkcode ReminderPanel} model, the render context, the sheet state
@@ -86,6 +106,8 @@ export function RemindersPanel(props: PanelViewProps): Rendered {
   const { ctx } = props;
   const services = servicesOf(ctx);
   const t = PANEL_TEXT[ctx.lang];
+  const focus = props.focus ?? null;
+  const listed = focus !== null && list.some((r) => r.id === focus);
   return (
     <aside
       id="reminders"
@@ -116,6 +138,9 @@ export function RemindersPanel(props: PanelViewProps): Rendered {
                 data-schedule-id={r.id}
                 data-kind={r.kind}
                 data-state={r.paused ? "paused" : undefined}
+                class={r.id === focus ? "focused" : undefined}
+                data-focused={r.id === focus ? "true" : undefined}
+                tabIndex={r.id === focus ? -1 : undefined}
               >
                 <p class="prompt">
                   {r.repeat ? icon("repeat") : r.snoozeOf ? icon("snooze") : icon("clock")}{" "}
@@ -155,6 +180,7 @@ export function RemindersPanel(props: PanelViewProps): Rendered {
       )}
       {damagedNotice(model.damaged.value, ctx.lang)}
       <p class="session-local small">{SESSION_LOCAL_LABEL[ctx.lang]}</p>
+      {listed && <FocusRow id={focus!} open={props.open} />}
     </aside>
   );
 }
