@@ -31,6 +31,7 @@ const RELATIVE_ALLOWED = new Set([
   // Not exported from any entry point.
   "host/auth/auth.ts",
   "host/sessions/titles.ts",
+  "host/plugins/link_keys.ts",
   "ui/tool_summary.ts",
   "ui/icons.ts",
   "ui/markdown.ts",

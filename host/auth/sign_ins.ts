@@ -114,7 +114,7 @@ function parseFile(text: string): FileShape | undefined {
  *
  * @example Sign in, look up, sign out (in memory)
  * ```ts
- * import { SignIns } from "./sign_ins.ts";
+ * import { SignIns } from "@chime/host";
  * const signIns = await SignIns.open({ token: "a-long-enough-token" });
  * const made = await signIns.create();
  * console.assert((await signIns.find(made.secret))?.expiresAt === made.expiresAt);
