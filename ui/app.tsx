@@ -19,6 +19,7 @@ import * as api from "./client/api.ts";
 import { browserAlerts } from "./client/browser_env.ts";
 import { COMPOSER_ID } from "./client/composer.tsx";
 import { PageModel } from "./client/model.ts";
+import { MissingSession } from "./client/missing_session.tsx";
 import { SessionList } from "./client/session_list.tsx";
 import { SessionView } from "./client/session_view.tsx";
 import { connectStream } from "./client/stream.ts";
@@ -118,6 +119,11 @@ function App(): VNode {
             {model.owner.value !== "" && <a href={model.owner.value}>{text("openOwner")}</a>}
           </div>
         )}
+        {model.hostDown.value && (
+          <div class="banner warn" role="status" data-testid="host-down">
+            {text("hostDown")}
+          </div>
+        )}
         {model.banner.value && (
           <div class="banner error" role="alert" data-testid="error-banner">
             {model.banner.value}
@@ -133,6 +139,8 @@ function App(): VNode {
         )}
         {w
           ? <SessionView key={model.current.value ?? ""} model={model} w={w} />
+          : model.missing.value !== null
+          ? <MissingSession model={model} />
           : <p class="empty-state">{text("pick")}</p>}
       </main>
       <div class="sr-only" aria-live="polite" data-testid="announcer">

@@ -13,6 +13,7 @@ import { type Lang, localeOf } from "./i18n.ts";
 import { icon } from "./icons.ts";
 import { renderMarkdown } from "./markdown.ts";
 import type { EventRenderer, EventViewRegistry, RenderContext } from "./registry.ts";
+import { longText } from "./long_text.tsx";
 import { neutralToolSummary } from "./tool_summary.ts";
 
 const TEXT: Readonly<Record<Lang, Readonly<Record<string, string>>>> = {
@@ -88,7 +89,12 @@ const userRpc: EventRenderer = (node, ctx) => {
       "data-edits": d.edits,
     },
     speaker(TEXT[ctx.lang].you ?? ""),
-    el("div", { class: "bubble" }, d.text ?? ""),
+    longText(
+      d.text ?? "",
+      String(node.seq),
+      ctx.lang,
+      el("div", { class: "bubble" }, d.text ?? ""),
+    ),
     el(
       "div",
       { class: "meta" },
@@ -107,10 +113,15 @@ const assistant: EventRenderer = (node, ctx) => {
     "div",
     { class: "msg assistant", "data-testid": "message-assistant" },
     speaker(TEXT[ctx.lang].agent ?? ""),
-    el("div", {
-      class: "bubble md",
-      dangerouslySetInnerHTML: { __html: renderMarkdown(d.text) },
-    }),
+    longText(
+      d.text,
+      String(node.seq),
+      ctx.lang,
+      el("div", {
+        class: "bubble md",
+        dangerouslySetInnerHTML: { __html: renderMarkdown(d.text) },
+      }),
+    ),
     el("div", { class: "meta" }, clock(node.at, ctx)),
   );
 };

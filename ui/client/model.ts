@@ -17,6 +17,7 @@ import { alertOf, enable, hintOf, type ShownPanel } from "./enable.ts";
 import { ApiError } from "./api.ts";
 import { errorText } from "./error_text.ts";
 import { turnOpen } from "./lifecycle.ts";
+import { connection } from "./stream.ts";
 import type { PageDeps } from "./page_deps.ts";
 import { text } from "./strings.ts";
 
@@ -36,9 +37,22 @@ export const PageModel = createModel((deps: PageDeps) => {
   const win = signal<SessionWindow | null>(null);
   /** The failure the banner shows (its sentence follows the UI language). */
   const failure = signal<{ readonly err: unknown } | null>(null);
+  /** The routed session the host does not have (`session_not_found` is final: no retries). */
+  const missing = signal<string | null>(null);
+  /** The open session's stream lost the host (its own line says reminders wait for it). */
+  const hostDown = computed(() =>
+    win.value !== null && missing.value === null && connection.value === "reconnecting"
+  );
+  const isNetwork = (err: unknown) => err instanceof ApiError && err.code === "network";
   const banner = computed(() => {
     const shown = failure.value;
-    return shown === null ? null : errorText(shown.err, lang.value);
+    if (shown === null || (hostDown.value && isNetwork(shown.err))) return null;
+    return errorText(shown.err, lang.value);
+  });
+  // The host answers again: a "Cannot reach the server" of a request made while it was away is
+  // stale now (README.md#the-page).
+  effect(() => {
+    if (connection.value === "live" && isNetwork(failure.peek()?.err)) failure.value = null;
   });
   /** The link to the host that owns the open session, when it is another (docs/deploy.md). */
   const owner = signal<string | null>(null);
@@ -67,12 +81,27 @@ export const PageModel = createModel((deps: PageDeps) => {
   let off = (): void => {};
 
   const fail = (err: unknown): void => {
+    if (err instanceof ApiError && err.code === "session_not_found" && current.peek() !== null) {
+      gone(current.peek()!);
+      return;
+    }
     if (err instanceof ApiError && err.code === "session_owned_elsewhere") {
       owner.value = ownerLink(err.url ?? "", current.peek() ?? "");
       return;
     }
     failure.value = { err };
   };
+  /** The open session is not on the host (unknown, or deleted): one final state, no stream. */
+  function gone(id: string): void {
+    if (current.peek() !== id) return;
+    stream?.[Symbol.dispose]();
+    stream = undefined;
+    win.peek()?.[Symbol.dispose]();
+    win.value = null;
+    header.value = null;
+    failure.value = null;
+    missing.value = id;
+  }
   const panelHost: PanelHost = {
     current,
     win,
@@ -176,6 +205,8 @@ export const PageModel = createModel((deps: PageDeps) => {
     header,
     win,
     banner,
+    missing,
+    hostDown,
     owner,
     busy,
     sending,
@@ -243,6 +274,7 @@ export const PageModel = createModel((deps: PageDeps) => {
       header.value = null;
       for (const p of panels.peek()) p.model.reset();
       owner.value = null;
+      missing.value = null;
       // Opening a session closes the phone drawer and any sheet; routing to no session (the
       // boot call when the URL names none) leaves a drawer the person already opened alone.
       if (id !== null) {
@@ -267,7 +299,7 @@ export const PageModel = createModel((deps: PageDeps) => {
       } catch (err) {
         fail(err);
       }
-      if (current.peek() !== id) return;
+      if (current.peek() !== id || missing.peek() === id) return;
       opened(id);
       // Tail first: the stream then opens with ?after=<tail> instead of replaying the log.
       await w.start();

@@ -8,6 +8,8 @@
  * @module
  */
 import type { VNode } from "preact";
+import { useRef } from "preact/hooks";
+import { useFocusTrap } from "./focus_trap.ts";
 import { type Lang, lang, localeOf } from "../i18n.ts";
 import { icon } from "../icons.ts";
 import type { SessionSummary } from "../wire.ts";
@@ -70,8 +72,16 @@ export function SessionList(props: { readonly model: Page }): VNode {
   const { model } = props;
   const list = model.sessions.value;
   const open = model.drawer.value;
+  const nav = useRef<HTMLElement>(null);
+  useFocusTrap(
+    open,
+    nav,
+    () => document.querySelector<HTMLElement>("[data-testid=open-drawer]"),
+  );
   return (
     <nav
+      ref={nav}
+      tabIndex={-1}
       id="sessions"
       class={`sidebar${open ? " open" : ""}`}
       aria-label={text("sessions")}

@@ -68,6 +68,11 @@ export const T: Readonly<Record<Lang, Readonly<Record<string, string>>>> = {
     errUnauthorized: "Not signed in: the access token is missing or wrong.",
     errForbidden: "The server refuses requests from this page's address.",
     errTooMany: "Too many wrong tries. Wait a moment and try again.",
+    tooManyChars: "{n} characters too many",
+    missingTitle: "Session not found",
+    missingBody:
+      "This session does not exist, or it was deleted. Start a new one, or pick one from the list.",
+    hostDown: "Cannot reach the server. Reminders cannot fire until it is back.",
   },
   zh: {
     sessions: "会话",
@@ -130,6 +135,10 @@ export const T: Readonly<Record<Lang, Readonly<Record<string, string>>>> = {
     errUnauthorized: "未登录：访问令牌缺失或错误。",
     errForbidden: "服务器拒绝来自此页面地址的请求。",
     errTooMany: "错误尝试次数过多，请稍后再试。",
+    tooManyChars: "超出 {n} 个字符",
+    missingTitle: "找不到会话",
+    missingBody: "这个会话不存在，或已被删除。可以新建一个会话，或从列表中选择。",
+    hostDown: "无法连接服务器。服务器恢复之前，提醒无法触发。",
   },
 };
 

@@ -22,7 +22,11 @@ export function Topbar(props: { readonly model: Page }): VNode {
   const h = model.header.value;
   const id = model.current.value;
   const summary = model.sessions.value.find((s) => s.header.id === id);
-  const title = id ? summary?.title || text("untitled") : "chime";
+  const title = model.missing.value !== null
+    ? text("missingTitle")
+    : id
+    ? summary?.title || text("untitled")
+    : "chime";
   const parent = summary?.forkOf ?? (h?.lineage ? { id: h.lineage.parentId, title: null } : null);
   return (
     <header class="topbar">
