@@ -9,7 +9,7 @@
  */
 import type { VNode } from "preact";
 import { el } from "./_el.ts";
-import { type Lang, localeOf } from "./i18n.ts";
+import { HOUR_CYCLE, type Lang, localeOf } from "./i18n.ts";
 import { icon } from "./icons.ts";
 import { renderMarkdown } from "./markdown.ts";
 import type { EventRenderer, EventViewRegistry, RenderContext } from "./registry.ts";
@@ -46,6 +46,7 @@ function clock(at: string, ctx: RenderContext): string {
     return d.toLocaleTimeString(localeOf(ctx.lang), {
       hour: "2-digit",
       minute: "2-digit",
+      hourCycle: HOUR_CYCLE,
       timeZone: ctx.timeZone,
     });
   } catch {

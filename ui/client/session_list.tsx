@@ -10,7 +10,7 @@
 import type { VNode } from "preact";
 import { useRef } from "preact/hooks";
 import { useFocusTrap } from "./focus_trap.ts";
-import { type Lang, lang, localeOf } from "../i18n.ts";
+import { HOUR_CYCLE, type Lang, lang, localeOf } from "../i18n.ts";
 import { icon } from "../icons.ts";
 import type { SessionSummary } from "../wire.ts";
 import type { Page } from "./model.ts";
@@ -32,6 +32,7 @@ export function createdLabel(createdAt: string, l: Lang, timeZone?: string): str
     return d.toLocaleString(localeOf(l), {
       dateStyle: "medium",
       timeStyle: "short",
+      hourCycle: HOUR_CYCLE,
       ...(timeZone ? { timeZone } : {}),
     });
   } catch {

@@ -8,7 +8,7 @@
  * @module
  */
 import { describeRule } from "@chime/schedule/describe";
-import { type Lang, localeOf } from "../i18n.ts";
+import { HOUR_CYCLE, type Lang, localeOf } from "../i18n.ts";
 import type { RenderContext } from "../registry.ts";
 
 /** The fixed session-local label, per language. */
@@ -51,6 +51,7 @@ export function formatOccurrence(iso: string, ctx: RenderContext): FormattedOccu
     new Intl.DateTimeFormat(localeOf(ctx.lang), {
       dateStyle: "medium",
       timeStyle: seconds ? "medium" : "short",
+      hourCycle: HOUR_CYCLE,
       timeZone,
     });
   let fmt: Intl.DateTimeFormat;
