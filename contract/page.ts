@@ -324,6 +324,8 @@ export interface PageHints {
   readonly placeholder?: Readonly<Record<Lang, string>>;
   /** The line shown in an empty conversation. */
   readonly hello?: Readonly<Record<Lang, string>>;
+  /** The line shown while the host cannot be reached (what waits for it, e.g. reminders). */
+  readonly hostDown?: Readonly<Record<Lang, string>>;
 }
 
 /** A client renderer module: its one registration point in the page. */

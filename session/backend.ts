@@ -129,6 +129,16 @@ export interface PersistenceBackend extends AsyncDisposable {
   ): Promise<SessionEvent[]>;
   /** Lists stored headers, newest first. */
   list(): Promise<SessionHeader[]>;
+  /**
+   * Removes a stored session for good, its header and every event (the purge of deleted
+   * sessions, README.md "The page"; `deno task purge`). A fork keeps its own copy of the events
+   * it inherited, so removing a parent never damages a child. Optional: a backend without it
+   * cannot purge.
+   *
+   * @param id the session id
+   * @returns `true` when something was removed, `false` when nothing was stored
+   */
+  remove?(id: string): Promise<boolean>;
 }
 
 /** A lease this host holds (docs/long-sessions.md "Fenced appends"). */

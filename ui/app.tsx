@@ -121,7 +121,7 @@ function App(): VNode {
         )}
         {model.hostDown.value && (
           <div class="banner warn" role="status" data-testid="host-down">
-            {text("hostDown")}
+            {model.hostDownText.value}
           </div>
         )}
         {model.banner.value && (

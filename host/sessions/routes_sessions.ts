@@ -10,6 +10,7 @@ import { cwdProblem } from "./_cwd.ts";
 import { HostError } from "../errors.ts";
 import { attachedHistory, detachedHistory } from "./history.ts";
 import { SessionTitles } from "./titles.ts";
+import { deleteSession, renameSession, titleField } from "./admin.ts";
 import type { HostRuntime } from "./runtime.ts";
 import { type StreamOptions, streamSession } from "../feed/sse.ts";
 import {
@@ -68,7 +69,10 @@ export function sessionRoutes(runtime: HostRuntime, options: StreamOptions = {})
       // `limit` every session is listed (the original answer, now with titles).
       const limit = intValue(c.req.query("limit"), "limit", 1, 500);
       const before = c.req.query("before");
-      let headers = await runtime.store.list();
+      // A deleted session is left out (its log is kept until `deno task purge`).
+      const all = await runtime.store.list();
+      const gone = await Promise.all(all.map((h) => runtime.isDeleted(h.id)));
+      let headers = all.filter((_, i) => !gone[i]);
       if (before !== undefined) {
         const at = headers.findIndex((h) => h.id === before);
         if (at < 0) {
@@ -87,8 +91,28 @@ export function sessionRoutes(runtime: HostRuntime, options: StreamOptions = {})
       const id = sessionIdParam(c);
       const live = runtime.store.live(id);
       const header = live?.header ?? (await runtime.store.backend.cursor(id))?.header;
-      if (header === undefined) throw notFound(id);
+      if (header === undefined || await runtime.isDeleted(id)) throw notFound(id);
       return c.json({ header, live: live !== undefined });
+    })
+    .patch("/:id", async (c) => {
+      // Rename (README.md "HTTP API"): `{ title }`, `null` back to the first message's title.
+      const id = sessionIdParam(c);
+      const body = await readJsonObject(c);
+      if (!("title" in body)) {
+        throw new HostError("invalid_request", "Cannot rename session: title is required", {
+          field: "title",
+        });
+      }
+      const title = titleField(body.title);
+      if (!(await runtime.exists(id))) throw notFound(id);
+      const seq = await renameSession(runtime, id, title);
+      titles.renamed(id, title);
+      return c.json({ id, title: await titles.title(id), seq });
+    })
+    .delete("/:id", async (c) => {
+      const id = sessionIdParam(c);
+      const seq = await deleteSession(runtime, id);
+      return c.json({ id, deleted: true, seq });
     })
     .post("/:id/resume", async (c) => {
       const session = await runtime.resume(sessionIdParam(c));
@@ -96,6 +120,7 @@ export function sessionRoutes(runtime: HostRuntime, options: StreamOptions = {})
     })
     .post("/:id/fork", async (c) => {
       const id = sessionIdParam(c);
+      if (await runtime.isDeleted(id)) throw notFound(id);
       const body = await readOptionalJsonObject(c);
       const throughSeq = body.throughSeq;
       if (throughSeq !== undefined) {
@@ -123,6 +148,7 @@ export function sessionRoutes(runtime: HostRuntime, options: StreamOptions = {})
     })
     .get("/:id/history", async (c) => {
       const id = sessionIdParam(c);
+      if (await runtime.isDeleted(id)) throw notFound(id);
       const before = intValue(c.req.query("before"), "before", 0, Number.MAX_SAFE_INTEGER);
       const limit = intValue(c.req.query("limit"), "limit", 1, 500);
       const query = {
@@ -142,7 +168,7 @@ export function sessionRoutes(runtime: HostRuntime, options: StreamOptions = {})
       // the page resumes it first (`POST /resume`).
       const session = runtime.liveSession(id);
       if (session === undefined) {
-        if (!(await runtime.exists(id))) throw notFound(id);
+        if (!(await runtime.exists(id)) || await runtime.isDeleted(id)) throw notFound(id);
         throw new HostError(
           "session_cold",
           `Cannot stream session ${id}: it is cold; POST /api/sessions/${id}/resume first`,

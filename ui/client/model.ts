@@ -226,6 +226,8 @@ export const PageModel = createModel((deps: PageDeps) => {
     placeholder: computed(() => hint("placeholder")),
     /** The empty conversation's line: an enabled module's hint, else the page's own. */
     hello: computed(() => hint("hello")),
+    /** The host-down line: an enabled module's hint (what waits), else the page's own. */
+    hostDownText: computed(() => hint("hostDown")),
 
     /**
      * Reads the client configuration once and enables what it lists: each named renderer module

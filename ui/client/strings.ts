@@ -72,7 +72,7 @@ export const T: Readonly<Record<Lang, Readonly<Record<string, string>>>> = {
     missingTitle: "Session not found",
     missingBody:
       "This session does not exist, or it was deleted. Start a new one, or pick one from the list.",
-    hostDown: "Cannot reach the server. Reminders cannot fire until it is back.",
+    hostDown: "Cannot reach the server. Waiting for it to come back…",
   },
   zh: {
     sessions: "会话",
@@ -138,7 +138,7 @@ export const T: Readonly<Record<Lang, Readonly<Record<string, string>>>> = {
     tooManyChars: "超出 {n} 个字符",
     missingTitle: "找不到会话",
     missingBody: "这个会话不存在，或已被删除。可以新建一个会话，或从列表中选择。",
-    hostDown: "无法连接服务器。服务器恢复之前，提醒无法触发。",
+    hostDown: "无法连接服务器，正在等待它恢复…",
   },
 };
 
