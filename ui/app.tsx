@@ -20,6 +20,7 @@ import { browserAlerts } from "./client/browser_env.ts";
 import { COMPOSER_ID } from "./client/composer.tsx";
 import { PageModel } from "./client/model.ts";
 import { MissingSession } from "./client/missing_session.tsx";
+import { DeleteConfirm } from "./client/session_admin.tsx";
 import { SessionList } from "./client/session_list.tsx";
 import { SessionView } from "./client/session_view.tsx";
 import { connectStream } from "./client/stream.ts";
@@ -41,7 +42,7 @@ function newPage() {
     connect: (id, win, onReopen, onLost) =>
       connectStream(id, win, { onReopen, ...(onLost === undefined ? {} : { onLost }) }),
     navigate: (id) => {
-      location.hash = `#/s/${encodeURIComponent(id)}`;
+      location.hash = id === null ? "#/" : `#/s/${encodeURIComponent(id)}`;
     },
     alerts: browserAlerts(),
     timeZone: api.browserTimeZone(),
@@ -113,6 +114,13 @@ function App(): VNode {
       )}
       <main>
         <Topbar model={model} />
+        {w && (
+          <DeleteConfirm
+            model={model}
+            title={model.sessions.value.find((s) => s.header.id === model.current.value)?.title ||
+              text("untitled")}
+          />
+        )}
         {model.owner.value !== null && (
           <div class="banner warn" role="alert" data-testid="owner-banner">
             {text("ownedElsewhere")}{" "}

@@ -48,6 +48,7 @@ const PATHS = {
   pause: ["M8 5v14", "M16 5v14"],
   play: ["M7 4l13 8-13 8z"],
   send: ["m22 2-7 20-4-9-9-4Z", "M22 2 11 13"],
+  trash: ["M3 6h18", "M8 6V4h8v2", "M19 6l-1 14H6L5 6", "M10 11v6", "M14 11v6"],
 } as const;
 
 /** The name of an icon. */

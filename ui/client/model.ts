@@ -185,6 +185,9 @@ export const PageModel = createModel((deps: PageDeps) => {
     }
     for (let i = Math.max(lastSeq + 1, first) - first; i < events.length; i++) {
       const e = events[i]!;
+      // Deleted from another tab or device: the same final state as an unknown session.
+      const shown = current.peek();
+      if (e.type === "session/deleted" && shown !== null) queueMicrotask(() => gone(shown));
       const said = (e.data as { text?: unknown }).text;
       if (e.type === "assistant/message" && typeof said === "string" && said) {
         announcement.value = said.length > 300 ? `${said.slice(0, 299)}…` : said;
@@ -228,6 +231,8 @@ export const PageModel = createModel((deps: PageDeps) => {
     hello: computed(() => hint("hello")),
     /** The host-down line: an enabled module's hint (what waits), else the page's own. */
     hostDownText: computed(() => hint("hostDown")),
+    /** What a delete ends, for its confirmation: an enabled module's hint, else the page's own. */
+    deleteBodyText: computed(() => hint("deleteBody")),
 
     /**
      * Reads the client configuration once and enables what it lists: each named renderer module
@@ -367,6 +372,31 @@ export const PageModel = createModel((deps: PageDeps) => {
           if (!(err instanceof ApiError && err.code === "no_running_turn")) throw err;
         }
       });
+    },
+
+    /**
+     * Renames the open session (`null`: back to its first message's title); the list follows.
+     *
+     * @returns whether the host accepted it (a refusal shows in the banner)
+     */
+    async rename(title: string | null): Promise<boolean> {
+      const ok = await act((id) => api.renameSession(id, title));
+      if (ok) await refreshSessions();
+      return ok;
+    },
+
+    /**
+     * Deletes the open session: its reminders end, it leaves the list, the page shows none.
+     *
+     * @returns whether the host accepted it
+     */
+    async remove(): Promise<boolean> {
+      const id = current.peek();
+      const ok = await act((sid) => api.deleteSession(sid));
+      if (!ok || id === null) return false;
+      await refreshSessions();
+      if (current.peek() === id) deps.navigate(null);
+      return true;
     },
 
     /** Clears the error banner. */

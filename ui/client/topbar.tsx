@@ -12,6 +12,7 @@ import { ConnectionBadge } from "./connection_badge.tsx";
 import { LangToggle } from "./lang_toggle.tsx";
 import type { Page } from "./model.ts";
 import { PanelChip } from "./panel_chip.tsx";
+import { SessionAdminButtons, SessionTitle } from "./session_admin.tsx";
 import { connection } from "./stream.ts";
 import { text } from "./strings.ts";
 
@@ -42,7 +43,9 @@ export function Topbar(props: { readonly model: Page }): VNode {
         {icon("menu")}
       </button>
       <div class="title">
-        <h1 data-testid="page-title">{title}</h1>
+        {w
+          ? <SessionTitle model={model} title={title} />
+          : <h1 data-testid="page-title">{title}</h1>}
         {(parent || h?.timeZone) && (
           <p class="sub">
             {parent && (
@@ -77,6 +80,7 @@ export function Topbar(props: { readonly model: Page }): VNode {
             <span class="label" aria-hidden="true">{text("fork")}</span>
           </button>
         )}
+        {w && <SessionAdminButtons model={model} />}
         {w && <ConnectionBadge state={connection.value} />}
         <LangToggle />
       </div>

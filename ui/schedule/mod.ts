@@ -119,6 +119,10 @@ export const SCHEDULE_CLIENT: ClientRenderer = {
       en: "Cannot reach the server. Reminders cannot fire until it is back.",
       zh: "无法连接服务器。服务器恢复之前，提醒无法触发。",
     },
+    deleteBody: {
+      en: "Its reminders stop and it leaves the list. This cannot be undone here.",
+      zh: "它的提醒会停止，并从列表中移除。此操作无法在页面上撤销。",
+    },
   },
   alertOf(view, lang) {
     const p = reminderPresentation(view);
