@@ -26,6 +26,8 @@ const TEXT: Readonly<Record<Lang, Readonly<Record<string, string>>>> = {
     yourTime: "Your time",
     you: "You",
     agent: "Assistant",
+    renamed: "Session renamed to",
+    renamedBack: "Session title back to its first message",
   },
   zh: {
     failed: "模型未能完成本轮回复",
@@ -36,6 +38,8 @@ const TEXT: Readonly<Record<Lang, Readonly<Record<string, string>>>> = {
     yourTime: "你的时间",
     you: "你",
     agent: "助手",
+    renamed: "会话已重命名为",
+    renamedBack: "会话标题已恢复为第一条消息",
   },
 };
 
@@ -184,6 +188,19 @@ const endSeed: EventRenderer = (_node, ctx) =>
 
 const hidden: EventRenderer = () => null;
 
+// A rename (`session/title`, docs/events.md): one quiet line, the title a text child.
+const renamed: EventRenderer = (node, ctx) => {
+  const title = (node.data as { title?: unknown }).title;
+  return el(
+    "div",
+    { class: "system-row", "data-testid": "session-renamed" },
+    icon("edit"),
+    typeof title === "string"
+      ? ` ${TEXT[ctx.lang].renamed} “${title}”`
+      : ` ${TEXT[ctx.lang].renamedBack}`,
+  );
+};
+
 /** The built-in conversation renderers by durable event type. */
 export const CONVERSATION_RENDERERS: Readonly<Record<string, EventRenderer>> = {
   "user-rpc": userRpc,
@@ -197,6 +214,9 @@ export const CONVERSATION_RENDERERS: Readonly<Record<string, EventRenderer>> = {
   "turn/start": hidden,
   "step/start": hidden,
   "time-context/marker": hidden,
+  "session/title": renamed,
+  // The page turns to its "not found" state on it (client/model.ts).
+  "session/deleted": hidden,
 };
 
 /**

@@ -9,6 +9,7 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
 import { enabledPanels, type RouteContext, type WebHost } from "@chime/contract";
+import { HostError } from "../errors.ts";
 import { readJsonObject, sessionIdParam } from "../http/_http.ts";
 import type { HostRuntime } from "../sessions/runtime.ts";
 
@@ -79,7 +80,17 @@ export function pluginRoutes(runtime: HostRuntime): Hono {
       app.on(
         route.method,
         `/:id${route.path}`,
-        (c) => route.handle(c.req.raw, routeContext(c, host)),
+        async (c) => {
+          const context = routeContext(c, host);
+          // A deleted session is gone for its plugins' routes too (README.md "The page").
+          if (await runtime.isDeleted(context.sessionId)) {
+            throw new HostError(
+              "session_not_found",
+              `Cannot route: session ${context.sessionId} was deleted`,
+            );
+          }
+          return route.handle(c.req.raw, context);
+        },
       );
     }
   }

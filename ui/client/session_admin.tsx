@@ -23,6 +23,17 @@ const shown = (model: Page, kind: "rename" | "delete") => {
   return o !== null && o.kind === kind && o.id === model.current.value;
 };
 
+/**
+ * Whether the rename form of the open session is shown (the top bar gives it its whole row on
+ * a phone).
+ *
+ * @param model the page model
+ * @returns `true` while renaming
+ */
+export function isRenaming(model: Page): boolean {
+  return shown(model, "rename");
+}
+
 const focusButton = (testid: string) =>
   queueMicrotask(() => document.querySelector<HTMLElement>(`[data-testid=${testid}]`)?.focus());
 

@@ -12,7 +12,7 @@ import { ConnectionBadge } from "./connection_badge.tsx";
 import { LangToggle } from "./lang_toggle.tsx";
 import type { Page } from "./model.ts";
 import { PanelChip } from "./panel_chip.tsx";
-import { SessionAdminButtons, SessionTitle } from "./session_admin.tsx";
+import { isRenaming, SessionAdminButtons, SessionTitle } from "./session_admin.tsx";
 import { connection } from "./stream.ts";
 import { text } from "./strings.ts";
 
@@ -30,7 +30,7 @@ export function Topbar(props: { readonly model: Page }): VNode {
     : "chime";
   const parent = summary?.forkOf ?? (h?.lineage ? { id: h.lineage.parentId, title: null } : null);
   return (
-    <header class="topbar">
+    <header class={`topbar${w && isRenaming(model) ? " renaming" : ""}`}>
       <button
         type="button"
         class="ghost icon-only menu-button"
