@@ -263,6 +263,9 @@ export class HostRuntime implements AsyncDisposable {
     }
   }
 
+  /** Which sessions were deleted, by id, as read or recorded (`isDeleted`). */
+  readonly #deleted = new Map<string, boolean>();
+
   /**
    * The agent of a live session, created and published on first use.
    *
@@ -298,8 +301,6 @@ export class HostRuntime implements AsyncDisposable {
    * @throws {SessionError} `invalid_time_zone`, `time_zone_conflict`, `session_exists`,
    *   `invalid_session_id`
    */
-  readonly #deleted = new Map<string, boolean>();
-
   async create(
     options: { readonly timeZone: string; readonly cwd?: string; readonly id?: string },
   ): Promise<{ session: Session; created: boolean }> {

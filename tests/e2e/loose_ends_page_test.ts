@@ -7,48 +7,12 @@
  * next occurrence.
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
-import { chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { startFakeApi } from "../../ui/testing/fake_api.ts";
-import { CHROMIUM, HAS_CHROMIUM, shot, skipNote } from "./_browser.ts";
-import { newSession, openPage, send } from "./_page.ts";
+import { shot, skipNote } from "./_browser.ts";
+import { e2e, launch, newSession, openPage, recordAlerts, send, setHidden } from "./_page.ts";
 
 skipNote("tests/e2e/loose_ends_page_test.ts");
-
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"];
-const e2e = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, ignore: !HAS_CHROMIUM, sanitizeOps: false, sanitizeResources: false, fn });
-
-async function launch() {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-  return { browser, [Symbol.asyncDispose]: () => browser.close() };
-}
-
-/** Records every Notification the page makes (an init script). */
-function recordNotes() {
-  const w = globalThis as unknown as Record<string, unknown>;
-  const Real = w.Notification as typeof Notification;
-  const notes: Notification[] = [];
-  class Recorded extends Real {
-    constructor(title: string, init?: NotificationOptions) {
-      super(title, init);
-      notes.push(this);
-    }
-    static override get permission() {
-      return Real.permission;
-    }
-  }
-  w.Notification = Recorded;
-  w.__notes = notes;
-}
-
-function setHidden(hidden: boolean) {
-  Object.defineProperty(document, "visibilityState", {
-    configurable: true,
-    get: () => (hidden ? "hidden" : "visible"),
-  });
-  Object.defineProperty(document, "hidden", { configurable: true, get: () => hidden });
-  document.dispatchEvent(new Event("visibilitychange"));
-}
 
 /** The scrollTop of every ancestor of the transcript, and the composer's bottom edge (px). */
 function layout(page: Page) {
@@ -70,7 +34,7 @@ for (const [width, height] of [[1280, 720], [390, 760]] as const) {
       await using api = startFakeApi();
       await using b = await launch();
       const { context, page, errors } = await openPage(b.browser, { width, height });
-      await context.addInitScript(recordNotes);
+      await context.addInitScript(recordAlerts);
       await context.grantPermissions(["notifications"], { origin: api.url });
       await page.goto(api.url);
       // On a phone, New session is in the drawer.
@@ -87,7 +51,7 @@ for (const [width, height] of [[1280, 720], [390, 760]] as const) {
       await page.waitForFunction(() => document.title === "(1) chime");
       await page.getByTestId("transcript").evaluate((c) => (c.scrollTop = 0));
       await page.evaluate(() => {
-        const n = (globalThis as unknown as { __notes: Notification[] }).__notes.at(-1)!;
+        const n = (globalThis as unknown as { __notes: { n: Notification }[] }).__notes.at(-1)!.n;
         n.onclick?.(new Event("click"));
       });
       const seq = await page.getByTestId("reminder-card").last().evaluate((c) =>

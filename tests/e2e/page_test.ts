@@ -5,71 +5,25 @@
  * snooze / stop (issue 12 item 8, against the contract in docs/recurring.md).
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
-import { chromium } from "playwright-core";
 import { startFakeApi } from "../../ui/testing/fake_api.ts";
-import { CHROMIUM, HAS_CHROMIUM, skipNote } from "./_browser.ts";
+import { skipNote } from "./_browser.ts";
 import {
   axeSerious,
+  e2e,
   gapToBottom,
+  launch,
   newSession,
   openPage,
   overflow,
+  recordAlerts,
   scrollToTop,
   send,
+  setHidden,
   waitAtBottom,
   waitText,
 } from "./_page.ts";
 
 skipNote("tests/e2e/page_test.ts");
-
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"];
-const e2e = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, ignore: !HAS_CHROMIUM, sanitizeOps: false, sanitizeResources: false, fn });
-
-async function launch() {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-  return { browser, [Symbol.asyncDispose]: () => browser.close() };
-}
-
-/** Records every Notification and chime tone the page makes (an init script). */
-function recordAlerts() {
-  const w = globalThis as unknown as Record<string, unknown>;
-  const Real = w.Notification as typeof Notification;
-  const notes: { title: string; body: string; n: Notification }[] = [];
-  let asked = 0;
-  class Recorded extends Real {
-    constructor(title: string, init?: NotificationOptions) {
-      super(title, init);
-      notes.push({ title, body: init?.body ?? "", n: this });
-    }
-    static override requestPermission() {
-      asked++;
-      return Real.requestPermission();
-    }
-    static override get permission() {
-      return Real.permission;
-    }
-  }
-  w.Notification = Recorded;
-  w.__notes = notes;
-  w.__asked = () => asked;
-  let tones = 0;
-  const osc = AudioContext.prototype.createOscillator;
-  AudioContext.prototype.createOscillator = function (this: AudioContext) {
-    tones++;
-    return osc.call(this);
-  };
-  w.__tones = () => tones;
-}
-
-function setHidden(hidden: boolean) {
-  Object.defineProperty(document, "visibilityState", {
-    configurable: true,
-    get: () => (hidden ? "hidden" : "visible"),
-  });
-  Object.defineProperty(document, "hidden", { configurable: true, get: () => hidden });
-  document.dispatchEvent(new Event("visibilitychange"));
-}
 
 e2e(
   "notifications: asked from the control only; a hidden tab is notified, counted and chimed; a click reveals the card",

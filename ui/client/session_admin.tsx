@@ -34,8 +34,19 @@ export function isRenaming(model: Page): boolean {
   return shown(model, "rename");
 }
 
-const focusButton = (testid: string) =>
+/** A keydown handler that closes a form on Escape (and keeps the page's own Escape out of it). */
+const onEscape = (close: () => void) => (e: KeyboardEvent) => {
+  if (e.key !== "Escape") return;
+  e.preventDefault();
+  e.stopPropagation();
+  close();
+};
+
+/** Closes the open form and gives focus back to the button that opened it. */
+const closeTo = (testid: string) => () => {
+  open.value = null;
   queueMicrotask(() => document.querySelector<HTMLElement>(`[data-testid=${testid}]`)?.focus());
+};
 
 /** The page's `<h1>`, or the rename form in its place. */
 export function SessionTitle(props: { readonly model: Page; readonly title: string }): VNode {
@@ -50,10 +61,7 @@ export function SessionTitle(props: { readonly model: Page; readonly title: stri
     input.current?.select();
   }, [renaming]);
   if (!renaming) return <h1 data-testid="page-title">{props.title}</h1>;
-  const close = () => {
-    open.value = null;
-    focusButton("rename-session");
-  };
+  const close = closeTo("rename-session");
   return (
     <form
       class="rename-form"
@@ -63,13 +71,7 @@ export function SessionTitle(props: { readonly model: Page; readonly title: stri
         const title = value.trim();
         if (await model.rename(title === "" ? null : title)) close();
       }}
-      onKeyDown={(e) => {
-        if (e.key === "Escape") {
-          e.preventDefault();
-          e.stopPropagation();
-          close();
-        }
-      }}
+      onKeyDown={onEscape(close)}
     >
       <label for="rename-input" class="sr-only">{text("renameLabel")}</label>
       <input
@@ -130,10 +132,7 @@ export function DeleteConfirm(
     if (asking) cancel.current?.focus();
   }, [asking]);
   if (!asking) return null;
-  const close = () => {
-    open.value = null;
-    focusButton("delete-session");
-  };
+  const close = closeTo("delete-session");
   return (
     <div
       class="banner warn delete-confirm"
@@ -142,13 +141,7 @@ export function DeleteConfirm(
       aria-labelledby="delete-title"
       aria-describedby="delete-body"
       data-testid="delete-confirm"
-      onKeyDown={(e) => {
-        if (e.key === "Escape") {
-          e.preventDefault();
-          e.stopPropagation();
-          close();
-        }
-      }}
+      onKeyDown={onEscape(close)}
     >
       <div>
         <strong id="delete-title">{text("deleteAsk").replace("{title}", props.title)}</strong>
