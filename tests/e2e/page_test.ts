@@ -363,12 +363,12 @@ e2e(
     // No stop once the series ended: the button goes with the panel's refetched list.
     await cards.nth(0).getByTestId("stop-repeating").waitFor({ state: "detached" });
     // The older card offers nothing (the host snoozes the latest delivered occurrence); the
-    // Chinese card words the rule.
+    // Chinese card words the rule, and says the series stopped (no next occurrence).
     equal(await cards.nth(0).locator("button").count(), 0);
     await page.getByRole("button", { name: "中文" }).click();
     await waitText(
       cards.nth(0).getByTestId("reminder-repeat"),
-      /重复：每分钟（Europe\/Berlin）· 下次/,
+      /重复：每分钟（Europe\/Berlin）· 已停止，不再重复/,
     );
     equal(errors.length, 0, errors.join("\n"));
   },
