@@ -390,8 +390,9 @@ export class HostRuntime implements AsyncDisposable {
   async isDeleted(id: string): Promise<boolean> {
     const known = this.#deleted.get(id);
     if (known !== undefined) return known;
-    const live = this.store.live(id);
-    const marks = await this.store.readByType(live ?? id, [SESSION_DELETED]);
+    // A live session is not deleted: resume refuses a deleted one, and a delete releases it.
+    if (this.store.live(id) !== undefined) return false;
+    const marks = await this.store.readByType(id, [SESSION_DELETED]);
     const deleted = marks.length > 0;
     this.#deleted.set(id, deleted);
     return deleted;
