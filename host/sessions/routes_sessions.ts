@@ -56,6 +56,10 @@ export function sessionRoutes(runtime: HostRuntime, options: StreamOptions = {})
       if (id !== undefined && typeof id !== "string") {
         throw new HostError("invalid_session_id", "Cannot create session: id must be a string");
       }
+      // A deleted session's id stays taken until the purge: it is never made live again.
+      if (id !== undefined && await runtime.exists(id) && await runtime.isDeleted(id)) {
+        throw new SessionError("session_exists", `Cannot create session: ${id} was deleted`);
+      }
       const { session, created } = await runtime.create({
         timeZone,
         ...(cwd === undefined ? {} : { cwd }),

@@ -124,6 +124,12 @@ Deno.test("DELETE /api/sessions/:id of a cold session with an overdue reminder e
     assert.equal(r.status, 404, `${method} ${path}`);
     assert.equal((await r.json() as { error: { code: string } }).error.code, "session_not_found");
   }
+  const again = await app.request("/api/sessions", {
+    method: "POST",
+    ...json({ timeZone: "UTC", id: "doomed" }),
+  });
+  assert.equal(again.status, 409, "a deleted id is not made live again");
+  assert.equal((await again.json() as { error: { code: string } }).error.code, "session_exists");
   assert.equal((await runtime.store.inspect("doomed"))!.events.length, stored!.events.length);
 });
 
