@@ -39,6 +39,7 @@ export {
   type AgentPhase,
   type AgentScope,
   type CancelResult,
+  type EndingSession,
   type ModelToolSpec,
   type Plugin,
   type PreStepHook,

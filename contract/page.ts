@@ -477,6 +477,10 @@ export interface PageHints {
   readonly placeholder?: Readonly<Record<Lang, string>>;
   /** The line shown in an empty conversation. */
   readonly hello?: Readonly<Record<Lang, string>>;
+  /** The line shown while the host cannot be reached (what waits for it, e.g. reminders). */
+  readonly hostDown?: Readonly<Record<Lang, string>>;
+  /** What deleting a session ends, in the delete confirmation (e.g. its reminders). */
+  readonly deleteBody?: Readonly<Record<Lang, string>>;
 }
 
 /** A client renderer module: its one registration point in the page. */

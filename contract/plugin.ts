@@ -175,6 +175,16 @@ export interface AgentScope {
   readonly signal: AbortSignal;
 }
 
+/** What {@linkcode Plugin.endSession} gets: the session being deleted, its store and the time. */
+export interface EndingSession {
+  /** The live session (no agent runs it). */
+  readonly session: Session;
+  /** Its store (`flush` makes the plugin's appends durable). */
+  readonly store: SessionStore;
+  /** The delete's instant, epoch ms. */
+  readonly now: number;
+}
+
 /** A plugin: called for each root agent published after the plugin loaded. */
 export interface Plugin {
   /** Plugin name, e.g. `@chime/schedule`. */
@@ -189,6 +199,15 @@ export interface Plugin {
    * `true`. @default absent: the plugin never keeps a session live
    */
   keepsLive?(agent: AgentHandle): boolean;
+  /**
+   * A person deletes the session (README.md "The page", docs/events.md `session/deleted`): end
+   * the plugin's pending work in it with the plugin's own recorded transitions (the schedule
+   * plugin deletes each active reminder), appended to `target.session` and flushed. The host
+   * calls it with the session live in its store and no agent running (nothing else writes to
+   * it), before it records `session/deleted`; a rejection aborts the delete, and the host records
+   * nothing more. @default absent: the plugin keeps nothing pending
+   */
+  endSession?(target: EndingSession): Promise<void>;
   /**
    * What the plugin brings to a web host: session routes, commit-gated views, and the names of
    * its client renderer and page panels (`./web.ts`). A host mounts it generically; an embedder

@@ -16,7 +16,7 @@ import { isChinese, parseIntent } from "./parse.ts";
 import { type Draft, firstDraft, followUp, merge, type PlanContext, type Request } from "./plan.ts";
 import { callArgs, callNames, knownReminders } from "./refer.ts";
 import { obj, str } from "./contract.ts";
-import { describeResult, type ReplyContext } from "./reply.ts";
+import { describeResult, LOCAL_NOTE_MARKS, type ReplyContext } from "./reply.ts";
 import { helpText } from "./texts.ts";
 import type {
   ModelAdapter,
@@ -161,7 +161,15 @@ export class OfflineModel implements ModelAdapter {
     if (request.signal.aborted) return Promise.reject(request.signal.reason);
     const { messages } = request;
     const pc: PlanContext = {
-      reply: { zh: false, now: request.context.now, timeZone: request.context.timeZone },
+      reply: {
+        zh: false,
+        now: request.context.now,
+        timeZone: request.context.timeZone,
+        noted: messages.some((m) =>
+          m.role === "assistant" && typeof m.content === "string" &&
+          LOCAL_NOTE_MARKS.some((mark) => (m.content as string).includes(mark))
+        ),
+      },
       tools: new Set(request.tools.map((t) => t.name)),
       canRepeat: supportsRepeat(request.tools),
       messages,

@@ -28,8 +28,8 @@ import {
   type ToolArgs,
 } from "./contract.ts";
 import type { OfflineIntent, Target } from "./parse.ts";
-import { callArgs, knownReminders, latestReminder } from "./refer.ts";
-import { notRepeatingText, type ReplyContext, type ToolOutcome } from "./reply.ts";
+import { callArgs, goneReminders, knownReminders, latestReminder } from "./refer.ts";
+import { goneText, notRepeatingText, type ReplyContext, type ToolOutcome } from "./reply.ts";
 import { moveSeries } from "./series_move.ts";
 import { afterListSeries, forSeries, isSeries } from "./series_plan.ts";
 import {
@@ -343,6 +343,11 @@ function afterList(
     }
   }
   const found = matching(pool, words);
+  // Nothing active matches but the conversation saw it end: say so, and when, instead of asking.
+  if (found.length === 0 && words.length > 0) {
+    const gone = goneReminders(pc.messages).filter((g) => matching([g.view], words).length > 0);
+    if (gone.length > 0) return text(goneText(gone.at(-1)!, pc.reply));
+  }
   const only = found.length === 1 ? found[0] : undefined;
   const group = found.length > 0 ? oneReminder(found) : undefined;
   if (intent.kind === "cancel-match" && group) {

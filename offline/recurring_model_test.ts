@@ -83,7 +83,7 @@ Deno.test("complete() confirms a repeat with its rule in words and its first occ
   ], V2);
   assert.equal(
     reply.text,
-    "OK — I'll remind you to take my vitamins, repeating daily at 09:00 (Europe/Berlin); first at 2026-11-30 09:00 (Europe/Berlin). This reminder is session-local: it only fires while this session is open. (id: sch_1)",
+    "OK — I'll remind you to take your vitamins, repeating daily at 09:00 (Europe/Berlin); first at 2026-11-30 09:00 (Europe/Berlin). This reminder is session-local: it only fires while this session is open. (id: sch_1)",
   );
   const zh = await complete([
     user("每天早上9点提醒我吃维生素"),

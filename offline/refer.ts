@@ -119,3 +119,60 @@ export function latestReminder(
   const frames = known.filter((k) => k.via === "frame");
   return (prefer === "frame" ? frames.at(-1) : undefined)?.view ?? known.at(-1)?.view;
 }
+
+/** A reminder the conversation saw end: delivered (a one-time reminder fired) or cancelled. */
+export interface GoneReminder {
+  /** The reminder as last known (its prompt). */
+  readonly view: ScheduleView;
+  /** How it ended. */
+  readonly how: "fired" | "cancelled";
+  /** Fired: the occurrence delivered, UTC RFC 3339. */
+  readonly at?: string;
+}
+
+/**
+ * The reminders that ended in this conversation, latest last: a one-time reminder whose frame
+ * was delivered, and any reminder a `schedule_delete` ended (a later create or update of the same
+ * id brings it back).
+ *
+ * @param messages the conversation
+ * @returns the ended reminders
+ */
+export function goneReminders(messages: readonly ModelMessage[]): GoneReminder[] {
+  const names = callNames(messages);
+  const gone = new Map<string, GoneReminder>();
+  const prompts = new Map(knownRemindersEver(messages).map((v) => [v.id, v]));
+  for (const m of messages) {
+    if (m.role === "user" && isReminderFrame(m.content)) {
+      for (const f of parseReminderFrames(m.content)) {
+        if (!f.id || f.recurring) continue;
+        const at = f.occurrenceAt ?? f.scheduledAt;
+        const view = { id: f.id, prompt: f.prompt, scheduledAt: at, status: "", kind: "" };
+        gone.delete(f.id);
+        gone.set(f.id, { view, how: "fired", ...(at ? { at } : {}) });
+      }
+    }
+    if (m.role !== "tool") continue;
+    const name = names.get(m.toolCallId) ?? "";
+    const value = readJson(m.content);
+    if (isFailure(value)) continue;
+    const id = readResultSchedule(value)?.id || str(obj(callArgs(messages, m.toolCallId))?.id);
+    if (name === TOOL.delete && id) {
+      const view = readResultSchedule(value) ?? prompts.get(id);
+      gone.delete(id);
+      if (view) gone.set(id, { view, how: "cancelled" });
+    } else if (name === TOOL.create || name === TOOL.update) gone.delete(id);
+  }
+  return [...gone.values()];
+}
+
+/** Every reminder view the conversation named (its prompt), ended ones included. */
+function knownRemindersEver(messages: readonly ModelMessage[]): ScheduleView[] {
+  const out: ScheduleView[] = [];
+  for (const m of messages) {
+    if (m.role !== "tool") continue;
+    const view = readResultSchedule(readJson(m.content));
+    if (view?.prompt) out.push(view);
+  }
+  return out;
+}

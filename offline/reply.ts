@@ -29,6 +29,44 @@ export interface ReplyContext {
   readonly now: number;
   /** The session's IANA zone, when it has one. */
   readonly timeZone?: string | undefined;
+  /**
+   * An earlier reply of this conversation already said that reminders are session-local (and
+   * gave an id): confirmations then say neither again. @default false
+   */
+  readonly noted?: boolean | undefined;
+}
+
+/** Words every session-local note contains, per language (how {@linkcode ReplyContext.noted} is read). */
+export const LOCAL_NOTE_MARKS: readonly string[] = [
+  "it only fires while this session is open",
+  "只有会话打开时才会触发",
+];
+
+/**
+ * The person's own words turned to the agent's side for a confirmation: "take my vitamins" is
+ * echoed as "take your vitamins" (English first- to second-person; the stored prompt is kept as
+ * said). Chinese prompts need no change ("提醒你：吃我的维生素" reads as the person's words).
+ *
+ * @param prompt the reminder's prompt
+ * @returns the prompt with `I/me/my/mine/myself` (and `I'm`, `I've`) in the second person
+ */
+export function yourWords(prompt: string): string {
+  const swap: Record<string, string> = {
+    i: "you",
+    me: "you",
+    my: "your",
+    mine: "yours",
+    myself: "yourself",
+    "i'm": "you're",
+    "i've": "you've",
+    "i'll": "you'll",
+    "i'd": "you'd",
+  };
+  return prompt.replace(/\b(?:i(?:'m|'ve|'ll|'d)?|me|my|mine|myself)\b/gi, (word) => {
+    const to = swap[word.toLowerCase()] ?? word;
+    // "My" opens a sentence; "I" is upper case anywhere and says nothing of position.
+    return word[0] === "M" ? to[0]!.toUpperCase() + to.slice(1) : to;
+  });
 }
 
 /** A tool result as the model sees it: the tool's name and the JSON text of its value. */
@@ -157,6 +195,30 @@ const NOT_ACTIVE: readonly (readonly [RegExp, string, string])[] = [
 ]; // deno-fmt-ignore
 
 /**
+ * Says a reminder is already gone, and when: "“take my vitamins” is already gone: it fired at
+ * 09:01 (Europe/Berlin), so there is nothing to cancel."
+ *
+ * @param gone the ended reminder (`goneReminders` of `./refer.ts`)
+ * @param ctx language, clock and zone
+ * @returns the text
+ */
+export function goneText(
+  gone: { readonly view: ScheduleView; readonly how: "fired" | "cancelled"; readonly at?: string },
+  ctx: ReplyContext,
+): string {
+  const what = gone.view.prompt;
+  if (gone.how === "fired" && gone.at) {
+    const when = formatWhen(gone.at, ctx);
+    return ctx.zh
+      ? `“${what}”这个提醒已经没有了：它已在 ${when} 触发，所以没有可取消的。`
+      : `The “${what}” reminder is already gone: it fired at ${when}, so there is nothing to cancel.`;
+  }
+  return ctx.zh
+    ? `“${what}”这个提醒已经没有了：之前在本对话中已取消。`
+    : `The “${what}” reminder is already gone: it was cancelled earlier in this conversation.`;
+}
+
+/**
  * Says a reminder does not repeat, so a "stop repeating" request has nothing to stop.
  *
  * @param zh reply in Chinese
@@ -266,9 +328,12 @@ function remindText(
 ): string {
   const late = s.status === "overdue" && !s.repeat;
   const skips = s.repeat ? skippedMonthsText(s.repeat, ctx.zh) : "";
-  const local = ctx.zh
-    ? `这个提醒仅在本会话内有效（session-local）：只有会话打开时才会触发。（id：${s.id}）`
-    : `This reminder is session-local: it only fires while this session is open. (id: ${s.id})`;
+  // The note and the id once per conversation: later confirmations only say what changed.
+  const local = ctx.noted
+    ? ""
+    : ctx.zh
+    ? `这个提醒仅在本会话内有效：只有会话打开时才会触发。（id：${s.id}）`
+    : ` This reminder is session-local: it only fires while this session is open. (id: ${s.id})`;
   const due = late
     ? (ctx.zh ? "它已到期，会尽快送达。" : " It is already due and will fire shortly.")
     : "";
@@ -281,7 +346,7 @@ function remindText(
   const when = s.repeat
     ? `, ${repeatText({ ...s, repeat: s.repeat }, ctx, created)}`
     : ` at ${formatWhen(s.scheduledAt, ctx)}`;
-  return `${head[0]}I'll remind you to ${s.prompt}${when}.${due}${skips} ${local}`;
+  return `${head[0]}I'll remind you to ${yourWords(s.prompt)}${when}.${due}${skips}${local}`;
 } // deno-fmt-ignore
 
 function createdText(created: ScheduleView | undefined, ctx: ReplyContext): string {

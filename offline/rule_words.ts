@@ -67,15 +67,18 @@ function withWeekday(
   zh: boolean,
   clock?: { readonly date: string; readonly time: string },
 ): string {
-  const re = zh ? /(直到\s*)(\d{4}-\d{2}-\d{2})/ : /(\buntil\s+)(\d{4}-\d{2}-\d{2})/;
-  return words.replace(re, (all, lead: string, iso: string) => {
+  // The tool's words carry the end's clock time when it has one ("until 2026-12-04 17:00").
+  const re = zh
+    ? /(直到\s*)(\d{4}-\d{2}-\d{2})(?: (\d{2}:\d{2}))?/
+    : /(\buntil\s+)(\d{4}-\d{2}-\d{2})(?: (\d{2}:\d{2}))?/;
+  return words.replace(re, (all, lead: string, iso: string, said: string | undefined) => {
     let day: string;
     try {
       day = weekday(Temporal.PlainDate.from(iso), zh);
     } catch {
       return all;
     }
-    const time = clock?.date === iso ? clock.time : "";
+    const time = said ?? (clock?.date === iso ? clock.time : "");
     return zh ? `${lead}${iso}（${day}）${time}` : `${lead}${day} ${iso}${time && ` ${time}`}`;
   });
 }

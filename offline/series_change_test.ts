@@ -41,8 +41,8 @@ type MoveRow = readonly [
 // deno-fmt-ignore
 const MOVES: readonly MoveRow[] = [
   ["daily, English", "every day at 9 remind me to take my vitamins", "move it to 8am", "FREQ=DAILY;BYHOUR=8;BYMINUTE=0", ["2026-01-15T13:00:00.000Z", "2026-01-16T00:00:00.000Z"], {
-    [NY]: /^Updated — it still repeats: I'll remind you to take my vitamins, repeating daily at 08:00 \(America\/New_York\); next: 08:00 \(America\/New_York\)\. /,
-    [SH]: /^Updated — it still repeats: I'll remind you to take my vitamins, repeating daily at 08:00 \(Asia\/Shanghai\); next: 2026-01-16 08:00 \(Asia\/Shanghai\)\. /,
+    [NY]: /^Updated — it still repeats: I'll remind you to take your vitamins, repeating daily at 08:00 \(America\/New_York\); next: 08:00 \(America\/New_York\)\.$/,
+    [SH]: /^Updated — it still repeats: I'll remind you to take your vitamins, repeating daily at 08:00 \(Asia\/Shanghai\); next: 2026-01-16 08:00 \(Asia\/Shanghai\)\.$/,
   }],
   ["daily, Chinese", "每天早上9点提醒我吃维生素", "改到早上8点", "FREQ=DAILY;BYHOUR=8;BYMINUTE=0", ["2026-01-15T13:00:00.000Z", "2026-01-16T00:00:00.000Z"], {
     [NY]: /^已更新——仍会重复：我会提醒你：吃维生素（重复：每天 08:00（America\/New_York），下次：08:00（America\/New_York））。/,

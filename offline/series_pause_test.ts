@@ -106,8 +106,8 @@ for (const l of LANGS) {
     assert.match(
       done.text,
       l.lang === "English"
-        ? /^Paused “join the standup” — it won't fire until you resume it \(say "resume it"\)\. \(id: sch_1\)$/
-        : /^已暂停“参加站会”：在你恢复之前不会再提醒（要恢复可以说“恢复这个提醒”）。（id：sch_1）$/,
+        ? /^Paused “join the standup” — it won't fire until you resume it \(say "resume it"\)\.$/
+        : /^已暂停“参加站会”：在你恢复之前不会再提醒（要恢复可以说“恢复这个提醒”）。$/,
     );
   });
 
@@ -125,8 +125,8 @@ for (const l of LANGS) {
     assert.match(
       done.text,
       l.lang === "English"
-        ? /^Resumed “join the standup”, repeating every weekday at 09:00 \(Europe\/Berlin\); next: 2026-11-30 09:00 \(Europe\/Berlin\)\. Times missed while it was paused are not sent\. \(id: sch_1\)$/
-        : /^已恢复“参加站会”，重复：工作日 09:00（Europe\/Berlin），下次：2026-11-30 09:00（Europe\/Berlin）；暂停期间错过的不会补发。（id：sch_1）$/,
+        ? /^Resumed “join the standup”, repeating every weekday at 09:00 \(Europe\/Berlin\); next: 2026-11-30 09:00 \(Europe\/Berlin\)\. Times missed while it was paused are not sent\.$/
+        : /^已恢复“参加站会”，重复：工作日 09:00（Europe\/Berlin），下次：2026-11-30 09:00（Europe\/Berlin）；暂停期间错过的不会补发。$/,
     );
   });
 
@@ -146,8 +146,8 @@ for (const l of LANGS) {
     assert.match(
       done.text,
       l.lang === "English"
-        ? /^Skipped “join the standup” on 2026-11-30 09:00 \(Europe\/Berlin\) — it still repeats; next: 2026-12-01 09:00 \(Europe\/Berlin\)\. \(id: sch_1\)$/
-        : /^已跳过“参加站会”在 2026-11-30 09:00（Europe\/Berlin） 的那一次提醒，之后照常重复，下次：2026-12-01 09:00（Europe\/Berlin）。（id：sch_1）$/,
+        ? /^Skipped “join the standup” on 2026-11-30 09:00 \(Europe\/Berlin\) — it still repeats; next: 2026-12-01 09:00 \(Europe\/Berlin\)\.$/
+        : /^已跳过“参加站会”在 2026-11-30 09:00（Europe\/Berlin） 的那一次提醒，之后照常重复，下次：2026-12-01 09:00（Europe\/Berlin）。$/,
     );
   });
 

@@ -86,7 +86,8 @@ export function seriesResultText(
   const view = readResultSchedule(value);
   const id = view?.id || str(args?.id);
   const what = view?.prompt ? `“${view.prompt}”` : (ctx.zh ? "这个提醒" : "the reminder");
-  const tail = ctx.zh ? `（id：${id}）` : ` (id: ${id})`;
+  // The id only where it is the one name the reply has (no prompt to say).
+  const tail = view?.prompt ? "" : ctx.zh ? `（id：${id}）` : ` (id: ${id})`;
   const rule = view?.repeat ? ruleWords(view.repeat, ctx.zh) : "";
   const upcoming = view ? next(view, ctx) : "";
   const later = upcoming ? (ctx.zh ? `，下次：${upcoming}` : `; next: ${upcoming}`) : "";

@@ -262,9 +262,16 @@ function chinese(rule: Rule, start: Temporal.PlainDateTime): string {
   }
 }
 
+/**
+ * The end of a series in its zone: the date, with the clock time unless the end is the last
+ * minute of that day (`2026-12-02` for "until the 2nd", `2026-12-02 18:00` for "until 6pm").
+ */
 function untilDate(until: number, timeZone: string): string {
-  return Temporal.Instant.fromEpochMilliseconds(until).toZonedDateTimeISO(timeZone)
-    .toPlainDate().toString();
+  const local = Temporal.Instant.fromEpochMilliseconds(until).toZonedDateTimeISO(timeZone);
+  const date = local.toPlainDate().toString();
+  if (local.hour === 23 && local.minute === 59) return date;
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${date} ${pad(local.hour)}:${pad(local.minute)}`;
 }
 
 /**

@@ -140,6 +140,7 @@ export {
   type ScheduleState,
 } from "./fold.ts";
 export { LiveSchedule, type LiveScheduleOptions } from "./live.ts";
+export { endSchedules } from "./end_session.ts";
 export {
   readStoredChanges,
   type ScheduleChangeReader,

@@ -11,6 +11,7 @@ import type { AgentScope, Plugin } from "@chime/contract";
 import type { Clock } from "@chime/session";
 import { activityHook } from "./_activity.ts";
 import { bindScheduleActions, ScheduleActions } from "./actions.ts";
+import { endSchedules } from "./end_session.ts";
 import { ScheduleFifo } from "./fifo.ts";
 import { LiveSchedule } from "./live.ts";
 import { type ScheduleLogger, ScheduleOwner } from "./owner.ts";
@@ -125,6 +126,10 @@ export function schedulePlugin(options: SchedulePluginOptions = {}): Plugin {
       if (!schedule.loaded) return true;
       for (const record of schedule.state.active.values()) if (!isPaused(record)) return true;
       return false; // nothing can fire: a paused series alone does not keep a session live
+    },
+    // A deleted session ends its reminders with recorded deletes (`./end_session.ts`).
+    endSession: async (target) => {
+      await endSchedules(target, options.readChanges);
     },
     web: scheduleWeb(),
     logCheck: scheduleLogCheck,

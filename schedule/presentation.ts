@@ -30,6 +30,50 @@ import { describeRule, type OccurrencePreview, previewOccurrences } from "./recu
 /** How many occurrences after a delivered one a recurring card previews. */
 const CARD_PREVIEW = 5;
 
+/**
+ * From this lateness on (ms) a card says its delivery was late. A live, idle session delivers
+ * within about a second of the due time (docs/recurring.md "Delivery": the clock check runs every
+ * second), so a minute late means the session was closed then, or a turn held it.
+ */
+export const LATE_AFTER_MS = 60_000;
+
+/** Why a delivery was late, read from the log (docs/recurring.md "Host and page"). */
+export interface Lateness {
+  /** Dispatch time minus the occurrence, ms (≥ {@linkcode LATE_AFTER_MS}). */
+  readonly ms: number;
+  /**
+   * `busy`: a turn started or ended between the occurrence and the dispatch (the session was
+   * live and the reminder waited for the turn); `closed`: nothing ran in between, so the session
+   * was closed (cold) at its time and the reminder was delivered when it opened again.
+   */
+  readonly while: "closed" | "busy";
+}
+
+/**
+ * The lateness of a dispatch, when it is late.
+ *
+ * @param occurrenceAt the delivered occurrence, UTC RFC 3339
+ * @param dispatchedAt the dispatch event's `at`, UTC RFC 3339
+ * @param lastTurnAt the `at` of the latest `turn/start` or `turn/end` before the dispatch
+ * @returns the lateness, or `undefined` under {@linkcode LATE_AFTER_MS}
+ */
+export function latenessOf(
+  occurrenceAt: string,
+  dispatchedAt: string,
+  lastTurnAt: string | undefined,
+): Lateness | undefined {
+  const due = Date.parse(occurrenceAt);
+  const ms = Date.parse(dispatchedAt) - due;
+  if (!(ms >= LATE_AFTER_MS)) return undefined;
+  const busy = lastTurnAt !== undefined && Date.parse(lastTurnAt) >= due;
+  return { ms, while: busy ? "busy" : "closed" };
+}
+
+/** Whether an event starts or ends a turn (what {@linkcode latenessOf} reads). */
+export function isTurnEdge(event: { readonly type: string }): boolean {
+  return event.type === "turn/start" || event.type === "turn/end";
+}
+
 /** What a reminder receipt shows. */
 export interface ReminderPresentation {
   /** The dispatched record's id. */
@@ -57,6 +101,8 @@ export interface ReminderPresentation {
   readonly missed?: number;
   /** The reminder occurrence a snooze record snoozes. */
   readonly snoozeOf?: SnoozeOf;
+  /** Set when the dispatch came {@linkcode LATE_AFTER_MS} or more after the occurrence. */
+  readonly late?: Lateness;
 }
 
 /** The sidecar view attached to a durable dispatch event. */
@@ -142,8 +188,10 @@ export function scheduleReminderPresentations(
   // Excluded occurrences per id, kept as the fold keeps them (`carryOver` in _apply.ts).
   const excluded = new Map<ScheduleId, readonly string[]>();
   const receipts = new Map<number, ReminderPresentation>();
+  let lastTurnAt: string | undefined;
   for (const event of events) {
     if (event.seq > through) break;
+    if (isTurnEdge(event)) lastTurnAt = event.at;
     if (event.type !== SCHEDULE_CHANGE) continue;
     const change = tryDecodeScheduleChange(event.data);
     if (change?.op === "create" || change?.op === "update") {
@@ -158,7 +206,9 @@ export function scheduleReminderPresentations(
       if (options.seqs !== undefined && !options.seqs.has(event.seq)) continue;
       const record = (event.seq >= seedLength ? nearestOwn : nearest).get(change.id);
       if (record !== undefined) {
-        receipts.set(event.seq, receipt(record, change, excluded.get(change.id)));
+        const shown = receipt(record, change, excluded.get(change.id));
+        const late = latenessOf(shown.occurrenceAt, event.at, lastTurnAt);
+        receipts.set(event.seq, late === undefined ? shown : { ...shown, late });
       }
     }
   }

@@ -464,8 +464,19 @@ Deno.test("`describeRule()` speaks English and Chinese", () => {
     ["FREQ=MONTHLY", "monthly on day 1 at 09:00 (Asia/Shanghai)", "每月1日 09:00（Asia/Shanghai）"],
     [
       "FREQ=DAILY;UNTIL=20261231T000000Z",
-      "daily at 09:00 (Asia/Shanghai), until 2026-12-31",
-      "每天 09:00（Asia/Shanghai），直到2026-12-31",
+      "daily at 09:00 (Asia/Shanghai), until 2026-12-31 08:00",
+      "每天 09:00（Asia/Shanghai），直到2026-12-31 08:00",
+    ],
+    // The end keeps its clock time ("until 6pm"); the last minute of a day reads as the date.
+    [
+      "FREQ=DAILY;UNTIL=20261202T100000Z",
+      "daily at 09:00 (Asia/Shanghai), until 2026-12-02 18:00",
+      "每天 09:00（Asia/Shanghai），直到2026-12-02 18:00",
+    ],
+    [
+      "FREQ=DAILY;UNTIL=20261202T155959Z",
+      "daily at 09:00 (Asia/Shanghai), until 2026-12-02",
+      "每天 09:00（Asia/Shanghai），直到2026-12-02",
     ],
   ];
   for (const [rrule, en, zh] of cases) {

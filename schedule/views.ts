@@ -9,7 +9,7 @@ import type { ContextScan, EventView, ViewSource } from "@chime/contract";
 import type { SessionEvent, SessionHeader } from "@chime/session";
 import { tryDecodeScheduleChange } from "./decoder.ts";
 import { foldStart } from "./fold.ts";
-import { scheduleChangeView, scheduleReminderPresentations } from "./presentation.ts";
+import { isTurnEdge, scheduleChangeView, scheduleReminderPresentations } from "./presentation.ts";
 import { SCHEDULE_CHANGE } from "./protocol.ts";
 
 /**
@@ -27,8 +27,17 @@ function dispatchContext(header: SessionHeader, gated: readonly SessionEvent[]):
       ? [{ seq: event.seq, id: change.id, own: event.seq >= seedLength }]
       : [];
   });
+  // The nearest turn edge before each dispatch tells a late card why it was late
+  // (`latenessOf`): the scan runs backwards, so an edge serves every dispatch after it that has
+  // none yet; `waiting` is the newest dispatch still without one.
+  const dispatches = pending.map((p) => p.seq);
+  let waiting = Math.max(-1, ...dispatches);
   return {
     offer(event) {
+      if (isTurnEdge(event) && event.seq < waiting) {
+        waiting = Math.max(-1, ...dispatches.filter((seq) => seq < event.seq));
+        return true;
+      }
       // Below the boundary an own dispatch can no longer pair: it has no receipt.
       if (event.seq < seedLength) pending = pending.filter((p) => !p.own);
       if (event.type !== SCHEDULE_CHANGE || pending.length === 0) return false;

@@ -152,6 +152,16 @@ export interface PersistenceBackend extends AsyncDisposable {
    * @throws {SessionError} `storage_corrupt` for a damaged row
    */
   readTypeAcross?(types: readonly string[], page: TypeAcrossPage): Promise<TypedEvent[]>;
+  /**
+   * Removes a stored session for good, its header and every event (the purge of deleted
+   * sessions, README.md "The page"; `deno task purge`). A fork keeps its own copy of the events
+   * it inherited, so removing a parent never damages a child. Optional: a backend without it
+   * cannot purge.
+   *
+   * @param id the session id
+   * @returns `true` when something was removed, `false` when nothing was stored
+   */
+  remove?(id: string): Promise<boolean>;
 }
 
 /** A page of {@linkcode PersistenceBackend.readTypeAcross}. */

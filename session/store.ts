@@ -294,6 +294,29 @@ export class SessionStore implements AsyncDisposable {
     return this.#live.get(id);
   }
 
+  /**
+   * Removes a cold stored session for good (the purge of deleted sessions, README.md "The
+   * page"). The caller decides what may be purged; this only refuses a live session.
+   *
+   * @param id the session id
+   * @returns `true` when it was stored and is now gone
+   * @throws {SessionError} `invalid_session_id`; `storage_in_use` while it is live here
+   * @throws {TypeError} when the backend cannot remove sessions
+   */
+  purge(id: string): Promise<boolean> {
+    const checked = this.#checkId(id);
+    return this.#withLock(checked, async () => {
+      if (this.#live.has(checked)) {
+        throw new SessionError("storage_in_use", `Cannot purge session ${checked}: it is live`);
+      }
+      const remove = this.#backend.remove?.bind(this.#backend);
+      if (remove === undefined) {
+        throw new TypeError(`Cannot purge: the ${this.#backend.kind} backend cannot remove`);
+      }
+      return await remove(checked);
+    });
+  }
+
   /** All live sessions. */
   liveSessions(): Session[] {
     return [...this.#live.values()];

@@ -19,6 +19,8 @@ import * as api from "./client/api.ts";
 import { browserAlerts } from "./client/browser_env.ts";
 import { COMPOSER_ID } from "./client/composer.tsx";
 import { PageModel } from "./client/model.ts";
+import { MissingSession } from "./client/missing_session.tsx";
+import { DeleteConfirm } from "./client/session_admin.tsx";
 import { SessionList } from "./client/session_list.tsx";
 import { SessionView } from "./client/session_view.tsx";
 import { connectStream } from "./client/stream.ts";
@@ -47,7 +49,7 @@ function newPage() {
     connect: (id, win, onReopen, onLost) =>
       connectStream(id, win, { onReopen, ...(onLost === undefined ? {} : { onLost }) }),
     navigate: (id) => {
-      location.hash = `#/s/${encodeURIComponent(id)}`;
+      location.hash = id === null ? "#/" : `#/s/${encodeURIComponent(id)}`;
     },
     watchAlerts: (ids, handlers) => watchAlerts(ids, handlers),
     navigateView: (name) => {
@@ -139,10 +141,22 @@ function App(): VNode {
       )}
       <main>
         <Topbar model={model} />
+        {w && (
+          <DeleteConfirm
+            model={model}
+            title={model.sessions.value.find((s) => s.header.id === model.current.value)?.title ||
+              text("untitled")}
+          />
+        )}
         {model.owner.value !== null && (
           <div class="banner warn" role="alert" data-testid="owner-banner">
             {text("ownedElsewhere")}{" "}
             {model.owner.value !== "" && <a href={model.owner.value}>{text("openOwner")}</a>}
+          </div>
+        )}
+        {model.hostDown.value && (
+          <div class="banner warn" role="status" data-testid="host-down">
+            {model.hostDownText.value}
           </div>
         )}
         {model.banner.value && (
@@ -160,6 +174,8 @@ function App(): VNode {
         )}
         {w
           ? <SessionView key={model.current.value ?? ""} model={model} w={w} />
+          : model.missing.value !== null
+          ? <MissingSession model={model} />
           : shownView
           ? <shownView.definition.view model={shownView.model} ctx={model.ctx.value} />
           : <p class="empty-state">{text("pick")}</p>}

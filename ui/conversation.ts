@@ -9,10 +9,11 @@
  */
 import type { VNode } from "preact";
 import { el } from "./_el.ts";
-import { type Lang, localeOf } from "./i18n.ts";
+import { HOUR_CYCLE, type Lang, localeOf } from "./i18n.ts";
 import { icon } from "./icons.ts";
 import { renderMarkdown } from "./markdown.ts";
 import type { EventRenderer, EventViewRegistry, RenderContext } from "./registry.ts";
+import { longText } from "./long_text.tsx";
 import { neutralToolSummary } from "./tool_summary.ts";
 
 const TEXT: Readonly<Record<Lang, Readonly<Record<string, string>>>> = {
@@ -25,6 +26,8 @@ const TEXT: Readonly<Record<Lang, Readonly<Record<string, string>>>> = {
     yourTime: "Your time",
     you: "You",
     agent: "Assistant",
+    renamed: "Session renamed to",
+    renamedBack: "Session title back to its first message",
   },
   zh: {
     failed: "模型未能完成本轮回复",
@@ -35,6 +38,8 @@ const TEXT: Readonly<Record<Lang, Readonly<Record<string, string>>>> = {
     yourTime: "你的时间",
     you: "你",
     agent: "助手",
+    renamed: "会话已重命名为",
+    renamedBack: "会话标题已恢复为第一条消息",
   },
 };
 
@@ -45,6 +50,7 @@ function clock(at: string, ctx: RenderContext): string {
     return d.toLocaleTimeString(localeOf(ctx.lang), {
       hour: "2-digit",
       minute: "2-digit",
+      hourCycle: HOUR_CYCLE,
       timeZone: ctx.timeZone,
     });
   } catch {
@@ -88,7 +94,12 @@ const userRpc: EventRenderer = (node, ctx) => {
       "data-edits": d.edits,
     },
     speaker(TEXT[ctx.lang].you ?? ""),
-    el("div", { class: "bubble" }, d.text ?? ""),
+    longText(
+      d.text ?? "",
+      String(node.seq),
+      ctx.lang,
+      el("div", { class: "bubble" }, d.text ?? ""),
+    ),
     el(
       "div",
       { class: "meta" },
@@ -107,10 +118,15 @@ const assistant: EventRenderer = (node, ctx) => {
     "div",
     { class: "msg assistant", "data-testid": "message-assistant" },
     speaker(TEXT[ctx.lang].agent ?? ""),
-    el("div", {
-      class: "bubble md",
-      dangerouslySetInnerHTML: { __html: renderMarkdown(d.text) },
-    }),
+    longText(
+      d.text,
+      String(node.seq),
+      ctx.lang,
+      el("div", {
+        class: "bubble md",
+        dangerouslySetInnerHTML: { __html: renderMarkdown(d.text) },
+      }),
+    ),
     el("div", { class: "meta" }, clock(node.at, ctx)),
   );
 };
@@ -172,6 +188,19 @@ const endSeed: EventRenderer = (_node, ctx) =>
 
 const hidden: EventRenderer = () => null;
 
+// A rename (`session/title`, docs/events.md): one quiet line, the title a text child.
+const renamed: EventRenderer = (node, ctx) => {
+  const title = (node.data as { title?: unknown }).title;
+  return el(
+    "div",
+    { class: "system-row", "data-testid": "session-renamed" },
+    icon("edit"),
+    typeof title === "string"
+      ? ` ${TEXT[ctx.lang].renamed} “${title}”`
+      : ` ${TEXT[ctx.lang].renamedBack}`,
+  );
+};
+
 /** The built-in conversation renderers by durable event type. */
 export const CONVERSATION_RENDERERS: Readonly<Record<string, EventRenderer>> = {
   "user-rpc": userRpc,
@@ -185,6 +214,9 @@ export const CONVERSATION_RENDERERS: Readonly<Record<string, EventRenderer>> = {
   "turn/start": hidden,
   "step/start": hidden,
   "time-context/marker": hidden,
+  "session/title": renamed,
+  // The page turns to its "not found" state on it (client/model.ts).
+  "session/deleted": hidden,
 };
 
 /**

@@ -100,3 +100,10 @@ export const lang: Writable<Lang> = signal(initialLang(storage(), globalThis.nav
 export function localeOf(l: Lang): string {
   return l === "zh" ? "zh-CN" : "en";
 }
+
+/**
+ * The clock of every time the page shows, in both languages: 24-hour (`09:00`, `21:30`), the
+ * convention of the host's own words ("daily at 09:00") and of the agent's replies, so one page
+ * never mixes `9:00 PM` and `21:00` (README.md#the-page).
+ */
+export const HOUR_CYCLE = "h23" as const;

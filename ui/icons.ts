@@ -55,6 +55,7 @@ const PATHS = {
   ],
   arrow: ["M5 12h14", "m12 5 7 7-7 7"],
   send: ["m22 2-7 20-4-9-9-4Z", "M22 2 11 13"],
+  trash: ["M3 6h18", "M8 6V4h8v2", "M19 6l-1 14H6L5 6", "M10 11v6", "M14 11v6"],
 } as const;
 
 /** The name of an icon. */

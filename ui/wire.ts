@@ -34,6 +34,11 @@ export interface ReminderPresentation {
   readonly missed?: number;
   /** The reminder and occurrence a snooze record snoozes. */
   readonly snoozeOf?: SnoozeOfWire;
+  /**
+   * Set when the dispatch came a minute or more after the occurrence: by how much (ms) and why,
+   * read from the log (`closed`: the session was closed at its time; `busy`: a turn held it).
+   */
+  readonly late?: { readonly ms: number; readonly while: "closed" | "busy" };
 }
 
 /** How a recurring reminder repeats, as the host presents it (docs/recurring.md). */

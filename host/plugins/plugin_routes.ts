@@ -15,6 +15,7 @@ import {
   type SessionRoute,
   type WebHost,
 } from "@chime/contract";
+import { HostError } from "../errors.ts";
 import { readJsonObject, sessionIdParam } from "../http/_http.ts";
 import type { HostRuntime } from "../sessions/runtime.ts";
 
@@ -93,7 +94,17 @@ export function pluginRoutes(runtime: HostRuntime): Hono {
       app.on(
         route.method,
         `/:id${route.path}`,
-        (c) => route.handle(c.req.raw, routeContext(c, host)),
+        async (c) => {
+          const context = routeContext(c, host);
+          // A deleted session is gone for its plugins' routes too (README.md "The page").
+          if (await runtime.isDeleted(context.sessionId)) {
+            throw new HostError(
+              "session_not_found",
+              `Cannot route: session ${context.sessionId} was deleted`,
+            );
+          }
+          return route.handle(c.req.raw, context);
+        },
       );
     }
   }

@@ -12,6 +12,8 @@ import { attachedHistory, detachedHistory } from "./history.ts";
 import type { SessionRow } from "./titles.ts";
 import { webHost } from "../plugins/plugin_routes.ts";
 import type { Plugin, SessionCounts, WebHost } from "@chime/contract";
+import { SessionTitles } from "./titles.ts";
+import { deleteSession, renameSession, titleField } from "./admin.ts";
 import type { HostRuntime } from "./runtime.ts";
 import { type StreamOptions, streamSession } from "../feed/sse.ts";
 import {
@@ -89,6 +91,10 @@ export function sessionRoutes(runtime: HostRuntime, options: StreamOptions = {})
       if (id !== undefined && typeof id !== "string") {
         throw new HostError("invalid_session_id", "Cannot create session: id must be a string");
       }
+      // A deleted session's id stays taken until the purge: it is never made live again.
+      if (id !== undefined && await runtime.exists(id) && await runtime.isDeleted(id)) {
+        throw new SessionError("session_exists", `Cannot create session: ${id} was deleted`);
+      }
       const { session, created } = await runtime.create({
         timeZone,
         ...(cwd === undefined ? {} : { cwd }),
@@ -102,7 +108,10 @@ export function sessionRoutes(runtime: HostRuntime, options: StreamOptions = {})
       // `limit` every session is listed (the original answer, now with titles).
       const limit = intValue(c.req.query("limit"), "limit", 1, 500);
       const before = c.req.query("before");
-      let headers = await runtime.store.list();
+      // A deleted session is left out (its log is kept until `deno task purge`).
+      const all = await runtime.store.list();
+      const gone = await Promise.all(all.map((h) => runtime.isDeleted(h.id)));
+      let headers = all.filter((_, i) => !gone[i]);
       if (before !== undefined) {
         const at = headers.findIndex((h) => h.id === before);
         if (at < 0) {
@@ -121,8 +130,28 @@ export function sessionRoutes(runtime: HostRuntime, options: StreamOptions = {})
       const id = sessionIdParam(c);
       const live = runtime.store.live(id);
       const header = live?.header ?? (await runtime.store.backend.cursor(id))?.header;
-      if (header === undefined) throw notFound(id);
+      if (header === undefined || await runtime.isDeleted(id)) throw notFound(id);
       return c.json({ header, live: live !== undefined });
+    })
+    .patch("/:id", async (c) => {
+      // Rename (README.md "HTTP API"): `{ title }`, `null` back to the first message's title.
+      const id = sessionIdParam(c);
+      const body = await readJsonObject(c);
+      if (!("title" in body)) {
+        throw new HostError("invalid_request", "Cannot rename session: title is required", {
+          field: "title",
+        });
+      }
+      const title = titleField(body.title);
+      if (!(await runtime.exists(id))) throw notFound(id);
+      const seq = await renameSession(runtime, id, title);
+      titles.renamed(id, title);
+      return c.json({ id, title: await titles.title(id), seq });
+    })
+    .delete("/:id", async (c) => {
+      const id = sessionIdParam(c);
+      const seq = await deleteSession(runtime, id);
+      return c.json({ id, deleted: true, seq });
     })
     .post("/:id/resume", async (c) => {
       const session = await runtime.resume(sessionIdParam(c));
@@ -130,6 +159,7 @@ export function sessionRoutes(runtime: HostRuntime, options: StreamOptions = {})
     })
     .post("/:id/fork", async (c) => {
       const id = sessionIdParam(c);
+      if (await runtime.isDeleted(id)) throw notFound(id);
       const body = await readOptionalJsonObject(c);
       const throughSeq = body.throughSeq;
       if (throughSeq !== undefined) {
@@ -157,6 +187,7 @@ export function sessionRoutes(runtime: HostRuntime, options: StreamOptions = {})
     })
     .get("/:id/history", async (c) => {
       const id = sessionIdParam(c);
+      if (await runtime.isDeleted(id)) throw notFound(id);
       const before = intValue(c.req.query("before"), "before", 0, Number.MAX_SAFE_INTEGER);
       const limit = intValue(c.req.query("limit"), "limit", 1, 500);
       const query = {
@@ -176,7 +207,7 @@ export function sessionRoutes(runtime: HostRuntime, options: StreamOptions = {})
       // the page resumes it first (`POST /resume`).
       const session = runtime.liveSession(id);
       if (session === undefined) {
-        if (!(await runtime.exists(id))) throw notFound(id);
+        if (!(await runtime.exists(id)) || await runtime.isDeleted(id)) throw notFound(id);
         throw new HostError(
           "session_cold",
           `Cannot stream session ${id}: it is cold; POST /api/sessions/${id}/resume first`,

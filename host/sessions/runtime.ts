@@ -16,6 +16,7 @@ import {
   systemClock,
 } from "@chime/session";
 import { storedMessageExists } from "./_find_message.ts";
+import { SESSION_DELETED } from "./admin.ts";
 import { IdleRelease } from "./_idle_release.ts";
 import { RuntimeAgents } from "./_runtime_agents.ts";
 import { SessionLiveness } from "../leases/_runtime_leases.ts";
@@ -301,6 +302,9 @@ export class HostRuntime implements AsyncDisposable {
     }
   }
 
+  /** Which sessions were deleted, by id, as read or recorded (`isDeleted`). */
+  readonly #deleted = new Map<string, boolean>();
+
   /**
    * The agent of a live session, created and published on first use.
    *
@@ -366,6 +370,9 @@ export class HostRuntime implements AsyncDisposable {
    */
   async resume(id: string): Promise<Session> {
     this.#open("resume a session");
+    if (await this.isDeleted(id)) {
+      throw new SessionError("session_not_found", `Cannot resume: session ${id} was deleted`);
+    }
     this.#idle.touch(id);
     await this.#liveness.pending(id);
     if (this.leases !== undefined && this.store.live(id) === undefined) {
@@ -408,6 +415,68 @@ export class HostRuntime implements AsyncDisposable {
    */
   async exists(id: string): Promise<boolean> {
     return this.store.live(id) !== undefined || await this.store.backend.cursor(id) !== undefined;
+  }
+
+  /**
+   * Whether a person deleted the session (its log holds `session/deleted`, docs/events.md): a
+   * deleted session answers `session_not_found` everywhere and is left out of the list. Read
+   * once per id from the store's type index, then remembered (a delete through this host
+   * updates it; another host's delete is seen by this one after its restart).
+   *
+   * @param id a valid session id
+   * @returns `true` once deleted; `false` for a session that is not (or an unknown id)
+   */
+  async isDeleted(id: string): Promise<boolean> {
+    const known = this.#deleted.get(id);
+    if (known !== undefined) return known;
+    // A live session is not deleted: resume refuses a deleted one, and a delete releases it.
+    if (this.store.live(id) !== undefined) return false;
+    const marks = await this.store.readByType(id, [SESSION_DELETED]);
+    const deleted = marks.length > 0;
+    this.#deleted.set(id, deleted);
+    return deleted;
+  }
+
+  /**
+   * Makes a session live in the store without an agent (no plugin owner runs: nothing is
+   * delivered), for a host write such as a rename or a delete; a session already live is
+   * returned as is.
+   *
+   * @param id session id
+   * @returns the live session and whether it was cold before (give it back with
+   *   {@linkcode HostRuntime.release})
+   * @throws {SessionError} `session_not_found`, `invalid_session_id`
+   */
+  async attach(id: string): Promise<{ session: Session; wasCold: boolean }> {
+    this.#open("open a session");
+    await this.#liveness.pending(id);
+    const live = this.store.live(id);
+    if (live !== undefined) return { session: live, wasCold: false };
+    if (!await this.exists(id)) {
+      throw new SessionError("session_not_found", `Cannot open: no session ${id}`);
+    }
+    await this.#liveness.claim(id);
+    const session = await this.#liveness.leased(id, () => this.store.resume(id));
+    return { session, wasCold: true };
+  }
+
+  /**
+   * Makes a live session cold: its agent (and the plugins' owners) disposed, then the store's
+   * object closed. Settles once it is cold; never rejects (failures are reported).
+   *
+   * @param session the live session
+   */
+  release(session: Session): Promise<void> {
+    return this.#liveness.release(session);
+  }
+
+  /**
+   * Records that a session was deleted here (after its `session/deleted` is durable).
+   *
+   * @param id the session id
+   */
+  markDeleted(id: string): void {
+    this.#deleted.set(id, true);
   }
 
   /**

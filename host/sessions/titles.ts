@@ -3,7 +3,10 @@
  * first user message, read server-side from the log (the live object, else storage), with
  * whitespace collapsed and cut to {@linkcode TITLE_MAX} characters. A fork's title is its first
  * own message (from `seedLength` on), else the inherited one; `forkOf` names the parent and its
- * title. Titles never change once found (a log only grows), so found titles are cached.
+ * title. A rename (`session/title`, host/sessions/admin.ts) wins over the first message; its
+ * latest one is read once per id from the store's type index and kept current by the rename
+ * route. Titles from first messages never change once found (a log only grows), so they are
+ * cached.
  *
  * @module
  */
@@ -51,6 +54,8 @@ export function titleOf(text: string): string | null {
 export class SessionTitles {
   readonly #store: SessionStore;
   readonly #found = new Map<string, string>();
+  /** The latest rename of each session read so far (`null`: none, or back to the first message). */
+  readonly #renames = new Map<string, string | null>();
 
   /**
    * Creates a title reader.
@@ -69,6 +74,8 @@ export class SessionTitles {
    * @returns the first user message from `from` on (else from 0), or `null`
    */
   async title(id: string, from = 0): Promise<string | null> {
+    const renamed = await this.#renamedTitle(id);
+    if (renamed !== null) return renamed;
     const key = `${id}@${from}`;
     const known = this.#found.get(key);
     if (known !== undefined) return known;
@@ -92,6 +99,31 @@ export class SessionTitles {
       if (parent === undefined) return { header, live, title };
       return { header, live, title, forkOf: { id: parent, title: await this.title(parent) } };
     }));
+  }
+
+  /**
+   * Records a rename made through this host.
+   *
+   * @param id the session id
+   * @param title the new title, `null` back to the first message's
+   */
+  renamed(id: string, title: string | null): void {
+    this.#renames.set(id, title);
+  }
+
+  async #renamedTitle(id: string): Promise<string | null> {
+    if (this.#renames.has(id)) return this.#renames.get(id)!;
+    let title: string | null = null;
+    try {
+      const live = this.#store.live(id);
+      const events = await this.#store.readByType(live ?? id, ["session/title"]);
+      const last = events.at(-1)?.data as { title?: unknown } | undefined;
+      title = typeof last?.title === "string" ? last.title : null;
+    } catch {
+      return null; // unreadable: the first message's title, not cached
+    }
+    this.#renames.set(id, title);
+    return title;
   }
 
   async #scan(id: string, from: number): Promise<string | null> {

@@ -283,6 +283,22 @@ export class JsonlBackend implements PersistenceBackend {
   }
 
   /**
+   * Removes a stored session's file (`<dir>/<id>.jsonl`).
+   *
+   * @param id the session id
+   * @returns whether a file was removed
+   */
+  async remove(id: string): Promise<boolean> {
+    try {
+      await Deno.remove(this.#path(id));
+      return true;
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return false;
+      throw error;
+    }
+  }
+
+  /**
    * Lists stored headers, newest first, reading only the first line of each file. A damaged
    * header line is left out (reading that session answers `storage_corrupt`; `deno task doctor`
    * names it), so one damaged file never hides the others.

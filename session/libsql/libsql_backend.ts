@@ -326,6 +326,20 @@ export class LibsqlBackend implements PersistenceBackend {
     return await readTypesAcross(this.#client, types, page);
   }
 
+  /**
+   * Removes a stored session: its events and its header row, in one write transaction.
+   *
+   * @param id the session id
+   * @returns whether a header row was removed
+   */
+  async remove(id: string): Promise<boolean> {
+    const [, removed] = await this.#client.batch([
+      { sql: "DELETE FROM events WHERE session_id = ?", args: [id] },
+      { sql: "DELETE FROM sessions WHERE id = ?", args: [id] },
+    ], "write");
+    return (removed?.rowsAffected ?? 0) > 0;
+  }
+
   /** Waits for queued writes, then closes the client; later writes reject. Idempotent. */
   [Symbol.asyncDispose](): Promise<void> {
     this.#disposing ??= (async () => {

@@ -6,8 +6,15 @@
  * @module
  */
 import axe from "axe-core";
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import {
+  type Browser,
+  type BrowserContext,
+  chromium,
+  type Locator,
+  type Page,
+} from "playwright-core";
 import { until } from "./_api.ts";
+import { CHROMIUM, HAS_CHROMIUM } from "./_browser.ts";
 
 /** Options of {@linkcode openPage}. */
 export interface PageOptions {
@@ -213,13 +220,54 @@ export async function axeSerious(page: Page): Promise<Violation[]> {
   return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
 }
 
+/** Chromium flags of the fake-API page lanes. */
+const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"];
+
+/** A browser test of the fake-API lanes (skipped without Chromium). */
+export const e2e = (name: string, fn: () => Promise<void>): void =>
+  Deno.test({ name, ignore: !HAS_CHROMIUM, sanitizeOps: false, sanitizeResources: false, fn });
+
+/** Launches Chromium for a fake-API lane; closed by `await using`. */
+export async function launch(): Promise<{ browser: Browser } & AsyncDisposable> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  return { browser, [Symbol.asyncDispose]: () => browser.close() };
+}
+
 /**
- * Emulates the tab being hidden or shown (an init-free page function: pass it to
- * `page.evaluate(setHidden, true)`): overrides `document.visibilityState` and `document.hidden`
- * and fires `visibilitychange`.
- *
- * @param hidden whether the tab is hidden
+ * An init script that records every Notification (`__notes`: title, body, the object), each
+ * permission request (`__asked()`) and chime tone (`__tones()`) the page makes.
  */
+export function recordAlerts(): void {
+  const w = globalThis as unknown as Record<string, unknown>;
+  const Real = w.Notification as typeof Notification;
+  const notes: { title: string; body: string; n: Notification }[] = [];
+  let asked = 0;
+  class Recorded extends Real {
+    constructor(title: string, init?: NotificationOptions) {
+      super(title, init);
+      notes.push({ title, body: init?.body ?? "", n: this });
+    }
+    static override requestPermission() {
+      asked++;
+      return Real.requestPermission();
+    }
+    static override get permission() {
+      return Real.permission;
+    }
+  }
+  w.Notification = Recorded;
+  w.__notes = notes;
+  w.__asked = () => asked;
+  let tones = 0;
+  const osc = AudioContext.prototype.createOscillator;
+  AudioContext.prototype.createOscillator = function (this: AudioContext) {
+    tones++;
+    return osc.call(this);
+  };
+  w.__tones = () => tones;
+}
+
+/** In the page: emulates the tab being hidden (or shown again) and tells the page. */
 export function setHidden(hidden: boolean): void {
   Object.defineProperty(document, "visibilityState", {
     configurable: true,

@@ -5,15 +5,17 @@
  * snooze / stop (issue 12 item 8, against the contract in docs/recurring.md).
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
-import { chromium } from "playwright-core";
 import { startFakeApi } from "../../ui/testing/fake_api.ts";
-import { CHROMIUM, HAS_CHROMIUM, skipNote } from "./_browser.ts";
+import { skipNote } from "./_browser.ts";
 import {
   axeSerious,
+  e2e,
   gapToBottom,
+  launch,
   newSession,
   openPage,
   overflow,
+  recordAlerts,
   scrollToTop,
   send,
   setHidden,
@@ -22,46 +24,6 @@ import {
 } from "./_page.ts";
 
 skipNote("tests/e2e/page_test.ts");
-
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"];
-const e2e = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, ignore: !HAS_CHROMIUM, sanitizeOps: false, sanitizeResources: false, fn });
-
-async function launch() {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-  return { browser, [Symbol.asyncDispose]: () => browser.close() };
-}
-
-/** Records every Notification and chime tone the page makes (an init script). */
-function recordAlerts() {
-  const w = globalThis as unknown as Record<string, unknown>;
-  const Real = w.Notification as typeof Notification;
-  const notes: { title: string; body: string; n: Notification }[] = [];
-  let asked = 0;
-  class Recorded extends Real {
-    constructor(title: string, init?: NotificationOptions) {
-      super(title, init);
-      notes.push({ title, body: init?.body ?? "", n: this });
-    }
-    static override requestPermission() {
-      asked++;
-      return Real.requestPermission();
-    }
-    static override get permission() {
-      return Real.permission;
-    }
-  }
-  w.Notification = Recorded;
-  w.__notes = notes;
-  w.__asked = () => asked;
-  let tones = 0;
-  const osc = AudioContext.prototype.createOscillator;
-  AudioContext.prototype.createOscillator = function (this: AudioContext) {
-    tones++;
-    return osc.call(this);
-  };
-  w.__tones = () => tones;
-}
 
 e2e(
   "notifications: asked from the control only; a hidden tab is notified, counted and chimed; a click reveals the card",
@@ -401,12 +363,12 @@ e2e(
     // No stop once the series ended: the button goes with the panel's refetched list.
     await cards.nth(0).getByTestId("stop-repeating").waitFor({ state: "detached" });
     // The older card offers nothing (the host snoozes the latest delivered occurrence); the
-    // Chinese card words the rule.
+    // Chinese card words the rule, and says the series stopped (no next occurrence).
     equal(await cards.nth(0).locator("button").count(), 0);
     await page.getByRole("button", { name: "中文" }).click();
     await waitText(
       cards.nth(0).getByTestId("reminder-repeat"),
-      /重复：每分钟（Europe\/Berlin）· 下次/,
+      /重复：每分钟（Europe\/Berlin）· 已停止，不再重复/,
     );
     equal(errors.length, 0, errors.join("\n"));
   },

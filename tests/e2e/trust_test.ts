@@ -402,7 +402,7 @@ Deno.test({
       await message(page, originalId).getByTestId("message-replaced").waitFor();
       const row = page.getByTestId("active-reminder");
       match(await row.innerText(), /call Bob/);
-      match(await row.locator("time").innerText(), /4:00\sPM/);
+      match(await row.locator("time").innerText(), /16:00/);
       await page.locator(`[data-message-id="${edit.data.messageId}"] .edited`).waitFor();
       await shot(page, "trust-edit");
       equal(b.errors.length, 0, b.errors.join("\n"));

@@ -88,6 +88,16 @@ export async function createSession(): Promise<WireHeader> {
   return (await call<{ header: WireHeader }>("/api/sessions", { method: "POST", body })).header;
 }
 
+/** Renames a session (`PATCH /api/sessions/:id`); `null` goes back to its first message. */
+export async function renameSession(id: string, title: string | null): Promise<void> {
+  await call(base(id), { method: "PATCH", body: JSON.stringify({ title }) });
+}
+
+/** Deletes a session (`DELETE /api/sessions/:id`): its reminders end, it leaves the list. */
+export async function deleteSession(id: string): Promise<void> {
+  await call(base(id), { method: "DELETE" });
+}
+
 /** Makes a session live (idempotent). */
 export async function resumeSession(id: string): Promise<void> {
   await call(`${base(id)}/resume`, { method: "POST" });

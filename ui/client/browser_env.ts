@@ -5,6 +5,7 @@
  * @module
  */
 import type { AlertPermission, AlertsEnv } from "./alerts.ts";
+import { nodeTop } from "./scroll.ts";
 
 function storage(): Storage | undefined {
   try {
@@ -47,7 +48,9 @@ function permission(): AlertPermission {
 }
 
 /**
- * Focuses the tab and brings a transcript node into view, focused for keyboard users.
+ * Focuses the tab and brings a transcript node into view, focused for keyboard users. Only the
+ * transcript's own scroller moves (the node centred where it can be): `scrollIntoView` would also
+ * scroll the page's `overflow: hidden` columns and leave a blank band under the composer.
  *
  * @param seq the node's seq
  */
@@ -56,7 +59,11 @@ export function revealNode(seq: number): void {
   const node = document.querySelector<HTMLElement>(`.node[data-seq="${seq}"]`);
   if (!node) return;
   node.tabIndex = -1;
-  node.scrollIntoView({ block: "center" });
+  const box = node.closest<HTMLElement>("[data-testid=transcript]");
+  if (box) {
+    const centred = box.scrollTop + nodeTop(box, node) - (box.clientHeight - node.offsetHeight) / 2;
+    box.scrollTop = Math.max(0, Math.min(centred, box.scrollHeight - box.clientHeight));
+  }
   node.focus({ preventScroll: true });
 }
 

@@ -27,6 +27,7 @@ import { alertOf, enable, hintOf, type ShownPanel, type ShownView } from "./enab
 import { ApiError } from "./api.ts";
 import { errorText } from "./error_text.ts";
 import { turnOpen } from "./lifecycle.ts";
+import { connection } from "./stream.ts";
 import type { PageDeps } from "./page_deps.ts";
 import { text } from "./strings.ts";
 
@@ -46,9 +47,22 @@ export const PageModel = createModel((deps: PageDeps) => {
   const win = signal<SessionWindow | null>(null);
   /** The failure the banner shows (its sentence follows the UI language). */
   const failure = signal<{ readonly err: unknown } | null>(null);
+  /** The routed session the host does not have (`session_not_found` is final: no retries). */
+  const missing = signal<string | null>(null);
+  /** The open session's stream lost the host (its own line says reminders wait for it). */
+  const hostDown = computed(() =>
+    win.value !== null && missing.value === null && connection.value === "reconnecting"
+  );
+  const isNetwork = (err: unknown) => err instanceof ApiError && err.code === "network";
   const banner = computed(() => {
     const shown = failure.value;
-    return shown === null ? null : errorText(shown.err, lang.value);
+    if (shown === null || (hostDown.value && isNetwork(shown.err))) return null;
+    return errorText(shown.err, lang.value);
+  });
+  // The host answers again: a "Cannot reach the server" of a request made while it was away is
+  // stale now (README.md#the-page).
+  effect(() => {
+    if (connection.value === "live" && isNetwork(failure.peek()?.err)) failure.value = null;
   });
   /** The link to the host that owns the open session, when it is another (docs/deploy.md). */
   const owner = signal<string | null>(null);
@@ -90,12 +104,27 @@ export const PageModel = createModel((deps: PageDeps) => {
   let reveal: { readonly id: string; readonly seq: number } | undefined;
 
   const fail = (err: unknown): void => {
+    if (err instanceof ApiError && err.code === "session_not_found" && current.peek() !== null) {
+      gone(current.peek()!);
+      return;
+    }
     if (err instanceof ApiError && err.code === "session_owned_elsewhere") {
       owner.value = ownerLink(err.url ?? "", current.peek() ?? "");
       return;
     }
     failure.value = { err };
   };
+  /** The open session is not on the host (unknown, or deleted): one final state, no stream. */
+  function gone(id: string): void {
+    if (current.peek() !== id) return;
+    stream?.[Symbol.dispose]();
+    stream = undefined;
+    win.peek()?.[Symbol.dispose]();
+    win.value = null;
+    header.value = null;
+    failure.value = null;
+    missing.value = id;
+  }
   const panelHost: PanelHost = {
     current,
     win,
@@ -234,6 +263,9 @@ export const PageModel = createModel((deps: PageDeps) => {
     }
     for (let i = Math.max(lastSeq + 1, first) - first; i < events.length; i++) {
       const e = events[i]!;
+      // Deleted from another tab or device: the same final state as an unknown session.
+      const shown = current.peek();
+      if (e.type === "session/deleted" && shown !== null) queueMicrotask(() => gone(shown));
       const said = (e.data as { text?: unknown }).text;
       if (e.type === "assistant/message" && typeof said === "string" && said) {
         announcement.value = said.length > 300 ? `${said.slice(0, 299)}…` : said;
@@ -276,6 +308,7 @@ export const PageModel = createModel((deps: PageDeps) => {
     header.value = null;
     for (const p of panels.peek()) p.model.reset();
     owner.value = null;
+    missing.value = null;
     // Opening a session closes the phone drawer and any sheet; routing to no session (the
     // boot call when the URL names none) leaves a drawer the person already opened alone.
     if (id !== null) {
@@ -306,7 +339,7 @@ export const PageModel = createModel((deps: PageDeps) => {
     } catch (err) {
       fail(err);
     }
-    if (current.peek() !== id) return;
+    if (current.peek() !== id || missing.peek() === id) return;
     opened(id);
     // Tail first: the stream then opens with ?after=<tail> instead of replaying the log.
     await w.start();
@@ -377,6 +410,8 @@ export const PageModel = createModel((deps: PageDeps) => {
     header,
     win,
     banner,
+    missing,
+    hostDown,
     owner,
     busy,
     sending,
@@ -399,6 +434,10 @@ export const PageModel = createModel((deps: PageDeps) => {
     placeholder: computed(() => hint("placeholder")),
     /** The empty conversation's line: an enabled module's hint, else the page's own. */
     hello: computed(() => hint("hello")),
+    /** The host-down line: an enabled module's hint (what waits), else the page's own. */
+    hostDownText: computed(() => hint("hostDown")),
+    /** What a delete ends, for its confirmation: an enabled module's hint, else the page's own. */
+    deleteBodyText: computed(() => hint("deleteBody")),
 
     /**
      * Reads the client configuration once and enables what it lists: each named renderer module
@@ -523,6 +562,31 @@ export const PageModel = createModel((deps: PageDeps) => {
           if (!(err instanceof ApiError && err.code === "no_running_turn")) throw err;
         }
       });
+    },
+
+    /**
+     * Renames the open session (`null`: back to its first message's title); the list follows.
+     *
+     * @returns whether the host accepted it (a refusal shows in the banner)
+     */
+    async rename(title: string | null): Promise<boolean> {
+      const ok = await act((id) => api.renameSession(id, title));
+      if (ok) await refreshSessions();
+      return ok;
+    },
+
+    /**
+     * Deletes the open session: its reminders end, it leaves the list, the page shows none.
+     *
+     * @returns whether the host accepted it
+     */
+    async remove(): Promise<boolean> {
+      const id = current.peek();
+      const ok = await act((sid) => api.deleteSession(sid));
+      if (!ok || id === null) return false;
+      await refreshSessions();
+      if (current.peek() === id) deps.navigate(null);
+      return true;
     },
 
     /** Clears the error banner. */

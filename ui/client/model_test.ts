@@ -51,7 +51,12 @@ function fakeHost(config: ClientConfigWire) {
       logs.set(id, { events: [], views: {} });
       return Promise.resolve(header(id));
     },
-    resumeSession: (id) => (calls.push(`resume ${id}`), Promise.resolve()),
+    resumeSession: (id) =>
+      logs.has(id)
+        ? (calls.push(`resume ${id}`), Promise.resolve())
+        : Promise.reject(new ApiError("session_not_found", `no session ${id}`)),
+    renameSession: (id, title) => (calls.push(`rename ${id} ${title}`), Promise.resolve()),
+    deleteSession: (id) => (calls.push(`delete ${id}`), logs.delete(id), Promise.resolve()),
     forkSession: (id) => {
       const child = `${id}-fork`;
       logs.set(child, { events: [...logs.get(id)!.events], views: {} });
@@ -527,4 +532,28 @@ Deno.test("the alert stream alerts for a session not shown, marks its row, and o
   ok(acked.includes(`b chime:b:sch_water@${at}`));
   equal(model.alerts.unseen.value, 0);
   model[Symbol.dispose]();
+});
+
+Deno.test("an unknown session is one final state: no window, no stream, no banner; New session leaves it", async () => {
+  const { model, connected, host } = await page();
+  await model.openSession("ghost");
+  equal(model.missing.value, "ghost");
+  equal(model.win.value, null);
+  equal(model.banner.value, null, "no error banner on top of the state");
+  equal(connected.length, 0, "no stream, so nothing retries");
+  await model.newSession();
+  equal(model.missing.value, null);
+  ok(host.calls.some((c) => c.startsWith("resume s")));
+});
+
+Deno.test("rename and delete the open session: the host is asked, a deleted one routes to none", async () => {
+  const { model, host } = await page();
+  await model.newSession();
+  const id = model.current.value!;
+  ok(await model.rename("Groceries"));
+  ok(host.calls.includes(`rename ${id} Groceries`));
+  ok(await model.remove());
+  ok(host.calls.includes(`delete ${id}`));
+  equal(model.current.value, null, "routed to no session");
+  equal(model.sessions.value.some((s) => s.header.id === id), false);
 });

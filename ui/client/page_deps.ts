@@ -23,6 +23,10 @@ export interface PageApi {
   listSessions(query: { limit: number; before?: string | null }): Promise<SessionsPage>;
   /** `POST /api/sessions` with the browser's zone. */
   createSession(): Promise<WireHeader>;
+  /** `PATCH /api/sessions/:id` `{ title }`. */
+  renameSession(id: string, title: string | null): Promise<void>;
+  /** `DELETE /api/sessions/:id`. */
+  deleteSession(id: string): Promise<void>;
   /** `POST /api/sessions/:id/resume`. */
   resumeSession(id: string): Promise<void>;
   /** `POST /api/sessions/:id/fork`. */
@@ -76,8 +80,11 @@ export interface PageDeps {
    * @default none (no alerts from sessions not open)
    */
   readonly watchAlerts?: (ids: readonly string[], handlers: AlertHandlers) => Disposable;
-  /** Routes to a session (`location.hash = #/s/<id>`; the router then calls `openSession`). */
-  navigate(id: string): void;
+  /**
+   * Routes to a session (`location.hash = #/s/<id>`; the router then calls `openSession`), or
+   * to none with `null` (after the open session was deleted).
+   */
+  navigate(id: string | null): void;
   /**
    * Routes to a page view (`location.hash = #/v/<name>`; the router then calls `openView`).
    * @default none: no page views

@@ -8,7 +8,9 @@
  * @module
  */
 import type { VNode } from "preact";
-import { type Lang, lang, localeOf } from "../i18n.ts";
+import { useRef } from "preact/hooks";
+import { useFocusTrap } from "./focus_trap.ts";
+import { HOUR_CYCLE, type Lang, lang, localeOf } from "../i18n.ts";
 import { icon, type IconName } from "../icons.ts";
 import type { SessionSummary } from "../wire.ts";
 import type { Page } from "./model.ts";
@@ -31,6 +33,7 @@ export function createdLabel(createdAt: string, l: Lang, timeZone?: string): str
     return d.toLocaleString(localeOf(l), {
       dateStyle: "medium",
       timeStyle: "short",
+      hourCycle: HOUR_CYCLE,
       ...(timeZone ? { timeZone } : {}),
     });
   } catch {
@@ -98,8 +101,16 @@ export function SessionList(props: { readonly model: Page }): VNode {
   const { model } = props;
   const list = model.sessions.value;
   const open = model.drawer.value;
+  const nav = useRef<HTMLElement>(null);
+  useFocusTrap(
+    open,
+    nav,
+    () => document.querySelector<HTMLElement>("[data-testid=open-drawer]"),
+  );
   return (
     <nav
+      ref={nav}
+      tabIndex={-1}
       id="sessions"
       class={`sidebar${open ? " open" : ""}`}
       aria-label={text("sessions")}

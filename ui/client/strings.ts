@@ -76,6 +76,18 @@ export const T: Readonly<Record<Lang, Readonly<Record<string, string>>>> = {
     signOutAll: "Sign out everywhere",
     signOutAllTitle: "End every browser's sign-in to this host, this one included",
     signedInUntil: "Signed in until {date}",
+    tooManyChars: "{n} characters too many",
+    rename: "Rename session",
+    renameLabel: "Session title",
+    renameSave: "Save",
+    deleteSession: "Delete session",
+    deleteAsk: "Delete “{title}”?",
+    deleteBody:
+      "Anything it has pending stops, and it leaves the list. This cannot be undone here.",
+    missingTitle: "Session not found",
+    missingBody:
+      "This session does not exist, or it was deleted. Start a new one, or pick one from the list.",
+    hostDown: "Cannot reach the server. Waiting for it to come back…",
   },
   zh: {
     sessions: "会话",
@@ -146,6 +158,16 @@ export const T: Readonly<Record<Lang, Readonly<Record<string, string>>>> = {
     signOutAll: "在所有浏览器退出",
     signOutAllTitle: "结束所有浏览器在此主机上的登录，包括这一个",
     signedInUntil: "登录有效至 {date}",
+    tooManyChars: "超出 {n} 个字符",
+    rename: "重命名会话",
+    renameLabel: "会话标题",
+    renameSave: "保存",
+    deleteSession: "删除会话",
+    deleteAsk: "删除“{title}”？",
+    deleteBody: "它待处理的一切都会停止，并从列表中移除。此操作无法在页面上撤销。",
+    missingTitle: "找不到会话",
+    missingBody: "这个会话不存在，或已被删除。可以新建一个会话，或从列表中选择。",
+    hostDown: "无法连接服务器，正在等待它恢复…",
   },
 };
 

@@ -13,6 +13,7 @@ import { ConnectionBadge } from "./connection_badge.tsx";
 import { LangToggle } from "./lang_toggle.tsx";
 import type { Page } from "./model.ts";
 import { PanelChip } from "./panel_chip.tsx";
+import { isRenaming, SessionAdminButtons, SessionTitle } from "./session_admin.tsx";
 import { connection } from "./stream.ts";
 import { text } from "./strings.ts";
 
@@ -24,14 +25,16 @@ export function Topbar(props: { readonly model: Page }): VNode {
   const id = model.current.value;
   const summary = model.sessions.value.find((s) => s.header.id === id);
   const view = model.views.value.find((v) => v.definition.name === model.view.value);
-  const title = id
+  const title = model.missing.value !== null
+    ? text("missingTitle")
+    : id
     ? summary?.title || text("untitled")
     : view
     ? view.definition.label(lang.value)
     : "chime";
   const parent = summary?.forkOf ?? (h?.lineage ? { id: h.lineage.parentId, title: null } : null);
   return (
-    <header class="topbar">
+    <header class={`topbar${w && isRenaming(model) ? " renaming" : ""}`}>
       <button
         type="button"
         class="ghost icon-only menu-button"
@@ -44,7 +47,9 @@ export function Topbar(props: { readonly model: Page }): VNode {
         {icon("menu")}
       </button>
       <div class="title">
-        <h1 data-testid="page-title">{title}</h1>
+        {w
+          ? <SessionTitle model={model} title={title} />
+          : <h1 data-testid="page-title">{title}</h1>}
         {(parent || h?.timeZone) && (
           <p class="sub">
             {parent && (
@@ -79,6 +84,7 @@ export function Topbar(props: { readonly model: Page }): VNode {
             <span class="label" aria-hidden="true">{text("fork")}</span>
           </button>
         )}
+        {w && <SessionAdminButtons model={model} />}
         {w && <ConnectionBadge state={connection.value} />}
         <LangToggle />
       </div>

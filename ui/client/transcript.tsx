@@ -79,6 +79,9 @@ export function Transcript(props: TranscriptProps): VNode {
     for (const child of c.children) ro.observe(child);
     return () => ro.disconnect();
   });
+  // Messages of the running turn (after the last `turn/end`) offer no Retry or Edit until it ends.
+  let settled = -1;
+  for (const node of props.nodes) if (node.type === "turn/end") settled = node.seq;
   const older = () => {
     const c = box.current;
     anchor.current = c ? firstVisible(c) : null;
@@ -125,7 +128,9 @@ export function Transcript(props: TranscriptProps): VNode {
               <MessageExtras
                 node={node}
                 state={props.states.get(node.seq)}
-                actions={node.seq >= props.seedLength ? props.actions : undefined}
+                actions={node.seq >= props.seedLength && !(props.thinking && node.seq > settled)
+                  ? props.actions
+                  : undefined}
               />
             )}
           </div>

@@ -10,7 +10,7 @@ import { el } from "../_el.ts";
 import { reminderActions } from "./_actions.ts";
 import { editTargetOf } from "./_edit.ts";
 import { previewList } from "./_preview.ts";
-import { SERIES_TEXT } from "./_series_strings.ts";
+import { lateLine, SERIES_TEXT } from "./_series_strings.ts";
 import { servicesOf } from "./_services.ts";
 import { TEXT, when } from "./_strings.ts";
 import { icon } from "../icons.ts";
@@ -38,7 +38,7 @@ export function reminderPresentation(view: unknown): ReminderPresentation | unde
   const v = view as { type?: unknown; presentation?: Record<string, unknown> } | undefined;
   const p = v?.presentation;
   if (v?.type !== "schedule/change" || !p) return undefined;
-  const { scheduleId, prompt, occurrenceAt, recurring, missed, snoozeOf } = p;
+  const { scheduleId, prompt, occurrenceAt, recurring, missed, snoozeOf, late } = p;
   if (typeof scheduleId !== "string" || typeof prompt !== "string") return undefined;
   if (typeof occurrenceAt !== "string") return undefined;
   const r = recurring as ReminderPresentation["recurring"] | undefined;
@@ -50,7 +50,13 @@ export function reminderPresentation(view: unknown): ReminderPresentation | unde
     ...(r && typeof r.rrule === "string" && typeof r.timeZone === "string" ? { recurring: r } : {}),
     ...(typeof missed === "number" && missed > 0 ? { missed } : {}),
     ...(s && typeof s.id === "string" ? { snoozeOf: s } : {}),
+    ...(isLate(late) ? { late } : {}),
   };
+}
+
+function isLate(late: unknown): late is NonNullable<ReminderPresentation["late"]> {
+  const l = late as { ms?: unknown; while?: unknown } | undefined;
+  return typeof l?.ms === "number" && (l.while === "closed" || l.while === "busy");
 }
 
 /**
@@ -76,6 +82,8 @@ export function reminderCard(
   const paused = listed ? listed.paused === true : r?.paused === true;
   const preview = listed?.preview ?? r?.preview;
   const zone = listed?.repeat?.timeZone ?? r?.timeZone ?? ctx.timeZone;
+  // A series the log says ended (stopped, deleted) has no next occurrence to name.
+  const ended = known?.ended === true;
   return el(
     "article",
     {
@@ -100,10 +108,17 @@ export function reminderCard(
         "p",
         { class: "repeat", "data-testid": "reminder-repeat" },
         icon("repeat"),
-        ` ${repeatLine(r, listed ? listed.scheduledAt : r.nextAt, ctx)}`,
+        ` ${repeatLine(r, ended ? "ended" : listed ? listed.scheduledAt : r.nextAt, ctx)}`,
       )
       : null,
-    r ? previewList(preview, zone, r.rrule, ctx) : null,
+    r && !ended ? previewList(preview, zone, r.rrule, ctx) : null,
+    presentation.late
+      ? el(
+        "p",
+        { class: "late", "data-testid": "reminder-late", "data-while": presentation.late.while },
+        lateLine(presentation.late, ctx.lang === "zh"),
+      )
+      : null,
     presentation.missed ? el("p", { class: "missed" }, t.missed(presentation.missed)) : null,
     el(
       "p",

@@ -104,6 +104,8 @@ export interface CardState {
   readonly actionable: boolean;
   /** What came of it, if anything did. */
   readonly outcome?: DurableOutcome;
+  /** Its series no longer repeats (stopped or deleted in the log): no "next …" to show. */
+  readonly ended?: boolean;
 }
 
 /**
@@ -132,5 +134,6 @@ export function cardState(
   const stopped = stop === undefined ? undefined : { state: "stopped" as const, seq: stop };
   const outcome = snoozed && stopped ? (snoozed.seq > stopped.seq ? snoozed : stopped) : snoozed ??
     stopped;
-  return outcome ? { actionable, outcome } : { actionable };
+  const ended = facts.stops.has(scheduleId) ? { ended: true } : {};
+  return outcome ? { actionable, outcome, ...ended } : { actionable, ...ended };
 }

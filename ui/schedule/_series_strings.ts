@@ -29,6 +29,37 @@ function lateness(ms: number, zh: boolean): string {
   return zh ? `${h} 小时` : `${h} h`;
 }
 
+/**
+ * A late delivery in words, for a card: "Delivered 2 minutes late, while the session was
+ * closed" (README.md#the-page).
+ *
+ * @param late the presentation's lateness
+ * @param zh Chinese
+ * @returns the sentence
+ */
+export function lateLine(
+  late: { readonly ms: number; readonly while: string },
+  zh: boolean,
+): string {
+  const m = Math.round(late.ms / 60_000);
+  const h = Math.round(late.ms / 3_600_000);
+  const d = Math.round(late.ms / 86_400_000);
+  const en = (n: number, u: string) => `${n} ${u}${n === 1 ? "" : "s"}`;
+  const size = m < 120
+    ? (zh ? `${m} 分钟` : en(m, "minute"))
+    : h < 48
+    ? (zh ? `${h} 小时` : en(h, "hour"))
+    : (zh ? `${d} 天` : en(d, "day"));
+  if (zh) {
+    return late.while === "busy"
+      ? `晚了 ${size}送达：等上一轮回复结束后才送出`
+      : `晚了 ${size}送达：到时间时会话未打开`;
+  }
+  return late.while === "busy"
+    ? `Delivered ${size} late, after the turn that was running`
+    : `Delivered ${size} late, while the session was closed`;
+}
+
 /** The series strings, by language. */
 export const SERIES_TEXT = {
   en: {

@@ -154,6 +154,14 @@ export const SCHEDULE_CLIENT: ClientRenderer = {
       en: "Say hello. Ask for a reminder in plain words, in English or 中文.",
       zh: "打个招呼吧。可以用中文或英文让我设置提醒。",
     },
+    hostDown: {
+      en: "Cannot reach the server. Reminders cannot fire until it is back.",
+      zh: "无法连接服务器。服务器恢复之前，提醒无法触发。",
+    },
+    deleteBody: {
+      en: "Its reminders stop and it leaves the list. This cannot be undone here.",
+      zh: "它的提醒会停止，并从列表中移除。此操作无法在页面上撤销。",
+    },
   },
   alertOf(view, lang) {
     const p = reminderPresentation(view);

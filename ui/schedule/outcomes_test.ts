@@ -68,8 +68,13 @@ Deno.test("cardState(): a snooze or stop in the committed log is the card's outc
   deepEqual(cardState(cardFacts(stopped, 6), "sch_s", T2, 2), {
     actionable: true,
     outcome: { state: "stopped", seq: 5 },
+    ended: true,
   }, "the later of snooze and stop");
-  deepEqual(cardState(cardFacts(stopped, 6), "sch_s", T1, 1), { actionable: false });
+  deepEqual(
+    cardState(cardFacts(stopped, 6), "sch_s", T1, 1),
+    { actionable: false, ended: true },
+    "an older card of a stopped series names no next occurrence either",
+  );
   const resnoozed = [...stopped, change(6, { op: "update", id: "sch_z", record: snooze(at) })];
   equal(cardState(cardFacts(resnoozed, 7), "sch_s", T2, 2).outcome?.state, "snoozed");
   const cancelled = [...log, change(5, { op: "delete", id: "sch_z" })];
@@ -125,7 +130,7 @@ Deno.test("regression: after a reload the card shows its durable outcome, not th
   equal(byTestId(latest, "reminder-outcome")?.["data-state"], "snoozed");
   equal(
     vnodeText(byTestId(latest, "reminder-outcome")?.children),
-    "Snoozed until Jan 1, 2030, 9:01 AM",
+    "Snoozed until Jan 1, 2030, 09:01",
   );
   ok(byTestId(latest, "snooze-600"), "snoozing again moves the pending snooze: still offered");
   const stopped = [...snoozed, change(4, { op: "stop", id: "sch_s" })];
@@ -243,6 +248,7 @@ Deno.test("the panel lends each card its state from the window's committed event
   deepEqual(lent().card?.("sch_s", T2, 2), {
     actionable: true,
     outcome: { state: "stopped", seq: 3 },
+    ended: true,
   });
   w[Symbol.dispose]();
   panel[Symbol.dispose]();
@@ -291,6 +297,7 @@ Deno.test("regression: a delivered snooze record takes the buttons from the card
   deepEqual(cardState(cardFacts(seriesChain, 6), "sch_s", T2, 2), {
     actionable: false,
     outcome: { state: "stopped", seq: 5 },
+    ended: true,
   });
   deepEqual(cardState(cardFacts(seriesChain, 6), "sch_z", T2, 4), { actionable: true });
 });

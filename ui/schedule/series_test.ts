@@ -233,11 +233,11 @@ Deno.test("the History disclosure fetches when opened and lists each entry at it
     history: () => ({ state: "loaded", entries }),
   });
   const text = vnodeText(byTestId(loaded, "reminder-history")?.children);
-  match(text, /Jan 1, 2030, 8:00 AM · Created · next Jan 1, 2030, 9:00 AM/);
-  match(text, /Delivered · for Jan 1, 2030, 9:00 AM · 3 s late · 2 missed/);
-  match(text, /Paused.*Resumed · next Jan 2, 2030, 9:00 AM/);
-  match(text, /Skipped · for Jan 2, 2030, 9:00 AM/);
-  match(text, /Snoozed · until Jan 1, 2030, 9:18 AM/);
+  match(text, /Jan 1, 2030, 08:00 · Created · next Jan 1, 2030, 09:00/);
+  match(text, /Delivered · for Jan 1, 2030, 09:00 · 3 s late · 2 missed/);
+  match(text, /Paused.*Resumed · next Jan 2, 2030, 09:00/);
+  match(text, /Skipped · for Jan 2, 2030, 09:00/);
+  match(text, /Snoozed · until Jan 1, 2030, 09:18/);
   match(text, /Changed · next.*Stopped/);
   equal(byTestId(loaded, "history-entry")?.["data-kind"], "created");
   const zh = vnodeText(historyControl("sch_1", { ...c, lang: "zh" }, {

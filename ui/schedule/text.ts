@@ -8,7 +8,7 @@
  * @module
  */
 import { describeRule } from "@chime/schedule/describe";
-import { type Lang, localeOf } from "../i18n.ts";
+import { HOUR_CYCLE, type Lang, localeOf } from "../i18n.ts";
 import type { RenderContext } from "../registry.ts";
 
 /** The fixed session-local label, per language. */
@@ -51,6 +51,7 @@ export function formatOccurrence(iso: string, ctx: RenderContext): FormattedOccu
     new Intl.DateTimeFormat(localeOf(ctx.lang), {
       dateStyle: "medium",
       timeStyle: seconds ? "medium" : "short",
+      hourCycle: HOUR_CYCLE,
       timeZone,
     });
   let fmt: Intl.DateTimeFormat;
@@ -107,7 +108,8 @@ export interface RepeatInfo {
  * (`daily at 09:00 (Asia/Shanghai), 5 times`), so it is added only when the words lack it.
  *
  * @param repeat the rule, its zone and the host's wording
- * @param nextAt the next target (UTC), `null` when the series is exhausted, `undefined` unknown
+ * @param nextAt the next target (UTC), `null` when the series is exhausted, `"ended"` when it was
+ *   stopped or deleted, `undefined` unknown
  * @param ctx the viewer's language and zone (the next time is shown in the viewer's zone)
  * @returns the line
  * @example A transcript row's words are the server's
@@ -124,7 +126,7 @@ export interface RepeatInfo {
  */
 export function repeatLine(
   repeat: RepeatInfo,
-  nextAt: string | null | undefined,
+  nextAt: string | null | undefined | "ended",
   ctx: RenderContext,
 ): string {
   const zh = ctx.lang === "zh";
@@ -138,7 +140,9 @@ export function repeatLine(
     ? `（${repeat.timeZone}）`
     : ` (${repeat.timeZone})`;
   if (nextAt === undefined) return `${lead}${zone}`;
-  const next = nextAt === null
+  const next = nextAt === "ended"
+    ? (zh ? "已停止，不再重复" : "stopped, no further occurrences")
+    : nextAt === null
     ? (zh ? "已是最后一次" : "no further occurrences")
     : `${zh ? "下次" : "next"} ${formatOccurrence(nextAt, ctx).local}`;
   return `${lead}${zone}${zh ? "· " : " · "}${next}`;

@@ -56,7 +56,7 @@ Deno.test("a recurring card says how it repeats and when next, and its buttons c
   );
   equal(
     vnodeText(byTestId(card, "reminder-repeat")?.children),
-    " repeats daily at 09:00 (Asia/Shanghai) · next Jan 2, 2030, 9:00 AM",
+    " repeats daily at 09:00 (Asia/Shanghai) · next Jan 2, 2030, 09:00",
   );
   match(vnodeText(card), /2 earlier occurrences were missed/);
   (byTestId(card, "snooze-600")?.onClick as () => void)();
@@ -83,7 +83,7 @@ Deno.test("Stop repeating shows only while the series is active; the card shows 
   const card = renderScheduleChange(node, ctx(snoozed.s));
   equal(
     vnodeText(byTestId(card, "reminder-outcome")?.children),
-    "Snoozed until Jan 1, 2030, 9:10 AM",
+    "Snoozed until Jan 1, 2030, 09:10",
   );
   const stopped = renderScheduleChange(
     node,
@@ -128,7 +128,7 @@ Deno.test("v2 rows: recurring create, snooze, update, stop and skip read as one 
   };
   match(
     line({ version: 2, op: "create", record: recurring }),
-    /^ Repeating reminder set: take vitamins · repeats daily at 09:00 \(Asia\/Shanghai\) · first Jan 1, 2030, 9:00 AM/,
+    /^ Repeating reminder set: take vitamins · repeats daily at 09:00 \(Asia\/Shanghai\) · first Jan 1, 2030, 09:00/,
   );
   const snooze = {
     id: "sch_2",
@@ -238,7 +238,7 @@ Deno.test("regression: repeatLine() names the zone once when the host's words al
   };
   equal(
     repeatLine(daily, next, ctx()),
-    "repeats daily at 09:00 (Asia/Shanghai), 5 times · next Jan 2, 2030, 9:00 AM",
+    "repeats daily at 09:00 (Asia/Shanghai), 5 times · next Jan 2, 2030, 09:00",
   );
   equal(
     repeatLine(daily, next, ctx(undefined, "zh")),
