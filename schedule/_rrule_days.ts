@@ -101,6 +101,11 @@ export function nextAllowedDay(rule: Rule, wall: WallMs, budget: Budget): WallMs
     month++;
     fromDay = 1;
   }
+  // A pausing budget (the sliced probe, `_probe.ts`) resumes here: the first wall not searched
+  // yet, so the walk pauses at the next period start and goes on from it once refilled.
+  if (budget.pause && budget.left <= 0 && monthWall(month) <= LAST_WALL) {
+    return month === monthIndex(wall) ? wall : monthWall(month);
+  }
   budget.spent ||= budget.left <= 0;
   return LAST_WALL + DAY;
 }

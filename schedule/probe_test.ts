@@ -65,3 +65,17 @@ Deno.test("a rule that never occurs takes many slices, each at most SLICE units 
   assert.ok(slices >= MAX_WORK / (SLICE + 13) - 1, `${slices} slices`);
   assert.ok(probe.spent >= MAX_WORK);
 });
+
+Deno.test("regression: a day search that runs out of its slice resumes instead of ending the walk", async () => {
+  // The day search (`nextAllowedDay`) spends budget inside one period: with a 250-unit slice it
+  // ran out and answered "nothing until year 9999", refusing a rule that occurs.
+  const rrule = "FREQ=HOURLY;INTERVAL=131;BYDAY=MO,SA;BYHOUR=0";
+  const dtstart = new Date(Date.UTC(2027, 0, 1) + 2_005_200_000).toISOString().slice(0, 19);
+  const expected = oneWalk(compiled(rrule, dtstart, "America/New_York"));
+  assert.equal(expected, true);
+  assert.equal(probeNow(compiled(rrule, dtstart, "America/New_York"), { spent: 0 }), true);
+  assert.equal(
+    await probeSliced(compiled(rrule, dtstart, "America/New_York"), { spent: 0 }),
+    true,
+  );
+});

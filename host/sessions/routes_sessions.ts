@@ -12,7 +12,6 @@ import { attachedHistory, detachedHistory } from "./history.ts";
 import type { SessionRow } from "./titles.ts";
 import { webHost } from "../plugins/plugin_routes.ts";
 import type { Plugin, SessionCounts, WebHost } from "@chime/contract";
-import { SessionTitles } from "./titles.ts";
 import { deleteSession, renameSession, titleField } from "./admin.ts";
 import type { HostRuntime } from "./runtime.ts";
 import { type StreamOptions, streamSession } from "../feed/sse.ts";
