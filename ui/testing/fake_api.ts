@@ -189,6 +189,8 @@ export function startFakeApi(): FakeApi {
     if (!s) return error("session_not_found", 404);
     const tz = s.header.timeZone ?? "UTC";
     if (parts[1] === "resume") return json({ header: s.header, live: true });
+    // A notification was seen (README "The page"): the real host tells the other pages.
+    if (parts[1] === "acknowledge" && req.method === "POST") return json({});
     if (parts[1] === "fork" && req.method === "POST") {
       const id = `s${++n}`;
       const events = s.events.map((e) => ({ ...e }));
