@@ -20,7 +20,8 @@ import { lockDatabaseFile } from "../_writer_lock.ts";
 import { checkForkPoint } from "../_fork.ts";
 import { rowToHeader, SELECT_CURSOR } from "./_libsql_sql.ts";
 import { loadAll, readHeaders, readPage, readTail, readTypes } from "./_libsql_read.ts";
-import { type Fence, GroupCommit } from "./_libsql_group.ts";
+import { type Fence, GroupCommit } from "../_group_commit.ts";
+import { libsqlCommitTarget } from "./_libsql_commit.ts";
 
 /** Options of {@linkcode LibsqlBackend.open}. */
 export interface LibsqlBackendOptions {
@@ -68,7 +69,7 @@ export class LibsqlBackend implements PersistenceBackend {
   private constructor(client: Client, lock: Disposable | undefined, fence: Fence | undefined) {
     this.#client = client;
     this.#lock = lock;
-    this.#group = new GroupCommit(client, fence, (id) => this.cursor(id));
+    this.#group = new GroupCommit(libsqlCommitTarget(client), fence, (id) => this.cursor(id));
   }
 
   /**
