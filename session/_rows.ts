@@ -12,9 +12,11 @@ import {
   checkEvent,
   checkHeader,
   corrupt,
+  damageOf,
   decodeNullableText,
   decodeText,
   parseJson,
+  type StorageDamage,
 } from "./_decode.ts";
 
 /** A row as a SQL client returns it: column name → value. */
@@ -129,4 +131,32 @@ export function rowToHeader(row: StoredRow, sessionId?: string): SessionHeader {
     ...(timeZone === undefined ? {} : { timeZone }),
     ...(seedLength === null ? {} : { seedLength: Number(seedLength) }),
   }, id);
+}
+
+/**
+ * One event row of a scan in primary-key order: records a gap before it and its damage.
+ *
+ * @param expected the seq the row should hold (the previous one plus 1, or 0)
+ * @returns the seq expected next
+ */
+export function checkRow(
+  row: StoredRow,
+  id: string,
+  expected: number,
+  damage: StorageDamage[],
+): number {
+  const seq = Number(row.seq);
+  if (seq !== expected) {
+    damage.push({
+      sessionId: id,
+      seq: expected,
+      what: seq - expected === 1 ? "missing" : `missing (seqs ${expected}..${seq - 1})`,
+    });
+  }
+  try {
+    rowToEvent(row, id, seq);
+  } catch (error) {
+    damage.push(damageOf(error));
+  }
+  return seq + 1;
 }

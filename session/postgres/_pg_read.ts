@@ -1,0 +1,118 @@
+/**
+ * Private: the read queries of the PostgreSQL backend (documented on `PostgresBackend`). A read
+ * that must see one state (the tail, a whole session) runs in one `REPEATABLE READ READ ONLY`
+ * transaction; rows are decoded by the mapping the SQL backends share (`session/_rows.ts`).
+ *
+ * @module
+ */
+import type { EventPage, StoredCursor, StoredSession, StoredTail } from "../backend.ts";
+import type { SessionEvent } from "../event.ts";
+import type { SessionHeader } from "../header.ts";
+import { corrupt } from "../_decode.ts";
+import { pageEvents, rowToEvent, rowToHeader } from "../_rows.ts";
+import type postgres from "postgres";
+import type { Sql } from "./_pg_open.ts";
+
+type Query = Sql | postgres.TransactionSql;
+
+const HEADER = "id, cwd, created_at, origin, parent_id, forked_through_seq, delegation_depth, " +
+  "seed_length, time_zone";
+
+async function head(sql: Query, id: string) {
+  const [row] = await sql.unsafe(
+    `SELECT ${HEADER}, (SELECT max(seq) FROM chime.events WHERE session_id = s.id) AS last_seq
+     FROM chime.sessions s WHERE id = $1`,
+    [id],
+  );
+  return row;
+}
+
+/** The header and `max(seq) + 1` (`PostgresBackend.cursor`). */
+export async function readCursor(sql: Sql, id: string): Promise<StoredCursor | undefined> {
+  const row = await head(sql, id);
+  if (row === undefined) return undefined;
+  return { header: rowToHeader(row, id), length: row.last_seq === null ? 0 : row.last_seq + 1 };
+}
+
+/** A whole session in one snapshot (`PostgresBackend.load`). */
+export async function loadAll(sql: Sql, id: string): Promise<StoredSession | undefined> {
+  return await sql.begin("isolation level repeatable read read only", async (tx) => {
+    const row = await head(tx, id);
+    if (row === undefined) return undefined;
+    const rows = await tx`SELECT seq, type, at, data FROM chime.events WHERE session_id = ${id}
+      ORDER BY seq`;
+    return { header: rowToHeader(row, id), events: rows.map((r, i) => rowToEvent(r, id, i)) };
+  });
+}
+
+/** The header, length and newest `count` events in one snapshot (`PostgresBackend.tail`). */
+export async function readTail(
+  sql: Sql,
+  id: string,
+  count: number,
+): Promise<StoredTail | undefined> {
+  return await sql.begin("isolation level repeatable read read only", async (tx) => {
+    const row = await head(tx, id);
+    if (row === undefined) return undefined;
+    const length = row.last_seq === null ? 0 : row.last_seq + 1;
+    const newest = await tx`SELECT seq, type, at, data FROM chime.events
+      WHERE session_id = ${id} ORDER BY seq DESC LIMIT ${count}`;
+    const start = length - Math.min(count, length);
+    const events = newest.toReversed().map((r, i) => rowToEvent(r, id, start + i));
+    return { header: rowToHeader(row, id), length, events };
+  });
+}
+
+/** Events of some types in a seq range, from `events_by_type` (`PostgresBackend.readByType`). */
+export async function readTypes(
+  sql: Sql,
+  id: string,
+  types: readonly string[],
+  from: number,
+  to: number,
+): Promise<SessionEvent[]> {
+  if (types.length === 0 || to <= from) return [];
+  const rows = await sql`SELECT seq, type, at, data FROM chime.events
+    WHERE session_id = ${id} AND type = ANY(${[...types]}::text[]) AND seq >= ${from}
+    AND seq < ${to} ORDER BY seq`;
+  return rows.map((r) => rowToEvent(r, id, Number(r.seq)));
+}
+
+/** One dense page (`PostgresBackend.readEvents`). */
+export async function readPage(sql: Sql, id: string, page: EventPage): Promise<SessionEvent[]> {
+  const limit = page.limit ?? 500;
+  if (!Number.isSafeInteger(limit) || limit < 0) {
+    throw new RangeError(`Cannot read events: limit ${limit} is not a non-negative integer`);
+  }
+  const before = page.before ?? null;
+  const after = page.after ?? null;
+  const desc = page.before !== undefined;
+  const rows = await sql.unsafe(
+    `SELECT seq, type, at, data FROM chime.events WHERE session_id = $1
+      AND ($2::integer IS NULL OR seq < $2) AND ($3::integer IS NULL OR seq > $3)
+      ORDER BY seq ${desc ? "DESC" : "ASC"} LIMIT $4`,
+    [id, before, after, limit],
+  );
+  const { events, missingIfStored } = pageEvents(rows, id, page);
+  if (missingIfStored !== undefined) {
+    const [last] = await sql`SELECT max(seq) AS last FROM chime.events WHERE session_id = ${id}`;
+    if (last!.last !== null && Number(last!.last) >= missingIfStored) {
+      throw corrupt({ sessionId: id, seq: missingIfStored }, "missing");
+    }
+  }
+  return events;
+}
+
+/** Every readable header, newest first (`PostgresBackend.list`). */
+export async function readHeaders(sql: Sql): Promise<SessionHeader[]> {
+  const rows = await sql.unsafe(
+    `SELECT ${HEADER} FROM chime.sessions ORDER BY created_at DESC, id`,
+  );
+  return rows.flatMap((row) => {
+    try {
+      return [rowToHeader(row)];
+    } catch {
+      return [];
+    }
+  });
+}
