@@ -1,10 +1,12 @@
 /**
  * {@linkcode redactUrl}: the one redaction of storage locations, used by every driver for its
  * startup banner (`StorageDriver.describe`), its error messages and error details, so no output
- * of the host (console, logs, HTTP errors) carries a secret (README "Configuration").
+ * of the host (console, logs, HTTP errors) carries a secret (README "Configuration"); and the
+ * two open-time errors that name a location, built with it.
  *
  * @module
  */
+import { SessionError } from "./errors.ts";
 
 /** Query parameters that carry a secret (libSQL `authToken`, PostgreSQL `password`, TLS keys). */
 const SECRET_PARAMS = /^(authtoken|auth_token|password|pass|passwd|token|sslpassword|sslkey)$/i;
@@ -82,5 +84,38 @@ function secretsOf(url: string): string[] {
     } catch {
       return [s];
     }
+  });
+}
+
+/**
+ * The `storage_unavailable` error of a store that cannot be reached or refuses the login (an
+ * unreachable server, a wrong password or token, a missing database), the URL redacted.
+ *
+ * @param url the configured URL
+ * @param error what the client threw
+ * @returns the error (`details.url` redacted, `details.reason`)
+ */
+export function storageUnavailable(url: string, error: unknown): SessionError {
+  const reason = redactText(String((error as Error)?.message ?? error), url);
+  const shown = redactUrl(url);
+  return new SessionError("storage_unavailable", `Cannot open ${shown}: ${reason}`, {
+    details: { url: shown, reason },
+  });
+}
+
+/**
+ * The `schema_rejected` error of a store whose schema is not ours, the URL redacted.
+ *
+ * @param url the configured URL
+ * @param reason why (redacted too)
+ * @param cause the underlying error, if any
+ * @returns the error (`details.url`, `details.reason`)
+ */
+export function schemaRejected(url: string, reason: string, cause?: unknown): SessionError {
+  const shown = redactUrl(url);
+  const why = redactText(reason, url);
+  return new SessionError("schema_rejected", `Cannot open ${shown}: ${why}`, {
+    ...(cause === undefined ? {} : { cause }),
+    details: { url: shown, reason: why },
   });
 }

@@ -11,7 +11,11 @@
 import { join } from "node:path";
 
 /** Where Debian's `postgresql` package puts the binaries (overridable with `CHIME_PG_BIN`). */
-const BIN_DIRS = ["/usr/lib/postgresql/17/bin", "/usr/lib/postgresql/16/bin", "/usr/lib/postgresql/15/bin"];
+const BIN_DIRS = [
+  "/usr/lib/postgresql/17/bin",
+  "/usr/lib/postgresql/16/bin",
+  "/usr/lib/postgresql/15/bin",
+];
 
 function findBin(): string | undefined {
   const own = Deno.env.get("CHIME_PG_BIN");

@@ -9,7 +9,7 @@
 import postgres from "postgres";
 import { classifyPostgres, POSTGRES_LAYOUT_QUERY, type PostgresState } from "@chime/migrations";
 import { SessionError } from "../errors.ts";
-import { redactText, redactUrl } from "../_redact.ts";
+import { redactText, schemaRejected, storageUnavailable } from "../_redact.ts";
 
 /** A postgres.js pool. */
 export type Sql = postgres.Sql;
@@ -68,34 +68,11 @@ export function isUnavailable(error: unknown): boolean {
   return name === "ConnectionRefused" || name === "ConnectionReset" || name === "TimedOut";
 }
 
-/**
- * The `storage_unavailable` error of a server that cannot be used, the URL redacted.
- *
- * @param url the configured URL
- * @param error what the client threw
- * @returns the error (`details.url` redacted, `details.reason`)
- */
-export function unavailable(url: string, error: unknown): SessionError {
-  const reason = redactText(String((error as Error)?.message ?? error), url);
-  const shown = redactUrl(url);
-  return new SessionError("storage_unavailable", `Cannot open ${shown}: ${reason}`, {
-    details: { url: shown, reason },
-  });
-}
+/** The `storage_unavailable` error of a server that cannot be used (the URL redacted). */
+export const unavailable = storageUnavailable;
 
-/**
- * The `schema_rejected` error of a database whose `chime` schema is not ours, the URL redacted.
- *
- * @param url the configured URL
- * @param reason why
- * @returns the error
- */
-export function rejectedPostgres(url: string, reason: string): SessionError {
-  const shown = redactUrl(url);
-  return new SessionError("schema_rejected", `Cannot open ${shown}: ${reason}`, {
-    details: { url: shown, reason },
-  });
-}
+/** The `schema_rejected` error of a foreign `chime` schema (the URL redacted). */
+export const rejectedPostgres = schemaRejected;
 
 /** Reads what {@linkcode classifyPostgres} needs (no write). */
 export async function readPostgresState(

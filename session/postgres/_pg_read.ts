@@ -56,7 +56,7 @@ export async function readTail(
     if (row === undefined) return undefined;
     const length = row.last_seq === null ? 0 : row.last_seq + 1;
     const newest = await tx`SELECT seq, type, at, data FROM chime.events
-      WHERE session_id = ${id} ORDER BY seq DESC LIMIT ${count}`;
+      WHERE session_id = ${id} ORDER BY seq DESC LIMIT ${count}::bigint`;
     const start = length - Math.min(count, length);
     const events = newest.toReversed().map((r, i) => rowToEvent(r, id, start + i));
     return { header: rowToHeader(row, id), length, events };
@@ -73,8 +73,8 @@ export async function readTypes(
 ): Promise<SessionEvent[]> {
   if (types.length === 0 || to <= from) return [];
   const rows = await sql`SELECT seq, type, at, data FROM chime.events
-    WHERE session_id = ${id} AND type = ANY(${[...types]}::text[]) AND seq >= ${from}
-    AND seq < ${to} ORDER BY seq`;
+    WHERE session_id = ${id} AND type = ANY(${[...types]}::text[]) AND seq >= ${from}::bigint
+    AND seq < ${to}::bigint ORDER BY seq`;
   return rows.map((r) => rowToEvent(r, id, Number(r.seq)));
 }
 
@@ -89,8 +89,8 @@ export async function readPage(sql: Sql, id: string, page: EventPage): Promise<S
   const desc = page.before !== undefined;
   const rows = await sql.unsafe(
     `SELECT seq, type, at, data FROM chime.events WHERE session_id = $1
-      AND ($2::integer IS NULL OR seq < $2) AND ($3::integer IS NULL OR seq > $3)
-      ORDER BY seq ${desc ? "DESC" : "ASC"} LIMIT $4`,
+      AND ($2::bigint IS NULL OR seq < $2::bigint) AND ($3::bigint IS NULL OR seq > $3::bigint)
+      ORDER BY seq ${desc ? "DESC" : "ASC"} LIMIT $4::bigint`,
     [id, before, after, limit],
   );
   const { events, missingIfStored } = pageEvents(rows, id, page);
