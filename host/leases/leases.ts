@@ -20,6 +20,7 @@ import type {
   StorageDriver,
   TimerHandle,
 } from "@chime/session";
+import { SessionError } from "@chime/session";
 import type { StorageSettings } from "../config/config.ts";
 import { ConfigError, HostError } from "../errors.ts";
 import { storageDriver } from "../registry.ts";
@@ -197,6 +198,34 @@ export class HostLeases implements AsyncDisposable {
     this.#held.delete(sessionId);
     await this.table.release(lease);
     this.#tokens.delete(sessionId);
+  }
+
+  /**
+   * Proves a session's lease before work that must not run under a lost one (a turn's model
+   * call, docs/deploy.md "Fencing"): a lease renewed within the last TTL/2 (on this host's
+   * clock) passes at once; an older one (the renewal timer ran late: a paused or starved
+   * process) is renewed now, so a host that wakes after another took over finds out here,
+   * before it calls the model.
+   *
+   * @param sessionId the session
+   * @throws {SessionError} `lease_lost` (`details.sessionId`) when this host no longer holds
+   *   the lease
+   */
+  async ensure(sessionId: string): Promise<void> {
+    let lease = this.#held.get(sessionId);
+    if (lease !== undefined && this.#clock.now() >= lease.expiresAt - this.#ttlMs / 2) {
+      await this.#renew(lease);
+      lease = this.#held.get(sessionId);
+    }
+    if (lease === undefined) {
+      throw new SessionError(
+        "lease_lost",
+        `Cannot run a turn of ${sessionId}: its lease was lost`,
+        {
+          details: { sessionId },
+        },
+      );
+    }
   }
 
   /**

@@ -140,6 +140,7 @@ export class HostRuntime implements AsyncDisposable {
       model: options.model ?? createModel(options.config.model, clock),
       clock,
       reportError,
+      ...(leases === undefined ? {} : { beforeStep: (id: string) => leases.ensure(id) }),
     });
     this.leases = leases;
     this.#liveness = new SessionLiveness({
