@@ -229,6 +229,19 @@ export class HostLeases implements AsyncDisposable {
   }
 
   /**
+   * Whether this host held a session's lease and has lost it (checked now: a held lease is
+   * renewed first).
+   *
+   * @param sessionId the session
+   * @returns `true` once another host took it from this one
+   */
+  async lostHere(sessionId: string): Promise<boolean> {
+    if (this.#tokens.get(sessionId) === undefined) return false;
+    await this.confirm(sessionId);
+    return !this.#held.has(sessionId);
+  }
+
+  /**
    * Re-checks one lease now (an append was refused by the fence): renews it, or declares it
    * lost.
    *
@@ -350,7 +363,9 @@ export function leaseRouting(
       if (owner !== undefined) throw ownedElsewhere(id, owner.url);
     }
     await next();
-    if (isLeaseLost(c.error)) {
+    // Refused by the fence, or failed in any way for a session this host held: when the lease
+    // is gone (a slow renewal may not have noticed yet), the answer is where the session went.
+    if (isLeaseLost(c.error) || (c.error !== undefined && await leases.lostHere(id))) {
       await leases.confirm(id);
       const owner = await leases.elsewhere(id);
       const error = ownedElsewhere(id, owner?.url ?? "");

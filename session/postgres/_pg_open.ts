@@ -26,6 +26,9 @@ export interface PoolSettings {
   readonly connectTimeoutSeconds: number;
 }
 
+/** How long the server lets one of chime's sessions idle inside a transaction, ms. */
+export const IDLE_IN_TRANSACTION_MS = 2_000;
+
 /** The advisory lock key that serializes schema preparation across hosts (ASCII `Chim`). */
 const SCHEMA_LOCK = 0x4368696d;
 
@@ -45,6 +48,10 @@ export function openPool(settings: PoolSettings): Sql {
     connection: {
       application_name: "chime",
       statement_timeout: settings.statementTimeoutMs,
+      // chime never idles inside a transaction: its statements follow one another. A session
+      // idle in one for this long belongs to a paused or stuck host, and the server ends it, so
+      // the row locks of its fence (`FOR SHARE` of a lease row) never block a take-over.
+      idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS,
     },
   });
 }
