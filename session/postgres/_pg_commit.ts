@@ -1,9 +1,9 @@
 /**
- * Private: what one group commit of the PostgreSQL backend runs, in one transaction: the fence
+ * Private: what one group commit of the PostgreSQL backend runs, in one statement: the fence
  * first (`SELECT … FOR SHARE` of the lease rows of the fenced sessions, matched against the
  * tokens this host holds: a take-over's `UPDATE` of such a row waits for this commit, and this
  * commit never writes for a token that is no longer stored), then the headers, the fork copies
- * and every event row of the group in one `INSERT … SELECT FROM unnest(…)` each
+ * and every event row of the group, each one `INSERT … SELECT FROM unnest(…)`
  * (docs/long-sessions.md "Fenced appends").
  *
  * @module
@@ -29,6 +29,45 @@ function columns(accepted: readonly Pending[]): [string[], number[], string[], s
 }
 
 /**
+ * The whole group commit as ONE statement (one implicit transaction, atomic): the fence CTE locks
+ * the fenced sessions' lease rows `FOR SHARE` where the token still matches (a concurrent
+ * take-over's `UPDATE` waits for this commit, or, committed first, leaves the row unmatched);
+ * the sessions it did not match are `lost`, and the headers, fork copies and events of every
+ * other session are inserted. One statement also means the pool never pins a connection for a
+ * transaction (README "Many hosts on PostgreSQL", the client).
+ */
+const COMMIT = `WITH held AS (
+    SELECT l.session_id FROM unnest($1::text[], $2::bigint[]) AS f(id, token)
+    JOIN chime.session_leases l ON l.session_id = f.id AND l.token = f.token
+    FOR SHARE OF l
+  ),
+  lost AS (SELECT x.id FROM unnest($1::text[]) AS x(id)
+    WHERE x.id NOT IN (SELECT session_id FROM held)),
+  headers AS (
+    INSERT INTO chime.sessions (id, cwd, created_at, origin, parent_id, forked_through_seq,
+      delegation_depth, seed_length, time_zone)
+    SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+      $8::integer[], $9::integer[], $10::integer[], $11::text[])
+      AS h(id, cwd, created_at, origin, parent_id, forked_through_seq, delegation_depth,
+        seed_length, time_zone)
+    WHERE h.id NOT IN (SELECT id FROM lost)
+  ),
+  copies AS (
+    INSERT INTO chime.events (session_id, seq, type, at, data)
+    SELECT k.child, e.seq, e.type, e.at, e.data
+    FROM unnest($12::text[], $13::text[], $14::integer[]) AS k(child, parent, through)
+    JOIN chime.events e ON e.session_id = k.parent AND e.seq <= k.through
+    WHERE k.child NOT IN (SELECT id FROM lost)
+  ),
+  rows AS (
+    INSERT INTO chime.events (session_id, seq, type, at, data)
+    SELECT * FROM unnest($15::text[], $16::integer[], $17::text[], $18::text[], $19::text[])
+      AS v(session_id, seq, type, at, data)
+    WHERE v.session_id NOT IN (SELECT id FROM lost)
+  )
+  SELECT id FROM lost`;
+
+/**
  * The PostgreSQL {@linkcode CommitTarget} over a pool.
  *
  * @param sql the pool
@@ -37,53 +76,37 @@ function columns(accepted: readonly Pending[]): [string[], number[], string[], s
 export function postgresCommitTarget(sql: Sql): CommitTarget {
   return {
     async write(accepted, fence) {
-      const lost = new Set<string>();
-      await sql.begin(async (tx) => {
-        if (fence !== undefined) {
-          const ids: string[] = [];
-          const tokens: number[] = [];
-          for (const p of accepted) {
-            const token = fence(p.id);
-            if (token !== undefined && !ids.includes(p.id)) {
-              ids.push(p.id);
-              tokens.push(token);
-            }
-          }
-          if (ids.length > 0) {
-            const held = await tx`SELECT l.session_id FROM
-              unnest(${ids}::text[], ${tokens}::bigint[]) AS f(id, token)
-              JOIN chime.session_leases l ON l.session_id = f.id AND l.token = f.token
-              FOR SHARE OF l`;
-            const ok = new Set(held.map((r) => String(r.session_id)));
-            for (const id of ids) if (!ok.has(id)) lost.add(id);
+      const ids: string[] = [];
+      const tokens: number[] = [];
+      if (fence !== undefined) {
+        for (const p of accepted) {
+          const token = fence(p.id);
+          if (token !== undefined && !ids.includes(p.id)) {
+            ids.push(p.id);
+            tokens.push(token);
           }
         }
-        const live = lost.size === 0 ? accepted : accepted.filter((p) => !lost.has(p.id));
-        const headers = live.filter((p) => p.header !== undefined).map((p) =>
-          headerArgs(p.header!)
-        );
-        if (headers.length > 0) {
-          const col = (i: number) => headers.map((h) => h[i] ?? null);
-          await tx`INSERT INTO chime.sessions (id, cwd, created_at, origin, parent_id,
-              forked_through_seq, delegation_depth, seed_length, time_zone)
-            SELECT * FROM unnest(${col(0)}::text[], ${col(1)}::text[], ${col(2)}::text[],
-              ${col(3)}::text[], ${col(4)}::text[], ${col(5)}::integer[], ${col(6)}::integer[],
-              ${col(7)}::integer[], ${col(8)}::text[])`;
-        }
-        for (const p of live) {
-          if (p.copy === undefined) continue;
-          await tx`INSERT INTO chime.events (session_id, seq, type, at, data)
-            SELECT ${p.id}, seq, type, at, data FROM chime.events
-            WHERE session_id = ${p.copy.parentId} AND seq <= ${p.copy.throughSeq} ORDER BY seq`;
-        }
-        const [ids, seqs, types, ats, datas] = columns(live);
-        if (ids.length > 0) {
-          await tx`INSERT INTO chime.events (session_id, seq, type, at, data)
-            SELECT * FROM unnest(${ids}::text[], ${seqs}::integer[], ${types}::text[],
-              ${ats}::text[], ${datas}::text[])`;
-        }
-      });
-      return lost;
+      }
+      const headers = accepted.filter((p) => p.header !== undefined).map((p) =>
+        headerArgs(p.header!)
+      );
+      const col = (i: number) => headers.map((h) => h[i] ?? null);
+      const forks = accepted.filter((p) => p.copy !== undefined);
+      const [rowIds, seqs, types, ats, datas] = columns(accepted);
+      const lost = await sql.unsafe(COMMIT, [
+        ids,
+        tokens,
+        ...Array.from({ length: 9 }, (_, i) => col(i)),
+        forks.map((p) => p.id),
+        forks.map((p) => p.copy!.parentId),
+        forks.map((p) => p.copy!.throughSeq),
+        rowIds,
+        seqs,
+        types,
+        ats,
+        datas,
+      ] as never[]);
+      return new Set(lost.map((r) => String(r.id)));
     },
     async leaseHeld(id, token) {
       const rows = await sql`SELECT token FROM chime.session_leases WHERE session_id = ${id}`

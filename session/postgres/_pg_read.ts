@@ -1,7 +1,7 @@
 /**
  * Private: the read queries of the PostgreSQL backend (documented on `PostgresBackend`). A read
- * that must see one state (the tail, a whole session) runs in one `REPEATABLE READ READ ONLY`
- * transaction; rows are decoded by the mapping the SQL backends share (`session/_rows.ts`).
+ * that must see one state (the tail, a whole session) is one statement; rows are decoded by the
+ * mapping the SQL backends share (`session/_rows.ts`).
  *
  * @module
  */
@@ -10,15 +10,12 @@ import type { SessionEvent } from "../event.ts";
 import type { SessionHeader } from "../header.ts";
 import { corrupt } from "../_decode.ts";
 import { pageEvents, rowToEvent, rowToHeader } from "../_rows.ts";
-import type postgres from "postgres";
 import type { Sql } from "./_pg_open.ts";
-
-type Query = Sql | postgres.TransactionSql;
 
 const HEADER = "id, cwd, created_at, origin, parent_id, forked_through_seq, delegation_depth, " +
   "seed_length, time_zone";
 
-async function head(sql: Query, id: string) {
+async function head(sql: Sql, id: string) {
   const [row] = await sql.unsafe(
     `SELECT ${HEADER}, (SELECT max(seq) FROM chime.events WHERE session_id = s.id) AS last_seq
      FROM chime.sessions s WHERE id = $1`,
@@ -34,15 +31,34 @@ export async function readCursor(sql: Sql, id: string): Promise<StoredCursor | u
   return { header: rowToHeader(row, id), length: row.last_seq === null ? 0 : row.last_seq + 1 };
 }
 
+/**
+ * The header (with `last_seq`) and some of its events in ONE statement, so one snapshot:
+ * header columns repeat on each event row; a session without events gives one row with a NULL
+ * `seq`. (One statement: the pool never pins a connection for a read transaction.)
+ */
+function headAndEvents(limit: boolean): string {
+  const events = limit
+    ? "SELECT seq, type, at, data FROM chime.events WHERE session_id = $1 ORDER BY seq DESC LIMIT $2::bigint"
+    : "SELECT seq, type, at, data FROM chime.events WHERE session_id = $1";
+  return `SELECT s.${HEADER.split(", ").join(", s.")},
+      (SELECT max(seq) FROM chime.events WHERE session_id = s.id) AS last_seq,
+      e.seq, e.type, e.at, e.data
+    FROM chime.sessions s LEFT JOIN LATERAL (${events}) e ON true
+    WHERE s.id = $1 ORDER BY e.seq`;
+}
+
+const LOAD = headAndEvents(false);
+const TAIL = headAndEvents(true);
+
 /** A whole session in one snapshot (`PostgresBackend.load`). */
 export async function loadAll(sql: Sql, id: string): Promise<StoredSession | undefined> {
-  return await sql.begin("isolation level repeatable read read only", async (tx) => {
-    const row = await head(tx, id);
-    if (row === undefined) return undefined;
-    const rows = await tx`SELECT seq, type, at, data FROM chime.events WHERE session_id = ${id}
-      ORDER BY seq`;
-    return { header: rowToHeader(row, id), events: rows.map((r, i) => rowToEvent(r, id, i)) };
-  });
+  const rows = await sql.unsafe(LOAD, [id]);
+  if (rows.length === 0) return undefined;
+  const stored = rows[0]!.seq === null ? [] : rows;
+  return {
+    header: rowToHeader(rows[0]!, id),
+    events: stored.map((r, i) => rowToEvent(r, id, i)),
+  };
 }
 
 /** The header, length and newest `count` events in one snapshot (`PostgresBackend.tail`). */
@@ -51,16 +67,15 @@ export async function readTail(
   id: string,
   count: number,
 ): Promise<StoredTail | undefined> {
-  return await sql.begin("isolation level repeatable read read only", async (tx) => {
-    const row = await head(tx, id);
-    if (row === undefined) return undefined;
-    const length = row.last_seq === null ? 0 : row.last_seq + 1;
-    const newest = await tx`SELECT seq, type, at, data FROM chime.events
-      WHERE session_id = ${id} ORDER BY seq DESC LIMIT ${count}::bigint`;
-    const start = length - Math.min(count, length);
-    const events = newest.toReversed().map((r, i) => rowToEvent(r, id, start + i));
-    return { header: rowToHeader(row, id), length, events };
-  });
+  const rows = await sql.unsafe(TAIL, [id, count]);
+  if (rows.length === 0) return undefined;
+  const row = rows[0]!;
+  const length = row.last_seq === null ? 0 : row.last_seq + 1;
+  const newest = row.seq === null ? [] : rows;
+  const start = length - Math.min(count, length);
+  // Ascending already (ORDER BY e.seq): a hole shifts the first row off its expected seq.
+  const events = newest.map((r, i) => rowToEvent(r, id, start + i));
+  return { header: rowToHeader(row, id), length, events };
 }
 
 /** Events of some types in a seq range, from `events_by_type` (`PostgresBackend.readByType`). */

@@ -35,13 +35,21 @@ function checkTtl(ttlMs: number): void {
 /** Epoch ms on the database's clock. */
 const NOW_MS = "(extract(epoch from now()) * 1000)::bigint";
 
-const ACQUIRE = `INSERT INTO chime.session_leases AS l
-    (session_id, holder, holder_url, token, expires_at)
-  VALUES ($1, $2, $3, 1, ${NOW_MS} + $4::bigint)
-  ON CONFLICT (session_id) DO UPDATE SET holder = excluded.holder,
-    holder_url = excluded.holder_url, token = l.token + 1, expires_at = excluded.expires_at
-  WHERE l.expires_at < ${NOW_MS}
-  RETURNING token`;
+// One statement: the insert of a first lease or the take-over of an expired one, and, when the
+// row is live (nothing changes), that row as the statement's snapshot saw it.
+const ACQUIRE = `WITH won AS (
+    INSERT INTO chime.session_leases AS l (session_id, holder, holder_url, token, expires_at)
+    VALUES ($1, $2, $3, 1, ${NOW_MS} + $4::bigint)
+    ON CONFLICT (session_id) DO UPDATE SET holder = excluded.holder,
+      holder_url = excluded.holder_url, token = l.token + 1, expires_at = excluded.expires_at
+    WHERE l.expires_at < ${NOW_MS}
+    RETURNING token
+  )
+  SELECT true AS won, token, '' AS holder, '' AS holder_url, 0 AS expires_at, true AS live
+    FROM won
+  UNION ALL
+  SELECT false, token, holder, holder_url, expires_at, expires_at >= ${NOW_MS}
+    FROM chime.session_leases WHERE session_id = $1 AND NOT EXISTS (SELECT 1 FROM won)`;
 const OWNER = `SELECT holder, holder_url, token, expires_at, expires_at >= ${NOW_MS} AS live
   FROM chime.session_leases WHERE session_id = $1`;
 const RENEW = `UPDATE chime.session_leases SET expires_at = ${NOW_MS} + $1::bigint
@@ -83,7 +91,7 @@ export class PostgresLeases implements LeaseTable {
 
   /**
    * Takes the lease of a free session (no row, released, or expired on the database's clock);
-   * one statement, so of racing hosts one wins; the owner is read in the same transaction.
+   * one statement, so of racing hosts one wins; the owner is read in the same statement.
    *
    * @returns the lease (expiry on this host's clock, see the module), or the live owner
    * @throws {RangeError} for a ttl that is not a positive integer
@@ -91,17 +99,18 @@ export class PostgresLeases implements LeaseTable {
   async acquire(sessionId: string, ttlMs: number): Promise<AcquireResult> {
     checkTtl(ttlMs);
     const sent = this.#clock.now();
-    return await this.#sql.begin(async (tx) => {
-      const [won] = await tx.unsafe(ACQUIRE, [sessionId, this.holder, this.url, ttlMs]);
-      if (won !== undefined) {
+    for (;;) {
+      const [row] = await this.#sql.unsafe(ACQUIRE, [sessionId, this.holder, this.url, ttlMs]);
+      if (row?.won === true) {
         return {
           ok: true,
-          lease: { sessionId, token: Number(won.token), expiresAt: sent + ttlMs },
+          lease: { sessionId, token: Number(row.token), expiresAt: sent + ttlMs },
         };
       }
-      const [row] = await tx.unsafe(OWNER, [sessionId]);
-      return { ok: false, owner: toOwner(row!) };
-    });
+      if (row !== undefined) return { ok: false, owner: toOwner(row) };
+      // Lost a race with a first acquisition committed after this statement's snapshot: the
+      // row is there now; ask again (it is live, so the next answer names its owner).
+    }
   }
 
   /**
