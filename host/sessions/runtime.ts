@@ -221,6 +221,11 @@ export class HostRuntime implements AsyncDisposable {
         onLost: (id, owner) => {
           if (late.runtime !== undefined) late.runtime.#liveness.lost(id, owner?.url ?? "");
         },
+        // A session released elsewhere that a client asked for here is taken at once (its
+        // overdue reminders fire now, not on the next request); losing the race is harmless.
+        onFreed: (id) => {
+          void late.runtime?.resume(id).catch(() => {});
+        },
         ...(options.config.lease === undefined ? {} : { lease: options.config.lease }),
         ...(options.config.advertisedUrl === undefined
           ? {}
