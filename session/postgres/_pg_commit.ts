@@ -10,7 +10,7 @@
  */
 import type { CommitTarget, Pending } from "../_group_commit.ts";
 import { headerArgs } from "../_rows.ts";
-import type { Sql } from "./_pg_open.ts";
+import { PREPARED, type Sql } from "./_pg_open.ts";
 
 /** Splits the flat rows (5 values per event) into the five column arrays of `unnest`. */
 function columns(accepted: readonly Pending[]): [string[], number[], string[], string[], string[]] {
@@ -67,6 +67,10 @@ const COMMIT = `WITH held AS (
   )
   SELECT id FROM lost`;
 
+/** The common group: only appends of unfenced sessions, one plain insert. */
+const APPEND = `INSERT INTO chime.events (session_id, seq, type, at, data)
+  SELECT * FROM unnest($1::text[], $2::integer[], $3::text[], $4::text[], $5::text[])`;
+
 /**
  * The PostgreSQL {@linkcode CommitTarget} over a pool.
  *
@@ -93,6 +97,11 @@ export function postgresCommitTarget(sql: Sql): CommitTarget {
       const col = (i: number) => headers.map((h) => h[i] ?? null);
       const forks = accepted.filter((p) => p.copy !== undefined);
       const [rowIds, seqs, types, ats, datas] = columns(accepted);
+      if (ids.length === 0 && headers.length === 0 && forks.length === 0) {
+        // Nothing to fence, no header, no copy: the insert alone (the same statement).
+        await sql.unsafe(APPEND, [rowIds, seqs, types, ats, datas] as never[], PREPARED);
+        return new Set();
+      }
       const lost = await sql.unsafe(COMMIT, [
         ids,
         tokens,
@@ -105,7 +114,7 @@ export function postgresCommitTarget(sql: Sql): CommitTarget {
         types,
         ats,
         datas,
-      ] as never[]);
+      ] as never[], PREPARED);
       return new Set(lost.map((r) => String(r.id)));
     },
     async leaseHeld(id, token) {

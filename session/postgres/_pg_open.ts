@@ -26,6 +26,9 @@ export interface PoolSettings {
   readonly connectTimeoutSeconds: number;
 }
 
+/** `unsafe` options of a statement run often: prepared once per connection, then reused. */
+export const PREPARED = { prepare: true } as const;
+
 /** How long the server lets one of chime's sessions idle inside a transaction, ms. */
 export const IDLE_IN_TRANSACTION_MS = 2_000;
 

@@ -10,7 +10,7 @@ import type { SessionEvent } from "../event.ts";
 import type { SessionHeader } from "../header.ts";
 import { corrupt } from "../_decode.ts";
 import { pageEvents, rowToEvent, rowToHeader } from "../_rows.ts";
-import type { Sql } from "./_pg_open.ts";
+import { PREPARED, type Sql } from "./_pg_open.ts";
 
 const HEADER = "id, cwd, created_at, origin, parent_id, forked_through_seq, delegation_depth, " +
   "seed_length, time_zone";
@@ -20,6 +20,7 @@ async function head(sql: Sql, id: string) {
     `SELECT ${HEADER}, (SELECT max(seq) FROM chime.events WHERE session_id = s.id) AS last_seq
      FROM chime.sessions s WHERE id = $1`,
     [id],
+    PREPARED,
   );
   return row;
 }
@@ -52,7 +53,7 @@ const TAIL = headAndEvents(true);
 
 /** A whole session in one snapshot (`PostgresBackend.load`). */
 export async function loadAll(sql: Sql, id: string): Promise<StoredSession | undefined> {
-  const rows = await sql.unsafe(LOAD, [id]);
+  const rows = await sql.unsafe(LOAD, [id], PREPARED);
   if (rows.length === 0) return undefined;
   const stored = rows[0]!.seq === null ? [] : rows;
   return {
@@ -67,7 +68,7 @@ export async function readTail(
   id: string,
   count: number,
 ): Promise<StoredTail | undefined> {
-  const rows = await sql.unsafe(TAIL, [id, count]);
+  const rows = await sql.unsafe(TAIL, [id, count], PREPARED);
   if (rows.length === 0) return undefined;
   const row = rows[0]!;
   const length = row.last_seq === null ? 0 : row.last_seq + 1;
@@ -107,6 +108,7 @@ export async function readPage(sql: Sql, id: string, page: EventPage): Promise<S
       AND ($2::bigint IS NULL OR seq < $2::bigint) AND ($3::bigint IS NULL OR seq > $3::bigint)
       ORDER BY seq ${desc ? "DESC" : "ASC"} LIMIT $4::bigint`,
     [id, before, after, limit],
+    PREPARED,
   );
   const { events, missingIfStored } = pageEvents(rows, id, page);
   if (missingIfStored !== undefined) {

@@ -21,7 +21,7 @@ import type {
   LeaseTableOptions,
 } from "../backend.ts";
 import { type Clock, systemClock } from "../clock.ts";
-import type { Sql } from "./_pg_open.ts";
+import { PREPARED, type Sql } from "./_pg_open.ts";
 
 /** The channel a release notifies (payload: the session id). */
 export const RELEASE_CHANNEL = "chime_lease_released";
@@ -100,7 +100,11 @@ export class PostgresLeases implements LeaseTable {
     checkTtl(ttlMs);
     const sent = this.#clock.now();
     for (;;) {
-      const [row] = await this.#sql.unsafe(ACQUIRE, [sessionId, this.holder, this.url, ttlMs]);
+      const [row] = await this.#sql.unsafe(
+        ACQUIRE,
+        [sessionId, this.holder, this.url, ttlMs],
+        PREPARED,
+      );
       if (row?.won === true) {
         return {
           ok: true,
@@ -122,7 +126,11 @@ export class PostgresLeases implements LeaseTable {
   async renew(lease: Lease, ttlMs: number): Promise<Lease | undefined> {
     checkTtl(ttlMs);
     const sent = this.#clock.now();
-    const [row] = await this.#sql.unsafe(RENEW, [ttlMs, lease.sessionId, lease.token, this.holder]);
+    const [row] = await this.#sql.unsafe(
+      RENEW,
+      [ttlMs, lease.sessionId, lease.token, this.holder],
+      PREPARED,
+    );
     return row === undefined ? undefined : { ...lease, expiresAt: sent + ttlMs };
   }
 
@@ -132,7 +140,11 @@ export class PostgresLeases implements LeaseTable {
    * @returns `true` when it was still held
    */
   async release(lease: Lease): Promise<boolean> {
-    const rows = await this.#sql.unsafe(RELEASE, [lease.sessionId, lease.token, this.holder]);
+    const rows = await this.#sql.unsafe(
+      RELEASE,
+      [lease.sessionId, lease.token, this.holder],
+      PREPARED,
+    );
     return rows.length === 1;
   }
 
@@ -142,7 +154,7 @@ export class PostgresLeases implements LeaseTable {
    * @returns the owner row, or `undefined` when never leased
    */
   async owner(sessionId: string): Promise<LeaseOwner | undefined> {
-    const [row] = await this.#sql.unsafe(OWNER, [sessionId]);
+    const [row] = await this.#sql.unsafe(OWNER, [sessionId], PREPARED);
     return row === undefined ? undefined : toOwner(row);
   }
 

@@ -36,6 +36,8 @@ export interface CrashLaneOptions {
   readonly hosts?: number;
   /** Lease length with several hosts, seconds. @default 2 */
   readonly ttlSeconds?: number;
+  /** Told after each kill's check: kills so far, acknowledged messages, lost so far. */
+  readonly progress?: (kills: number, messages: number, lost: number) => void;
 }
 
 /** What a lane did. */
@@ -310,6 +312,11 @@ export async function runCrashLane(options: CrashLaneOptions): Promise<CrashLane
       control.stop = true;
       await driving;
       lost += (await verify(storage, acked, doctorWhileRunning)).lost;
+      options.progress?.(
+        i + 1,
+        [...acked.messages.values()].reduce((sum, m) => sum + m.size, 0),
+        lost,
+      );
       await start(victim);
     }
     // A last lifetime, not killed: every confirmed reminder comes due and is dispatched.

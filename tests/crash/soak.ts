@@ -25,6 +25,11 @@ const result = await runCrashLane({
   storage,
   hosts,
   ...(seed === undefined ? {} : { seed }),
+  // One line per kill on stderr: a long soak shows how far it got.
+  progress: (kills, messages, lost) =>
+    console.error(
+      JSON.stringify({ kills, messages, lost, seconds: (Date.now() - started) / 1000 }),
+    ),
 });
 console.log(
   JSON.stringify({ iterations, storage, hosts, ...result, seconds: (Date.now() - started) / 1000 }),
