@@ -50,15 +50,15 @@ Deno.test("`classifyPostgres` accepts only an empty or an exactly owned schema",
   assert.deepEqual(POSTGRES_MIGRATIONS.map((m) => m.to), [1]);
 });
 
-if (postgresLanes()) {
-  /** Everything of the `chime` schema and its rows, to prove a refusal changed nothing. */
-  async function snapshot(sql: postgres.Sql): Promise<string> {
-    const layout = (await sql.unsafe(POSTGRES_LAYOUT_QUERY)).map((r) => r.layout).sort();
-    const info = await sql`SELECT to_regclass('chime.schema_info') AS t`;
-    const rows = info[0]!.t === null ? [] : await sql`SELECT * FROM chime.schema_info`;
-    return JSON.stringify({ layout, rows });
-  }
+/** Everything of the `chime` schema and its rows, to prove a refusal changed nothing. */
+async function snapshot(sql: postgres.Sql): Promise<string> {
+  const layout = (await sql.unsafe(POSTGRES_LAYOUT_QUERY)).map((r) => r.layout).sort();
+  const info = await sql`SELECT to_regclass('chime.schema_info') AS t`;
+  const rows = info[0]!.t === null ? [] : await sql`SELECT * FROM chime.schema_info`;
+  return JSON.stringify({ layout, rows });
+}
 
+if (postgresLanes()) {
   const refused = (e: unknown) => e instanceof SessionError && e.code === "schema_rejected";
 
   Deno.test("a foreign, newer or altered chime schema is refused untouched; ours reopens", async () => {

@@ -79,6 +79,8 @@ export class PostgresLeases implements LeaseTable {
   readonly #clock: Clock;
 
   /**
+   * Creates one host's view over a pool.
+   *
    * @param sql a pool of a database whose `chime` schema is prepared
    * @param options holder id, advertised URL, clock (only for the host-side `expiresAt`)
    */

@@ -17,14 +17,20 @@ import type { SessionEvent } from "../event.ts";
 import { normalizeHeader, type SessionHeader } from "../header.ts";
 import { checkForkPoint } from "../_fork.ts";
 import { type Fence, GroupCommit } from "../_group_commit.ts";
-import { openPool, type PoolSettings, preparePostgres, type Sql } from "./_pg_open.ts";
+import { openPool, preparePostgres, type Sql } from "./_pg_open.ts";
 import { postgresCommitTarget } from "./_pg_commit.ts";
 import { loadAll, readCursor, readHeaders, readPage, readTail, readTypes } from "./_pg_read.ts";
 
 /** Options of {@linkcode PostgresBackend.open}. */
-export interface PostgresBackendOptions extends Partial<Omit<PoolSettings, "url">> {
+export interface PostgresBackendOptions {
   /** `postgres://user:password@host:port/database` (TLS: `?sslmode=require` or stricter). */
   readonly url: string;
+  /** Connections of the pool. @default 10 */
+  readonly poolSize?: number;
+  /** Server-side `statement_timeout`, ms (`0`: none). @default 30000 */
+  readonly statementTimeoutMs?: number;
+  /** Seconds to wait for a connection before failing. @default 10 */
+  readonly connectTimeoutSeconds?: number;
   /**
    * The fencing token this process holds for a session, or `undefined` when unfenced. A fenced
    * session's writes commit only while `chime.session_leases` holds exactly that token, checked
