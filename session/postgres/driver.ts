@@ -24,7 +24,7 @@ export type PostgresSettings = {
   readonly kind: "postgres";
   /** `postgres://` or `postgresql://` URL (TLS: `?sslmode=require`, `verify-full`). */
   readonly url: string;
-  /** Connections per host (the backend's pool; the lease table opens 2 more). @default 10 */
+  /** Read connections per host (writes use 1 more, the lease table 2 more). @default 10 */
   readonly poolSize?: number;
   /** Server-side `statement_timeout`, ms; `0` disables it. @default 30000 */
   readonly statementTimeoutMs?: number;
