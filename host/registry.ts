@@ -17,6 +17,7 @@ import {
   type StorageDriver,
   type StorageDriverSettings,
 } from "@chime/session";
+import { postgresDriver } from "@chime/session/postgres";
 import { schedulePlugin } from "@chime/schedule";
 import { timeContextPlugin } from "@chime/timecontext";
 import { pushPlugin } from "@chime/push";
@@ -204,16 +205,20 @@ export function pluginLogChecks(
  * @example The known kinds
  * ```ts
  * import { STORAGE_DRIVERS } from "@chime/host";
- * console.assert(Object.keys(STORAGE_DRIVERS).join() === "libsql,jsonl");
+ * console.assert(Object.keys(STORAGE_DRIVERS).join() === "libsql,jsonl,postgres");
  * ```
  */
 export const STORAGE_DRIVERS: Readonly<Record<string, StorageDriver>> = {
   libsql: libsqlDriver,
   jsonl: jsonlDriver,
+  postgres: postgresDriver,
 };
 
 /** The driver whose location `CHIME_DB` names (README "Configuration"). */
 export const LOCATION_DRIVER = "libsql";
+
+/** The driver whose URL `CHIME_DATABASE_URL` names (README "Many hosts on PostgreSQL"). */
+export const DATABASE_URL_DRIVER = "postgres";
 
 /** `"a"`, `"a" or "b"`, `"a", "b" or "c"`. */
 function alternatives(names: readonly string[]): string {
@@ -254,13 +259,15 @@ export function storageDriver(
 }
 
 /**
- * The storage a location override (`CHIME_DB`) names: {@linkcode LOCATION_DRIVER}'s settings
- * for it, keeping what that driver carries over from the configured settings.
+ * The storage a location override (`CHIME_DB`, `CHIME_DATABASE_URL`) names: that driver's
+ * settings for it (by default {@linkcode LOCATION_DRIVER}'s), keeping what the driver carries
+ * over from the configured settings.
  *
  * @param location the URL or path
  * @param baseDir base of a relative path
  * @param configured the configured settings
  * @param drivers the table @default STORAGE_DRIVERS
+ * @param kind the driver the override names @default LOCATION_DRIVER
  * @returns the settings
  *
  * @example A path becomes a file URL
@@ -275,8 +282,9 @@ export function storageAt(
   baseDir: string,
   configured: StorageDriverSettings,
   drivers: Readonly<Record<string, StorageDriver>> = STORAGE_DRIVERS,
+  kind: string = LOCATION_DRIVER,
 ): StorageDriverSettings {
-  const driver = storageDriver(LOCATION_DRIVER, { drivers });
+  const driver = storageDriver(kind, { drivers });
   if (driver.fromLocation === undefined) throw new TypeError(`${driver.kind} takes no location`);
   return driver.fromLocation(location, baseDir, configured);
 }

@@ -1,5 +1,7 @@
 /**
- * `@chime/migrations` owns the SQL of the session log: the legacy v13 and v14 DDL, the current v15
+ * `@chime/migrations` owns the SQL of the session log. PostgreSQL: the versioned steps of the
+ * `chime` schema and their pure classification (`migrations/postgres/schema.ts`). libSQL: the
+ * legacy v13 and v14 DDL, the current v15
  * DDL, the `PRAGMA application_id` ownership marker, the one exact upgrade of each owned legacy
  * layout (v13→v15, v14→v15, each one transaction) and the pure check that
  * decides, before any write, whether a database is empty, current, upgradeable or rejected.
@@ -34,3 +36,16 @@ export {
   UPGRADE_V14_TO_V15,
   V14_SCHEMA_VERSION,
 } from "./libsql/schema.ts";
+export {
+  classifyPostgres,
+  POSTGRES_APPLICATION,
+  POSTGRES_LAYOUT_QUERY,
+  POSTGRES_LAYOUTS,
+  POSTGRES_MIGRATIONS,
+  POSTGRES_SCHEMA,
+  POSTGRES_SCHEMA_VERSION,
+  type PostgresMigration,
+  type PostgresState,
+  type PostgresVerdict,
+  stepsFrom,
+} from "./postgres/schema.ts";

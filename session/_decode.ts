@@ -45,12 +45,14 @@ export function corrupt(site: DamageSite, what: string, cause?: unknown): Sessio
 /**
  * Decodes stored text strictly (an invalid UTF-8 byte is damage, never U+FFFD).
  *
- * @param value a BLOB column (`ArrayBuffer`) or a JSONL line's bytes
+ * @param value a BLOB column (`ArrayBuffer`), a JSONL line's bytes, or already decoded text
  * @param site where it was read, for the error
  * @param field the column name, for the error
  * @throws {SessionError} `storage_corrupt`
  */
 export function decodeText(value: unknown, site: DamageSite, field: string): string {
+  // PostgreSQL's `text` arrives decoded: the server only ever stores valid UTF-8.
+  if (typeof value === "string") return value;
   if (value instanceof ArrayBuffer || value instanceof Uint8Array) {
     try {
       return UTF8.decode(value);

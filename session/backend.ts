@@ -255,6 +255,15 @@ export interface LeaseTable {
    * @returns holder, URL, token and expiry, or `undefined` when it was never leased
    */
   owner(sessionId: string): Promise<LeaseOwner | undefined>;
+  /**
+   * Optional: listens for releases by any host (PostgreSQL: `LISTEN chime_lease_released`). A
+   * hint that a session just became free; correctness never depends on it (a missed one only
+   * means the session is taken on its next request).
+   *
+   * @param listener told the id of each released session
+   * @returns stops listening
+   */
+  onReleased?(listener: (sessionId: string) => void): Promise<() => Promise<void>>;
 }
 
 /** Who a {@linkcode LeaseTable} acts for. */

@@ -16,6 +16,7 @@ export type SessionErrorCode =
   | "persistence_failed"
   | "schema_rejected"
   | "storage_in_use"
+  | "storage_unavailable"
   | "storage_read_only"
   | "storage_corrupt"
   | "lease_lost"

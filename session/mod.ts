@@ -74,6 +74,7 @@ export {
   type SessionStoreOptions,
 } from "./store.ts";
 export { isTimeZone, normalizeTimeZone, timeZonesEqual } from "./zone.ts";
+export { redactUrl } from "./_redact.ts";
 export {
   LibsqlBackend,
   type LibsqlBackendOptions,

@@ -144,7 +144,7 @@ function specifiersOf(text: string): string[] {
 }
 
 /** Export paths that are storage drivers, each one folder of `session/` (docs/architecture.md). */
-const DRIVER_FOLDERS = new Set(["session/libsql", "session/jsonl"]);
+const DRIVER_FOLDERS = new Set(["session/libsql", "session/jsonl", "session/postgres"]);
 
 /** The specifiers a file loads at run time: type-only imports and re-exports are erased. */
 function runtimeSpecifiersOf(text: string): string[] {
@@ -154,7 +154,8 @@ function runtimeSpecifiersOf(text: string): string[] {
 
 /**
  * A member's per-path pure exports: `deno.json` `exports` without the barrel, `./testing` and the
- * storage driver folders (`session/libsql/`, `session/jsonl/`: they carry their database client).
+ * storage driver folders (`session/libsql/`, `session/jsonl/`, `session/postgres/`: they carry
+ * their database client).
  */
 async function purePaths(member: string): Promise<Map<string, URL>> {
   const exports = JSON.parse(await Deno.readTextFile(new URL(`${member}/deno.json`, ROOT))).exports;
@@ -217,12 +218,19 @@ Deno.test("the host knows no storage backend beyond its static registry", async 
   for await (const file of sources(new URL("host/", ROOT))) {
     const code = codeOf(await Deno.readTextFile(file));
     if (file.pathname.endsWith("/host/build.ts")) continue;
-    assert.ok(!/from\s*"@libsql\/client"/.test(code), `${file.pathname} imports a database client`);
+    assert.ok(
+      !/from\s*"(@libsql\/client|postgres)"/.test(code),
+      `${file.pathname} imports a database client`,
+    );
     if (file.pathname.endsWith("/host/registry.ts")) continue;
     assert.ok(
-      !/\b(LibsqlBackend|JsonlBackend|SessionLeases|libsqlDriver|jsonlDriver)\b/.test(code),
+      !/\b(LibsqlBackend|JsonlBackend|PostgresBackend|SessionLeases|PostgresLeases|libsqlDriver|jsonlDriver|postgresDriver)\b/
+        .test(code),
       `${file.pathname} names a storage backend`,
     );
-    assert.ok(!/kind\s*[!=]==?\s*"(libsql|jsonl)"/.test(code), `${file.pathname} decides by kind`);
+    assert.ok(
+      !/kind\s*[!=]==?\s*"(libsql|jsonl|postgres)"/.test(code),
+      `${file.pathname} decides by kind`,
+    );
   }
 });

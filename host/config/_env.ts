@@ -9,7 +9,7 @@ import { type ModelConfig, modelFromEnv } from "@chime/agent";
 import type { HostConfig } from "./config.ts";
 import { ConfigError } from "../errors.ts";
 import type { StorageDriver } from "@chime/session";
-import { storageAt } from "../registry.ts";
+import { DATABASE_URL_DRIVER, storageAt } from "../registry.ts";
 import { checkAdvertisedUrl, checkHosts, checkPort, checkToken } from "./_validate.ts";
 
 /**
@@ -65,8 +65,24 @@ function chooseModel(configured: HostModelConfig, env: Env): ModelSettings {
   return { ...decision, reason };
 }
 
+/** The storage `CHIME_DATABASE_URL` names; a malformed URL is `config_invalid`. */
+function databaseStorage(
+  url: string,
+  cwd: string,
+  config: Omit<HostConfig, "model">,
+  drivers: Readonly<Record<string, StorageDriver>>,
+): HostConfig["storage"] {
+  try {
+    return storageAt(url, cwd, config.storage, drivers, DATABASE_URL_DRIVER);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new ConfigError("config_invalid", `Cannot load config: CHIME_DATABASE_URL: ${message}`);
+  }
+}
+
 /**
- * Applies `CHIME_PORT`, `CHIME_DB` (a location of the registry's `LOCATION_DRIVER`, a libSQL URL
+ * Applies `CHIME_PORT`, `CHIME_DATABASE_URL` (a PostgreSQL URL, README "Many hosts on
+ * PostgreSQL"; wins over `CHIME_DB`), `CHIME_DB` (a location of the registry's `LOCATION_DRIVER`, a libSQL URL
  * or a path relative to `cwd`; the driver keeps what it carries over), `CHIME_TOKEN`,
  * `CHIME_ALLOWED_HOSTS` (comma-separated names; replaces `allowedHosts`),
  * `CHIME_ADVERTISED_URL` (this host's base URL in shared mode) and the model
@@ -90,6 +106,7 @@ export function applyEnv(
 ): HostConfig {
   const port = nonEmpty(env, "CHIME_PORT");
   const db = nonEmpty(env, "CHIME_DB");
+  const databaseUrl = nonEmpty(env, "CHIME_DATABASE_URL");
   const token = nonEmpty(env, "CHIME_TOKEN");
   const hosts = nonEmpty(env, "CHIME_ALLOWED_HOSTS");
   const advertised = nonEmpty(env, "CHIME_ADVERTISED_URL");
@@ -106,6 +123,10 @@ export function applyEnv(
       port: checkPort(/^\d+$/.test(port) ? Number(port) : Number.NaN, "CHIME_PORT"),
     }),
     ...(db === undefined ? {} : { storage: storageAt(db, cwd, config.storage, drivers) }),
+    // CHIME_DATABASE_URL (a PostgreSQL URL) wins over CHIME_DB and the configured storage.
+    ...(databaseUrl === undefined ? {} : {
+      storage: databaseStorage(databaseUrl, cwd, config, drivers),
+    }),
     model: chooseModel(modelConfig, env),
   };
 }

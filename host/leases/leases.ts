@@ -20,6 +20,7 @@ import type {
   StorageDriver,
   TimerHandle,
 } from "@chime/session";
+import { SessionError } from "@chime/session";
 import type { StorageSettings } from "../config/config.ts";
 import { ConfigError, HostError } from "../errors.ts";
 import { storageDriver } from "../registry.ts";
@@ -43,7 +44,16 @@ export interface HostLeasesOptions {
   readonly reportError: (error: unknown) => void;
   /** Called last by dispose (closes the lease connection). @default nothing */
   readonly onClose?: () => void | PromiseLike<void>;
+  /**
+   * Told when a session this host recently answered `409` for was released by its owner (the
+   * table's `onReleased` hint, a clean shutdown elsewhere): the runtime takes it at once.
+   * @default nothing
+   */
+  readonly onFreed?: (sessionId: string) => void;
 }
+
+/** How long a session this host answered `409` for stays wanted, ms. */
+const WANTED_MS = 10 * 60_000;
 
 /**
  * Whether storage is shared by several hosts, as its driver says (libSQL: `storage.shared`,
@@ -118,6 +128,9 @@ export class HostLeases implements AsyncDisposable {
   #timer: TimerHandle | undefined;
   #renewing: Promise<void> = Promise.resolve();
   #closed = false;
+  /** Sessions this host answered `409` for, with when (host clock, ms). */
+  readonly #wanted = new Map<string, number>();
+  #unlisten: Promise<(() => Promise<void>) | undefined> = Promise.resolve(undefined);
 
   /**
    * Creates the host's lease holder and starts renewing every TTL/3.
@@ -133,6 +146,18 @@ export class HostLeases implements AsyncDisposable {
     this.#reportError = options.reportError;
     this.#onClose = options.onClose;
     this.#arm();
+    const onFreed = options.onFreed;
+    if (onFreed !== undefined && table.onReleased !== undefined) {
+      this.#unlisten = table.onReleased((id) => {
+        const since = this.#wanted.get(id);
+        if (since === undefined || this.#closed || this.#held.has(id)) return;
+        this.#wanted.delete(id);
+        if (this.#clock.now() - since <= WANTED_MS) onFreed(id);
+      }).catch((error) => {
+        this.#reportError(error);
+        return undefined;
+      });
+    }
   }
 
   /**
@@ -167,9 +192,22 @@ export class HostLeases implements AsyncDisposable {
     return pending;
   }
 
+  /** Remembers a session a client asked for here while another host held it. */
+  #want(sessionId: string): void {
+    const now = this.#clock.now();
+    this.#wanted.set(sessionId, now);
+    if (this.#wanted.size > 10_000) {
+      for (const [id, at] of this.#wanted) if (now - at > WANTED_MS) this.#wanted.delete(id);
+    }
+  }
+
   async #acquire(sessionId: string): Promise<void> {
     const got = await this.table.acquire(sessionId, this.#ttlMs);
-    if (!got.ok) throw ownedElsewhere(sessionId, got.owner.url);
+    if (!got.ok) {
+      if (got.owner.holder !== this.table.holder) this.#want(sessionId);
+      throw ownedElsewhere(sessionId, got.owner.url);
+    }
+    this.#wanted.delete(sessionId);
     this.#held.set(sessionId, got.lease);
     this.#tokens.set(sessionId, got.lease.token);
   }
@@ -183,7 +221,9 @@ export class HostLeases implements AsyncDisposable {
   async elsewhere(sessionId: string): Promise<LeaseOwner | undefined> {
     if (this.#held.has(sessionId)) return undefined;
     const owner = await this.table.owner(sessionId);
-    return owner?.live === true && owner.holder !== this.table.holder ? owner : undefined;
+    const elsewhere = owner?.live === true && owner.holder !== this.table.holder;
+    if (elsewhere) this.#want(sessionId);
+    return elsewhere ? owner : undefined;
   }
 
   /**
@@ -197,6 +237,47 @@ export class HostLeases implements AsyncDisposable {
     this.#held.delete(sessionId);
     await this.table.release(lease);
     this.#tokens.delete(sessionId);
+  }
+
+  /**
+   * Proves a session's lease before work that must not run under a lost one (a turn's model
+   * call, docs/deploy.md "Fencing"): a lease renewed within the last TTL/2 (on this host's
+   * clock) passes at once; an older one (the renewal timer ran late: a paused or starved
+   * process) is renewed now, so a host that wakes after another took over finds out here,
+   * before it calls the model.
+   *
+   * @param sessionId the session
+   * @throws {SessionError} `lease_lost` (`details.sessionId`) when this host no longer holds
+   *   the lease
+   */
+  async ensure(sessionId: string): Promise<void> {
+    let lease = this.#held.get(sessionId);
+    if (lease !== undefined && this.#clock.now() >= lease.expiresAt - this.#ttlMs / 2) {
+      await this.#renew(lease);
+      lease = this.#held.get(sessionId);
+    }
+    if (lease === undefined) {
+      throw new SessionError(
+        "lease_lost",
+        `Cannot run a turn of ${sessionId}: its lease was lost`,
+        {
+          details: { sessionId },
+        },
+      );
+    }
+  }
+
+  /**
+   * Whether this host held a session's lease and has lost it (checked now: a held lease is
+   * renewed first).
+   *
+   * @param sessionId the session
+   * @returns `true` once another host took it from this one
+   */
+  async lostHere(sessionId: string): Promise<boolean> {
+    if (this.#tokens.get(sessionId) === undefined) return false;
+    await this.confirm(sessionId);
+    return !this.#held.has(sessionId);
   }
 
   /**
@@ -242,6 +323,7 @@ export class HostLeases implements AsyncDisposable {
   async [Symbol.asyncDispose](): Promise<void> {
     this.#closed = true;
     this.#timer?.cancel();
+    await (await this.#unlisten)?.().catch(this.#reportError);
     await this.#renewing;
     const held = [...this.#held.keys()];
     await Promise.all(held.map((id) => this.release(id).catch(this.#reportError)));
@@ -321,7 +403,9 @@ export function leaseRouting(
       if (owner !== undefined) throw ownedElsewhere(id, owner.url);
     }
     await next();
-    if (isLeaseLost(c.error)) {
+    // Refused by the fence, or failed in any way for a session this host held: when the lease
+    // is gone (a slow renewal may not have noticed yet), the answer is where the session went.
+    if (isLeaseLost(c.error) || (c.error !== undefined && await leases.lostHere(id))) {
       await leases.confirm(id);
       const owner = await leases.elsewhere(id);
       const error = ownedElsewhere(id, owner?.url ?? "");

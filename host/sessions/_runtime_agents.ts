@@ -19,6 +19,11 @@ export interface RuntimeAgentsOptions {
   readonly clock: Clock;
   /** Where failures with no caller go. */
   readonly reportError: (error: unknown) => void;
+  /**
+   * Shared mode: proves the session's lease before each step (its model call), rejecting
+   * (`lease_lost`) once another host took it (docs/deploy.md "Fencing"). @default none
+   */
+  readonly beforeStep?: (sessionId: string) => Promise<void>;
 }
 
 /** The agents of a runtime's live sessions, keyed by session object. */
@@ -51,6 +56,9 @@ export class RuntimeAgents {
   async #start(session: Session): Promise<Agent> {
     const { store, model, clock, reportError, loader } = this.#options;
     const agent = new Agent({ session, store, model, clock, reportError });
+    const { beforeStep } = this.#options;
+    // First of the pre-step hooks: a stale owner never calls the model, nor runs a plugin's hook.
+    if (beforeStep !== undefined) agent.addPreStep(() => beforeStep(session.id));
     try {
       await loader.publish(agent);
     } catch (error) {

@@ -170,6 +170,7 @@ export class HostRuntime implements AsyncDisposable {
       model: options.model ?? createModel(options.config.model, clock),
       clock,
       reportError,
+      ...(leases === undefined ? {} : { beforeStep: (id: string) => leases.ensure(id) }),
     });
     this.leases = leases;
     this.#liveness = new SessionLiveness({
@@ -259,6 +260,11 @@ export class HostRuntime implements AsyncDisposable {
         reportError: options.reportError ?? ((e) => globalThis.reportError(e)),
         onLost: (id, owner) => {
           if (late.runtime !== undefined) late.runtime.#liveness.lost(id, owner?.url ?? "");
+        },
+        // A session released elsewhere that a client asked for here is taken at once (its
+        // overdue reminders fire now, not on the next request); losing the race is harmless.
+        onFreed: (id) => {
+          void late.runtime?.resume(id).catch(() => {});
         },
         ...(options.config.lease === undefined ? {} : { lease: options.config.lease }),
         ...(options.config.advertisedUrl === undefined

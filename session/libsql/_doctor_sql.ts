@@ -5,14 +5,9 @@
  *
  * @module
  */
-import type { Client, Row } from "@libsql/client";
-import {
-  EVENT_READ,
-  rowToEvent,
-  rowToHeader,
-  SELECT_HEADERS,
-  SELECT_HEADERS_V13,
-} from "./_libsql_sql.ts";
+import type { Client } from "@libsql/client";
+import { checkRow } from "../_rows.ts";
+import { EVENT_READ, rowToHeader, SELECT_HEADERS, SELECT_HEADERS_V13 } from "./_libsql_sql.ts";
 import { damageOf, type StorageDamage } from "../_decode.ts";
 
 const PAGE = 1_000;
@@ -46,23 +41,6 @@ export async function scanHeaders(
     }
   }
   return ids;
-}
-
-function checkRow(row: Row, id: string, expected: number, damage: StorageDamage[]): number {
-  const seq = Number(row.seq);
-  if (seq !== expected) {
-    damage.push({
-      sessionId: id,
-      seq: expected,
-      what: seq - expected === 1 ? "missing" : `missing (seqs ${expected}..${seq - 1})`,
-    });
-  }
-  try {
-    rowToEvent(row, id, seq);
-  } catch (error) {
-    damage.push(damageOf(error));
-  }
-  return seq + 1;
 }
 
 /**

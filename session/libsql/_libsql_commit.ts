@@ -7,27 +7,11 @@
  *
  * @module
  */
-import type { InStatement, InValue } from "@libsql/client";
-import { SessionError } from "../errors.ts";
-import type { SessionEvent } from "../event.ts";
+import type { Client, InStatement, InValue } from "@libsql/client";
 import type { SessionHeader } from "../header.ts";
+import { type CommitTarget, encodeRows, type Pending } from "../_group_commit.ts";
+import { leaseHeld } from "./_libsql_read.ts";
 import { HEADER_COLUMNS, headerArgs } from "./_libsql_sql.ts";
-
-/** One queued `initialize`, `fork` or `append` call. */
-export interface Pending {
-  readonly id: string;
-  /** Set for `initialize` and `fork`, `undefined` for `append`. */
-  readonly header: SessionHeader | undefined;
-  /** Set for `fork`: copy the parent's stored events `[0, throughSeq]` first. */
-  readonly copy: { readonly parentId: string; readonly throughSeq: number } | undefined;
-  readonly events: readonly SessionEvent[];
-  /** `JSON.stringify(event.data)` per event where the caller had it. */
-  readonly texts: readonly (string | undefined)[] | undefined;
-  readonly resolve: () => void;
-  readonly reject: (error: unknown) => void;
-  /** The flat row arguments, encoded once when the call is accepted. */
-  rows: InValue[] | undefined;
-}
 
 /** Rows per multi-row insert: 6,000 × 5 variables (+2 for a fence) stay below 32,766. */
 const ROWS_PER_INSERT = 6_000;
@@ -52,25 +36,6 @@ function insertSql(n: number, fenced: boolean): string {
     cache.set(n, sql);
   }
   return sql;
-}
-
-/**
- * The flat row arguments of one call's events.
- *
- * @param texts `JSON.stringify(event.data)` per event where known, used as is
- * @throws {TypeError} from `JSON.stringify` (e.g. BigInt data): only this call fails
- */
-export function encodeRows(
-  id: string,
-  events: readonly SessionEvent[],
-  texts?: readonly (string | undefined)[],
-): InValue[] {
-  const args: InValue[] = [];
-  for (let i = 0; i < events.length; i++) {
-    const e = events[i]!;
-    args.push(id, e.seq, e.type, e.at, texts?.[i] ?? JSON.stringify(e.data) ?? "null");
-  }
-  return args;
 }
 
 function pushAll(into: InValue[], from: readonly InValue[]): void {
@@ -118,27 +83,6 @@ function copyStatement(p: Pending, fence: readonly InValue[] | undefined): InSta
       `FROM events WHERE session_id = ? AND seq <= ?${guard} ORDER BY seq`,
     args: [p.id, p.copy!.parentId, p.copy!.throughSeq, ...(fence ?? [])],
   };
-}
-
-/** Validates one call against the stored length of its session. */
-export function validate(p: Pending, stored: number | undefined): SessionError | undefined {
-  if (p.header !== undefined && stored !== undefined) {
-    return new SessionError("session_exists", `Cannot initialize: ${p.id} is stored`);
-  }
-  if (p.header === undefined && stored === undefined) {
-    return new SessionError("session_not_found", `Cannot append: no session ${p.id}`);
-  }
-  const from = p.copy === undefined ? stored ?? 0 : p.copy.throughSeq + 1;
-  for (let i = 0; i < p.events.length; i++) {
-    if (p.events[i]!.seq !== from + i) {
-      return new SessionError(
-        "invalid_seq",
-        `Cannot write ${p.id}: events must start at seq ${from}`,
-        { details: { expected: from } },
-      );
-    }
-  }
-  return undefined;
 }
 
 /** A fenced session of a commit: which statement proves its lease held. */
@@ -220,9 +164,28 @@ export function planCommit(
   return { stmts, fenced };
 }
 
-/** The `lease_lost` refusal of a fenced session's call. */
-export function leaseLost(id: string): SessionError {
-  return new SessionError("lease_lost", `Cannot write ${id}: this host's lease was taken`, {
-    details: { sessionId: id },
-  });
+/**
+ * The libSQL {@linkcode CommitTarget}: {@linkcode planCommit}'s statements in one write batch
+ * (one statement alone is its own transaction: SQLite autocommit, same durability), a fenced
+ * session lost when its probe matched nothing.
+ *
+ * @param client the one connection
+ * @returns the target
+ */
+export function libsqlCommitTarget(client: Client): CommitTarget {
+  return {
+    async write(accepted, fence) {
+      const plan = planCommit(accepted, fence);
+      const results = plan.stmts.length === 1
+        ? [await client.execute(plan.stmts[0]!)]
+        : await client.batch(plan.stmts, "write");
+      const lost = new Set<string>();
+      for (const f of plan.fenced) {
+        const probe = results[f.probe]!;
+        if (f.select ? probe.rows.length === 0 : probe.rowsAffected === 0) lost.add(f.id);
+      }
+      return lost;
+    },
+    leaseHeld: (id, token) => leaseHeld(client, id, token),
+  };
 }

@@ -7,7 +7,7 @@
 import type { Client } from "@libsql/client";
 import { classifySchema, CREATE_V15, type SchemaEntry } from "@chime/migrations";
 import { fileURLToPath } from "node:url";
-import { SessionError } from "../errors.ts";
+import { schemaRejected } from "../_redact.ts";
 
 /**
  * The file path of a local libSQL URL (`file:path`, `file:///abs`), or `undefined` for an
@@ -55,9 +55,18 @@ export async function prepareSchema(client: Client): Promise<string | undefined>
   return undefined;
 }
 
-export function rejected(url: string, reason: string, cause?: unknown): SessionError {
-  return new SessionError("schema_rejected", `Cannot open ${url}: ${reason}`, {
-    ...(cause === undefined ? {} : { cause }),
-    details: { url, reason },
-  });
+/** The `schema_rejected` error of a database that is not ours (the URL redacted). */
+export const rejected = schemaRejected;
+
+/**
+ * Whether a failed open of a remote database means the server cannot be used (a network,
+ * HTTP or authentication failure) rather than a SQLite error of a reachable one.
+ *
+ * @param url the configured URL
+ * @param error what the client threw
+ */
+export function remoteUnavailable(url: string, error: unknown): boolean {
+  if (url.startsWith("file:") || url === ":memory:") return false;
+  const code = (error as { code?: unknown } | null)?.code;
+  return !(typeof code === "string" && code.startsWith("SQLITE"));
 }

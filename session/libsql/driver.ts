@@ -17,6 +17,7 @@ import {
 } from "../backend.ts";
 import { checkStorage } from "../doctor.ts";
 import { onlyKeys, text } from "../_storage_settings.ts";
+import { redactUrl } from "../_redact.ts";
 import { SessionLeases } from "./lease.ts";
 import { LibsqlBackend, type LibsqlBackendOptions } from "./libsql_backend.ts";
 
@@ -119,7 +120,7 @@ export const libsqlDriver: StorageDriver<LibsqlSettings> = {
     return path === ":memory:" ? undefined : dirname(path);
   },
   describe(settings) {
-    return settings.url;
+    return redactUrl(settings.url);
   },
   async open(settings, options) {
     const libsql: LibsqlBackendOptions = {

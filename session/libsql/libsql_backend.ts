@@ -17,7 +17,8 @@ import type {
 } from "../backend.ts";
 import type { SessionEvent } from "../event.ts";
 import { normalizeHeader, type SessionHeader } from "../header.ts";
-import { databasePath, prepareSchema, rejected } from "./_libsql_open.ts";
+import { databasePath, prepareSchema, rejected, remoteUnavailable } from "./_libsql_open.ts";
+import { storageUnavailable } from "../_redact.ts";
 import { lockDatabaseFile } from "../_writer_lock.ts";
 import { checkForkPoint } from "../_fork.ts";
 import { rowToHeader, SELECT_CURSOR } from "./_libsql_sql.ts";
@@ -30,7 +31,8 @@ import {
   readTypes,
   readTypesAcross,
 } from "./_libsql_read.ts";
-import { type Fence, GroupCommit } from "./_libsql_group.ts";
+import { type Fence, GroupCommit } from "../_group_commit.ts";
+import { libsqlCommitTarget } from "./_libsql_commit.ts";
 
 /** Options of {@linkcode LibsqlBackend.open}. */
 export interface LibsqlBackendOptions {
@@ -78,7 +80,7 @@ export class LibsqlBackend implements PersistenceBackend {
   private constructor(client: Client, lock: Disposable | undefined, fence: Fence | undefined) {
     this.#client = client;
     this.#lock = lock;
-    this.#group = new GroupCommit(client, fence, (id) => this.cursor(id));
+    this.#group = new GroupCommit(libsqlCommitTarget(client), fence, (id) => this.cursor(id));
   }
 
   /**
@@ -92,7 +94,9 @@ export class LibsqlBackend implements PersistenceBackend {
    * @param options the URL (and token), `shared` and `fence`
    * @returns the open backend
    * @throws {SessionError} `schema_rejected` for an older, newer, foreign, forged or unreadable
-   *   database; `storage_in_use` when another process holds a file not opened `shared`
+   *   database; `storage_in_use` when another process holds a file not opened `shared`;
+   *   `storage_unavailable` when a remote server cannot be reached or refuses the token
+   *   (messages and details carry the URL with `authToken` redacted)
    */
   static async open(options: LibsqlBackendOptions): Promise<LibsqlBackend> {
     const local = options.url.startsWith("file:");
@@ -118,7 +122,9 @@ export class LibsqlBackend implements PersistenceBackend {
       } catch (cause) {
         // A concurrent opener may have created or upgraded the database first: classify once
         // more. Only a shared database reaches this (a private file is locked to one writer).
-        reason = await prepareSchema(client).catch(() => {
+        reason = await prepareSchema(client).catch((again) => {
+          // A remote server that cannot be reached (or refuses the token) is not a schema fault.
+          if (remoteUnavailable(options.url, again)) throw storageUnavailable(options.url, again);
           throw rejected(options.url, "cannot read or prepare the schema", cause);
         });
       }

@@ -1,18 +1,26 @@
 /**
- * The crash lane (issue 14): a real host process (`host/main.ts`, web-schedule config, offline
- * model, libSQL file) is driven over HTTP with session creates, chat messages and reminder
- * creates, and SIGKILLed at a random moment; then it is restarted on the same data. After every
- * kill the stored log must hold every acknowledged event at its acknowledged seq, densely; in the
- * end every confirmed reminder is dispatched exactly once.
+ * The crash lane: real host processes (`host/main.ts`, web-schedule config, offline model) on
+ * one store (a private libSQL file for one host; a shared libSQL file or a PostgreSQL database
+ * for several, with leases) are driven over HTTP with session creates, chat messages and
+ * reminder creates, and one of them is SIGKILLed at a random moment, then restarted on the same
+ * data. After every kill the stored log must hold every acknowledged event at its acknowledged
+ * seq, densely; in the end every confirmed reminder is dispatched exactly once (durably), and the
+ * lane counts how often a reminder's turn ran again on the next owner (docs/deploy.md
+ * "Promised": the crash window between a reminder's turn and its stored `dispatch`).
  *
  * What counts as acknowledged: `201` of a create (the header), `202 { seq, messageId }` of a
- * message (its `user-rpc`), and a reminder listed by `GET …/reminders` (the durable fold).
+ * message (its `user-rpc`), and a reminder listed by `GET …/reminders` (the durable fold). With
+ * several hosts a request goes to the session's owner as a proxy routing by session id would
+ * send it, following a `409 session_owned_elsewhere` to the owner it names.
  *
  * @module
  */
 import assert from "node:assert/strict";
-import { checkStorage, LibsqlBackend, type SessionEvent } from "@chime/session";
-import { spawnServer } from "../host/_server.ts";
+import { join } from "node:path";
+import type { SessionEvent } from "@chime/session";
+import { STORAGE_DRIVERS } from "@chime/host";
+import { type ServerProcess, spawnServer } from "../host/_server.ts";
+import { sharedPostgres } from "../_postgres.ts";
 
 /** Options of {@linkcode runCrashLane}. */
 export interface CrashLaneOptions {
@@ -22,6 +30,14 @@ export interface CrashLaneOptions {
   readonly seed?: number;
   /** Longest run before the kill, ms. @default 900 */
   readonly maxRunMs?: number;
+  /** The store: a private libSQL file (one host only), a shared one, or PostgreSQL. @default "libsql" */
+  readonly storage?: "libsql" | "libsql-shared" | "postgres";
+  /** Hosts on the store (more than one needs a shared store). @default 1 */
+  readonly hosts?: number;
+  /** Lease length with several hosts, seconds. @default 2 */
+  readonly ttlSeconds?: number;
+  /** Told after each kill's check: kills so far, acknowledged messages, lost so far. */
+  readonly progress?: (kills: number, messages: number, lost: number) => void;
 }
 
 /** What a lane did. */
@@ -34,6 +50,8 @@ export interface CrashLaneResult {
   readonly lost: number;
   /** Confirmed reminders dispatched exactly once at the end. */
   readonly deliveredOnce: number;
+  /** Reminders whose turn was stored more than once (the documented crash window was hit). */
+  readonly windowHits: number;
 }
 
 const MAX_SESSIONS = 3;
@@ -67,17 +85,70 @@ async function call(base: string, path: string, body?: unknown): Promise<Respons
   });
 }
 
-/** One host lifetime: resume everything, then act until the kill lands. */
-async function drive(base: string, acked: Acked, random: () => number, n: { next: number }) {
-  for (const id of acked.sessions) {
-    (await call(base, `/api/sessions/${id}/resume`, {})).body?.cancel();
+/**
+ * The hosts of a lane as a proxy routing by session id sees them: each session's requests go to
+ * its last known owner (else a host picked by its id), a `409` re-routes to the owner it names.
+ */
+class Router {
+  readonly urls: (string | undefined)[];
+  readonly #owner = new Map<string, number>();
+
+  constructor(size: number) {
+    this.urls = Array.from({ length: size }, () => undefined);
   }
-  for (;;) {
+
+  #pick(id: string): number {
+    const known = this.#owner.get(id);
+    if (known !== undefined && this.urls[known] !== undefined) return known;
+    let hash = 0;
+    for (const c of id) hash = (hash * 31 + c.charCodeAt(0)) >>> 0;
+    const alive = this.urls.flatMap((u, i) => u === undefined ? [] : [i]);
+    return alive[hash % alive.length]!;
+  }
+
+  /** Sends a session's request to its owner, following at most two `409`s. */
+  async send(id: string, path: string, body?: unknown): Promise<Response> {
+    for (let hop = 0;; hop++) {
+      const index = this.#pick(id);
+      const response = await call(this.urls[index]!, path, body);
+      if (response.status !== 409 || hop === 2) return response;
+      const error = (await response.json()).error as { code?: string; url?: string };
+      const owner = this.urls.findIndex((u) => u !== undefined && `${u}/` === error.url);
+      if (error.code !== "session_owned_elsewhere" || owner < 0) {
+        // The owner is dead (its lease not expired yet) or unknown: answer as a 409.
+        return new Response(JSON.stringify({ error }), { status: 409 });
+      }
+      this.#owner.set(id, owner);
+    }
+  }
+
+  /** Any live host (creates). */
+  any(random: () => number): string {
+    const alive = this.urls.filter((u): u is string => u !== undefined);
+    return alive[Math.floor(random() * alive.length)]!;
+  }
+}
+
+/** The hosts' lifetimes: act until the kill lands. */
+async function drive(
+  router: Router,
+  acked: Acked,
+  random: () => number,
+  n: { next: number },
+  control: { readonly stop: boolean },
+) {
+  for (const id of acked.sessions) {
+    (await router.send(id, `/api/sessions/${id}/resume`, {})).body?.cancel();
+  }
+  while (!control.stop) {
     const ids = [...acked.sessions];
     const pick = random();
     if (ids.length === 0 || (pick < 0.15 && ids.length < MAX_SESSIONS)) {
       const id = `crash${n.next++}`;
-      const response = await call(base, "/api/sessions", { timeZone: "Europe/Berlin", id });
+      const response = await call(router.any(random), "/api/sessions", {
+        timeZone: "Europe/Berlin",
+        id,
+      });
       await response.body?.cancel();
       if (response.status === 201) acked.sessions.add(id);
       continue;
@@ -86,12 +157,14 @@ async function drive(base: string, acked: Acked, random: () => number, n: { next
     const remind = pick > 0.8;
     const tag = `ping${n.next++}`;
     const text = remind ? `remind me in ${REMINDER_SECONDS} seconds to ${tag}` : `note ${tag}`;
-    const response = await call(base, `/api/sessions/${id}/messages`, {
+    const response = await router.send(id, `/api/sessions/${id}/messages`, {
       text,
       clientTimeZone: "Europe/Berlin",
     });
     if (response.status !== 202) {
       await response.body?.cancel();
+      // A session whose owner died waits for its lease: do not spin on it.
+      if (response.status === 409) await new Promise((resolve) => setTimeout(resolve, 20));
       continue;
     }
     const { seq, messageId } = await response.json();
@@ -101,7 +174,7 @@ async function drive(base: string, acked: Acked, random: () => number, n: { next
     if (!remind) continue;
     // Confirmed once the durable fold lists it (before it fires, REMINDER_SECONDS later).
     for (let tries = 0; tries < 40; tries++) {
-      const list = await (await call(base, `/api/sessions/${id}/reminders`)).json();
+      const list = await (await router.send(id, `/api/sessions/${id}/reminders`)).json();
       if (list.reminders.some((r: { prompt: string }) => r.prompt === tag)) {
         let set = acked.reminders.get(id);
         if (set === undefined) acked.reminders.set(id, set = new Set());
@@ -116,10 +189,17 @@ async function drive(base: string, acked: Acked, random: () => number, n: { next
 type Log = Map<string, readonly SessionEvent[]>;
 
 /** Reads every session (dense, or `load` throws `storage_corrupt`) and counts what is lost. */
-async function verify(url: string, acked: Acked): Promise<{ log: Log; lost: number }> {
-  const report = await checkStorage({ kind: "libsql", url });
-  assert.deepEqual(report.damage, [], "the doctor finds no damage");
-  await using backend = await LibsqlBackend.open({ url });
+async function verify(
+  storage: StorageSettings,
+  acked: Acked,
+  doctor: boolean,
+): Promise<{ log: Log; lost: number }> {
+  const driver = STORAGE_DRIVERS[storage.kind]!;
+  if (doctor) {
+    const report = await driver.check!(storage);
+    assert.deepEqual(report.damage, [], "the doctor finds no damage");
+  }
+  await using backend = await driver.open(storage, {});
   const log: Log = new Map();
   let lost = 0;
   for (const id of acked.sessions) {
@@ -144,6 +224,9 @@ async function verify(url: string, acked: Acked): Promise<{ log: Log; lost: numb
   return { log, lost };
 }
 
+/** The `storage` settings of a lane. */
+type StorageSettings = { readonly kind: string; readonly [key: string]: unknown };
+
 /** prompt → schedule id of each `schedule/change` create. */
 function creates(events: readonly SessionEvent[]): Map<string, string> {
   const out = new Map<string, string>();
@@ -154,6 +237,14 @@ function creates(events: readonly SessionEvent[]): Map<string, string> {
     }
   }
   return out;
+}
+
+/** How many `followup` turns of one reminder the log holds (more than one: the crash window). */
+function followups(events: readonly SessionEvent[], scheduleId: string): number {
+  return events.filter((e) =>
+    e.type === "followup" &&
+    (e.data as { frame?: string }).frame?.includes(JSON.stringify(scheduleId))
+  ).length;
 }
 
 function dispatches(events: readonly SessionEvent[], scheduleId: string): number {
@@ -173,8 +264,15 @@ function dispatches(events: readonly SessionEvent[], scheduleId: string): number
 export async function runCrashLane(options: CrashLaneOptions): Promise<CrashLaneResult> {
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
   const random = prng(seed);
+  const hosts = options.hosts ?? 1;
+  const kind = options.storage ?? "libsql";
+  if (hosts > 1 && kind === "libsql") throw new RangeError("several hosts need a shared store");
   const dataDir = await Deno.makeTempDir({ prefix: "chime-crash-" });
-  const url = `file:${dataDir}/chime.db`;
+  const storage: StorageSettings = kind === "postgres"
+    ? { kind: "postgres", url: await (await sharedPostgres()).database("crash") }
+    : kind === "libsql-shared"
+    ? { kind: "libsql", url: `file:${join(dataDir, "chime.db")}`, shared: true }
+    : { kind: "libsql", url: `file:${join(dataDir, "chime.db")}` };
   // The web-schedule example with a budget no lane reaches: the lane checks durability and
   // exactly-once delivery, not the hourly budget (which holds a long soak's reminders for hours).
   const config = `${dataDir}/chime.jsonc`;
@@ -183,49 +281,67 @@ export async function runCrashLane(options: CrashLaneOptions): Promise<CrashLane
     JSON.stringify({
       extends: new URL("../../examples/web-schedule/chime.jsonc", import.meta.url).pathname,
       pluginOptions: { "@chime/schedule": { maxRemindersPerHour: 10_000 } },
+      storage,
+      lease: { ttlSeconds: options.ttlSeconds ?? 2 },
     }),
   );
+  // A file store is checked by the doctor only while no host writes it (it scans a copy).
+  const doctorWhileRunning = hosts === 1 || kind === "postgres";
   const acked: Acked = { sessions: new Set(), messages: new Map(), reminders: new Map() };
   const n = { next: 0 };
   let lost = 0;
+  const router = new Router(hosts);
+  const processes: (ServerProcess | undefined)[] = Array.from({ length: hosts }, () => undefined);
+  const start = async (i: number) => {
+    const server = await spawnServer(dataDir, config);
+    processes[i] = server;
+    router.urls[i] = server.url;
+  };
   try {
+    for (let i = 0; i < hosts; i++) await start(i);
     for (let i = 0; i < options.iterations; i++) {
-      const server = await spawnServer(dataDir, config);
+      const victim = Math.floor(random() * hosts);
+      const server = processes[victim]!;
       const runMs = Math.floor(random() * (options.maxRunMs ?? 900));
-      const timer = setTimeout(() => server.stop("SIGKILL"), runMs);
-      try {
-        await drive(server.url, acked, random, n).catch(() => {}); // ends when the kill lands
-      } finally {
-        clearTimeout(timer);
-        await server.stop("SIGKILL");
-      }
-      lost += (await verify(url, acked)).lost;
+      const control = { stop: false };
+      // Ends when the kill lands on a request, or once told to stop.
+      const driving = drive(router, acked, random, n, control).catch(() => {});
+      await new Promise((resolve) => setTimeout(resolve, runMs));
+      await server.stop("SIGKILL");
+      router.urls[victim] = undefined;
+      control.stop = true;
+      await driving;
+      lost += (await verify(storage, acked, doctorWhileRunning)).lost;
+      options.progress?.(
+        i + 1,
+        [...acked.messages.values()].reduce((sum, m) => sum + m.size, 0),
+        lost,
+      );
+      await start(victim);
     }
     // A last lifetime, not killed: every confirmed reminder comes due and is dispatched.
     const due = Date.now() + REMINDER_SECONDS * 1_000;
-    {
-      await using server = await spawnServer(dataDir, config);
-      for (const id of acked.sessions) {
-        (await call(server.url, `/api/sessions/${id}/resume`, {})).body?.cancel();
-      }
-      // Wait on state, with a generous bound for a busy machine: every session's list empties.
-      const deadline = due + 60_000;
-      for (const id of acked.sessions) {
-        for (;;) {
-          const list = await (await call(server.url, `/api/sessions/${id}/reminders`)).json();
-          if (list.reminders.length === 0 && Date.now() > due) break;
-          if (Date.now() > deadline) {
-            const left = list.reminders.map((r: { prompt: string }) => r.prompt).join(", ");
-            assert.fail(`seed ${seed}: ${id} still lists [${left}] 60 s after they came due`);
-          }
-          await new Promise((resolve) => setTimeout(resolve, 25));
+    // Wait on state, with a generous bound for a busy machine: every session's list empties
+    // (a session whose dead owner's lease is still in force is taken once it expires).
+    const deadline = due + 60_000;
+    for (const id of acked.sessions) {
+      for (;;) {
+        const resumed = await router.send(id, `/api/sessions/${id}/resume`, {});
+        await resumed.body?.cancel();
+        const list = await (await router.send(id, `/api/sessions/${id}/reminders`)).json();
+        if (resumed.status === 200 && list.reminders.length === 0 && Date.now() > due) break;
+        if (Date.now() > deadline) {
+          const left = list.reminders.map((r: { prompt: string }) => r.prompt).join(", ");
+          assert.fail(`seed ${seed}: ${id} still lists [${left}] 60 s after they came due`);
         }
+        await new Promise((resolve) => setTimeout(resolve, 25));
       }
-      assert.equal(await server.stop("SIGTERM"), 0);
     }
-    const { log, lost: lostAtEnd } = await verify(url, acked);
+    for (const server of processes) assert.equal(await server!.stop("SIGTERM"), 0);
+    const { log, lost: lostAtEnd } = await verify(storage, acked, true);
     lost += lostAtEnd;
     let deliveredOnce = 0;
+    let windowHits = 0;
     for (const [id, prompts] of acked.reminders) {
       const events = log.get(id) ?? [];
       const ids = creates(events);
@@ -234,6 +350,7 @@ export async function runCrashLane(options: CrashLaneOptions): Promise<CrashLane
         assert.ok(scheduleId !== undefined, `seed ${seed}: ${id} lost the confirmed ${prompt}`);
         const count = dispatches(events, scheduleId);
         assert.equal(count, 1, `seed ${seed}: ${id} ${prompt} dispatched ${count} times`);
+        if (followups(events, scheduleId) > 1) windowHits++;
         deliveredOnce++;
       }
     }
@@ -253,8 +370,10 @@ export async function runCrashLane(options: CrashLaneOptions): Promise<CrashLane
       },
       lost,
       deliveredOnce,
+      windowHits,
     };
   } finally {
+    for (const server of processes) await server?.stop("SIGKILL");
     await Deno.remove(dataDir, { recursive: true });
   }
 }

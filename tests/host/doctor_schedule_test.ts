@@ -10,6 +10,9 @@ import assert from "node:assert/strict";
 import { type PersistenceBackend, SessionStore } from "@chime/session";
 import { JsonlBackend } from "@chime/session/jsonl";
 import { LibsqlBackend } from "@chime/session/libsql";
+import { postgresDriver } from "@chime/session/postgres";
+import { scheduleLogCheck } from "@chime/schedule";
+import { postgresLanes, sharedPostgres } from "../_postgres.ts";
 
 const DOCTOR = new URL("../../host/doctor.ts", import.meta.url).pathname;
 const AT = "2030-01-01T00:00:00.000Z";
@@ -66,5 +69,24 @@ for (const kind of ["libsql", "jsonl"] as const) {
     );
     assert.match(lines.at(-1)!, /2 damaged$/);
     await Deno.remove(dir, { recursive: true });
+  });
+}
+
+if (postgresLanes()) {
+  Deno.test("--check-storage runs the schedule log check on PostgreSQL too", async () => {
+    const url = await (await sharedPostgres()).database("doctor_schedule");
+    const context = { file: "test", baseDir: "/" };
+    const settings = postgresDriver.parse({ kind: "postgres", url }, context);
+    let target: { id: string; seq: number };
+    {
+      await using backend = await postgresDriver.open(settings, {});
+      target = await fill(backend);
+    }
+    const report = await postgresDriver.check!(settings, { logChecks: [scheduleLogCheck] });
+    const damage = report.damage.map((d) => [d.sessionId, d.seq, d.what.split(":")[0]]);
+    assert.deepEqual(damage.filter(([id]) => id === target.id), [
+      [target.id, target.seq, "schedule/change refused"],
+    ]);
+    assert.equal(damage.length, 2, "the parent's change and the fork's copy");
   });
 }

@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { createClient } from "@libsql/client";
+import { type ModelAdapter, ScriptedModel } from "@chime/agent";
 import { createApp, HostRuntime } from "@chime/host";
 import { scheduleViews } from "@chime/schedule";
 import { SessionLeases } from "@chime/session";
@@ -15,7 +16,7 @@ import { postJson, readSse, scheduleWebOnly } from "./_helpers.ts";
 
 const TTL_S = 2;
 
-async function twoHosts(clock: FakeClock) {
+async function twoHosts(clock: FakeClock, models: { a?: ModelAdapter } = {}) {
   const client = createClient({ url: ":memory:" });
   await createLeaseTable(client);
   const shared = new MemoryBackend();
@@ -33,6 +34,7 @@ async function twoHosts(clock: FakeClock) {
         lease: { ttlSeconds: TTL_S },
       },
       backend,
+      ...(name === "a" && models.a !== undefined ? { model: models.a } : {}),
       leaseTable: new SessionLeases(client, { holder: name, url: `http://${name}/`, clock }),
       // The schedule routes without agent setup: GET /reminders is a read that passes.
       plugins: [scheduleWebOnly()],
@@ -142,6 +144,35 @@ Deno.test("a lease taken over ends A's streams with session-lost, turns A cold a
   assert.equal(ok.status, 202);
   const again = await errorOf(await a.app.request(`/api/sessions/${id}/resume`, postJson({})));
   assert.equal(again.url, "http://b/");
+});
+
+Deno.test("a paused owner whose lease lapsed proves it before a turn: no model call after a take-over", async () => {
+  using clock = new FakeClock(Date.parse("2030-01-01T00:00:00Z"));
+  const model = new ScriptedModel(() => ({ text: "ok" }));
+  await using hosts = await twoHosts(clock, { a: model });
+  const { a, b } = hosts;
+  const created = await a.app.request("/api/sessions", postJson({ timeZone: "Europe/Paris" }));
+  const id = (await created.json()).header.id as string;
+  const first = await a.app.request(
+    `/api/sessions/${id}/messages`,
+    postJson({ text: "hello", clientTimeZone: "Europe/Paris" }),
+  );
+  assert.equal(first.status, 202);
+  await (await a.runtime.existingAgent(a.runtime.liveSession(id)!))!.whenIdle();
+  assert.equal(model.requests.length, 1, "a turn under a fresh lease calls the model");
+  // A stalls (its renewal timer never runs) past its expiry; B takes the session.
+  clock.setWall(clock.now() + TTL_S * 1000 + 1);
+  assert.equal((await b.app.request(`/api/sessions/${id}/resume`, postJson({}))).status, 200);
+  // A wakes with a message to answer: the lease is proven before the step, so no model call.
+  const late = await a.app.request(
+    `/api/sessions/${id}/messages`,
+    postJson({ text: "late", clientTimeZone: "Europe/Paris" }),
+  );
+  assert.equal(late.status, 409);
+  await late.body?.cancel();
+  await clock.advance(1);
+  assert.equal(model.requests.length, 1, "the stale owner never called the model");
+  assert.equal(a.runtime.leases!.holds(id), false);
 });
 
 Deno.test("a renewal that finds the lease taken turns the session cold (no write needed)", async () => {

@@ -73,8 +73,11 @@ Deno.test("storage.kind resolves against the table: unknown kinds and bad driver
     "/c/badkey.jsonc": '{ "storage": { "kind": "memory-test", "url": "x" } }',
   });
   await assert.rejects(load("/c/unknown.jsonc"), configError("config_invalid"));
-  await assert.rejects(load("/c/unknown.jsonc"), /"libsql", "jsonl" or "memory-test"/);
-  await assert.rejects(load("/c/unknown.jsonc", STORAGE_DRIVERS), /must be "libsql" or "jsonl"/);
+  await assert.rejects(load("/c/unknown.jsonc"), /"libsql", "jsonl", "postgres" or "memory-test"/);
+  await assert.rejects(
+    load("/c/unknown.jsonc", STORAGE_DRIVERS),
+    /must be "libsql", "jsonl" or "postgres"/,
+  );
   await assert.rejects(load("/c/badkey.jsonc"), configError("config_invalid"));
   await assert.rejects(load("/c/badkey.jsonc"), /\/c\/badkey\.jsonc: unknown key "storage\.url"/);
   // Without the row, the same file is refused.

@@ -1,12 +1,14 @@
 /**
- * Helpers of the multi-host lanes (docs/deploy.md): several real host processes on one shared file
- * database (WAL; the local stand-in for sqld), and small HTTP probes.
+ * Helpers of the multi-host lanes (docs/deploy.md): several real host processes on one shared
+ * store, a libSQL file (WAL; the local stand-in for sqld) or a PostgreSQL database of a
+ * throw-away cluster (tests/_postgres.ts), and small HTTP probes.
  *
  * @module
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { readSse, type SseMessage } from "../host/_helpers.ts";
+import { postgresLanes, sharedPostgres } from "../_postgres.ts";
 import {
   eventOf,
   raw,
@@ -19,25 +21,50 @@ import {
 /** Lease length of the lanes, seconds. */
 export const TTL_SECONDS = 2;
 
+/** The shared stores the many-host lanes run on. */
+export type SharedStorage = "libsql-shared" | "postgres";
+
 /**
- * Writes the lanes' config (web-schedule, shared file database, short leases) into `dir`.
+ * The stores the lanes run on here: both, or only libSQL where no PostgreSQL can be started
+ * (then a line says the PostgreSQL lanes skip).
+ */
+export function sharedStorages(): SharedStorage[] {
+  return postgresLanes() ? ["libsql-shared", "postgres"] : ["libsql-shared"];
+}
+
+/**
+ * The `storage` settings of a lane: a shared libSQL file in the data folder, or a fresh
+ * PostgreSQL database.
  *
- * @param dir the lane's directory (the database goes to `dir/data`)
+ * @param kind the store
+ * @returns the settings
+ */
+export async function laneStorage(kind: SharedStorage): Promise<Record<string, unknown>> {
+  if (kind === "libsql-shared") return { kind: "libsql", url: "file:chime.db", shared: true };
+  return { kind: "postgres", url: await (await sharedPostgres()).database("lane") };
+}
+
+/**
+ * Writes the lanes' config (web-schedule, shared store, short leases) into `dir`.
+ *
+ * @param dir the lane's directory (a file database goes to `dir/data`)
  * @param ttlSeconds lease length @default TTL_SECONDS
  * @param extra more top-level settings (e.g. `model`)
+ * @param kind the shared store @default "libsql-shared"
  * @returns the config path
  */
 export async function sharedConfig(
   dir: string,
   ttlSeconds: number = TTL_SECONDS,
   extra: Record<string, unknown> = {},
+  kind: SharedStorage = "libsql-shared",
 ): Promise<string> {
   const path = join(dir, "chime.jsonc");
   await Deno.writeTextFile(
     path,
     JSON.stringify({
       extends: join(ROOT, "examples", "web-schedule", "chime.jsonc"),
-      storage: { kind: "libsql", url: "file:chime.db", shared: true },
+      storage: await laneStorage(kind),
       lease: { ttlSeconds },
       ...extra,
     }),

@@ -1,13 +1,9 @@
 // Private helpers of the restart lanes: spawn `lane_child.ts`, read its JSON lines, SIGKILL it.
 import { fileURLToPath as fromFileUrl } from "node:url";
-import {
-  JsonlBackend,
-  LibsqlBackend,
-  type PersistenceBackend,
-  type StoredSession,
-} from "@chime/session";
+import type { StoredSession } from "@chime/session";
 import { JsonLineChild } from "../_child.ts";
-import type { LaneConfig } from "./lane_child.ts";
+import { postgresLanes, sharedPostgres } from "../_postgres.ts";
+import { type LaneConfig, openStorage } from "./lane_child.ts";
 
 const CHILD = fromFileUrl(new URL("./lane_child.ts", import.meta.url));
 const ROOT = fromFileUrl(new URL("../../", import.meta.url));
@@ -63,16 +59,29 @@ export const ON_TIME_MS = 1_500;
 /** Where a lane's session lives. */
 export type Storage = LaneConfig["storage"];
 
-/** A fresh libSQL file in a temp folder. */
-export async function libsql(): Promise<Storage> {
-  return { kind: "libsql", url: `file:${await Deno.makeTempDir()}/chime.db` };
+/** The stores the restart lanes run on: a private libSQL file, a shared one, PostgreSQL. */
+export type LaneKind = "libsql" | "libsql-shared" | "postgres";
+
+/** The kinds that run here (PostgreSQL only where a server can be started; else it says so). */
+export function laneKinds(): LaneKind[] {
+  return postgresLanes() ? ["libsql", "libsql-shared", "postgres"] : ["libsql", "libsql-shared"];
+}
+
+/**
+ * A fresh store of `kind`: a libSQL file in a temp folder (shared mode for `libsql-shared`), or
+ * a fresh database of the test process's PostgreSQL cluster.
+ */
+export async function freshStorage(kind: LaneKind): Promise<Storage> {
+  if (kind === "postgres") {
+    return { kind: "postgres", url: await (await sharedPostgres()).database("restart") };
+  }
+  const url = `file:${await Deno.makeTempDir()}/chime.db`;
+  return kind === "libsql" ? { kind: "libsql", url } : { kind: "libsql", url, shared: true };
 }
 
 /** The stored session, read back from the lane's storage after its process died. */
 export async function stored(storage: Storage, id: string): Promise<StoredSession> {
-  const backend: PersistenceBackend = storage.kind === "libsql"
-    ? await LibsqlBackend.open({ url: storage.url })
-    : await JsonlBackend.open({ dir: storage.dir });
+  const backend = await openStorage(storage);
   await using _ = backend;
   return (await backend.load(id))!;
 }

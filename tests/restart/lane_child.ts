@@ -15,23 +15,18 @@ import {
   ScriptedModel,
   type ScriptedReply,
 } from "@chime/agent";
-import {
-  JsonlBackend,
-  LibsqlBackend,
-  type PersistenceBackend,
-  type Session,
-  SessionStore,
-} from "@chime/session";
+import { STORAGE_DRIVERS } from "@chime/host";
+import { type PersistenceBackend, type Session, SessionStore } from "@chime/session";
 import { timeContextPlugin } from "@chime/timecontext";
 import { schedulePlugin } from "../../schedule/plugin.ts";
 
 /** What one lane process does. */
 export interface LaneConfig {
-  /** Where the session lives. */
-  readonly storage: { readonly kind: "libsql"; readonly url: string } | {
-    readonly kind: "jsonl";
-    readonly dir: string;
-  };
+  /** Where the session lives: the `storage` settings of a registered driver. */
+  readonly storage:
+    | { readonly kind: "libsql"; readonly url: string; readonly shared?: boolean }
+    | { readonly kind: "jsonl"; readonly dir: string }
+    | { readonly kind: "postgres"; readonly url: string };
   /** The root session id (created on first run, resumed afterwards). */
   readonly sessionId: string;
   /**
@@ -98,10 +93,12 @@ function model(config: LaneConfig): ScriptedModel {
   });
 }
 
-async function open(config: LaneConfig): Promise<PersistenceBackend> {
-  return config.storage.kind === "libsql"
-    ? await LibsqlBackend.open({ url: config.storage.url })
-    : await JsonlBackend.open({ dir: config.storage.dir });
+/**
+ * Opens a lane's storage through the host's driver table (the lanes and their checks open it
+ * the same way).
+ */
+export async function openStorage(storage: LaneConfig["storage"]): Promise<PersistenceBackend> {
+  return await STORAGE_DRIVERS[storage.kind]!.open(storage, {});
 }
 
 function watch(session: Session): void {
@@ -120,7 +117,7 @@ async function live(store: SessionStore, loader: Loader, session: Session, confi
 }
 
 async function main(config: LaneConfig): Promise<void> {
-  const store = new SessionStore({ backend: await open(config) });
+  const store = new SessionStore({ backend: await openStorage(config.storage) });
   store.onFlushed((session, throughSeq) => print({ session: session.id, flushed: throughSeq }));
   const loader = new Loader();
   await loader.load(timeContextPlugin());

@@ -12,7 +12,9 @@ import {
   dispatched,
   events,
   frames,
-  libsql,
+  freshStorage,
+  type LaneKind,
+  laneKinds,
   ON_TIME_MS,
   quiet,
   run,
@@ -32,8 +34,8 @@ function dispatches(lines: Parameters<typeof changes>[0], id: string) {
 }
 
 /** Killed right after the first occurrence; the restarted process delivers the second on time. */
-async function killBetween(): Promise<void> {
-  const storage = await libsql();
+async function killBetween(kind: LaneKind): Promise<void> {
+  const storage = await freshStorage(kind);
   const id = "rlane1";
   const create = [["blink", 3, "minutely", 2]] as const;
   const first = await run({ storage, sessionId: id, create }, dispatched(id, 1), "occurrence 1");
@@ -57,8 +59,8 @@ async function killBetween(): Promise<void> {
 }
 
 /** Down across an occurrence: the restart delivers it once, late; a further restart adds none. */
-async function downAcross(): Promise<void> {
-  const storage = await libsql();
+async function downAcross(kind: LaneKind): Promise<void> {
+  const storage = await freshStorage(kind);
   const id = "rlane2";
   const create = [["drink", 3, "minutely", 3]] as const;
   const first = await run({ storage, sessionId: id, create }, dispatched(id, 1), "occurrence 1");
@@ -81,11 +83,13 @@ async function downAcross(): Promise<void> {
   assert.deepEqual(delivered, [new Date(m1!).toISOString(), new Date(m2).toISOString()]);
 }
 
-Deno.test("recurring restart lanes: SIGKILL between occurrences, no duplicate, no loss", async () => {
-  const lanes = { killBetween, downAcross };
-  const results = await Promise.allSettled(Object.values(lanes).map((lane) => lane()));
-  const failures = results.flatMap((r, i) =>
-    r.status === "rejected" ? [`${Object.keys(lanes)[i]}: ${r.reason?.stack ?? r.reason}`] : []
-  );
-  assert.deepEqual(failures, []);
-});
+for (const kind of laneKinds()) {
+  Deno.test(`recurring restart lanes on ${kind}: SIGKILL between occurrences, no duplicate, no loss`, async () => {
+    const lanes = { killBetween, downAcross };
+    const results = await Promise.allSettled(Object.values(lanes).map((lane) => lane(kind)));
+    const failures = results.flatMap((r, i) =>
+      r.status === "rejected" ? [`${Object.keys(lanes)[i]}: ${r.reason?.stack ?? r.reason}`] : []
+    );
+    assert.deepEqual(failures, []);
+  });
+}

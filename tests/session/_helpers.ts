@@ -18,6 +18,8 @@ import { LibsqlBackend } from "../../session/libsql/libsql_backend.ts";
 import type { Fault } from "../../session/testing/memory_backend.ts";
 import { MemoryBackend } from "../../session/testing/memory_backend.ts";
 import { memoryDriver } from "./_memory_driver.ts";
+import { PostgresBackend } from "../../session/postgres/postgres_backend.ts";
+import { postgresLanes, sharedPostgres } from "../_postgres.ts";
 
 /** A temp directory removed on dispose. */
 export async function tempDir(): Promise<{ path: string } & AsyncDisposable> {
@@ -57,12 +59,46 @@ export function evs(from: number, to: number): SessionEvent[] {
 
 /**
  * The backend kinds every contract test runs against; `driver` is the test storage driver of
- * `_memory_driver.ts`, opened through the `StorageDriver` seam.
+ * `_memory_driver.ts`, opened through the `StorageDriver` seam; `libsql-shared` is a libSQL file
+ * opened in shared mode (no writer lock); `postgres` a fresh database of the test process's
+ * throw-away cluster (tests/_postgres.ts).
  */
-export type BackendKind = "memory" | "libsql" | "jsonl" | "driver";
+export type BackendKind = "memory" | "libsql" | "libsql-shared" | "jsonl" | "driver" | "postgres";
+
+/**
+ * The kinds a lane runs on here: `postgres` only where a server can be started (else the lane
+ * prints that it skips).
+ *
+ * @param kinds the kinds the lane is written for
+ * @returns those that run
+ */
+export function runnable<K extends BackendKind>(kinds: readonly K[]): K[] {
+  return kinds.filter((k) => k !== "postgres" || postgresLanes());
+}
+
+/** One database per test directory, so a reopen in the same test finds its data. */
+const databases = new Map<string, Promise<string>>();
+
+/**
+ * The storage URL of `kind` for a test directory: a `file:` URL, or a PostgreSQL database URL
+ * (created on first use).
+ */
+export function storageUrl(kind: BackendKind, dir: string): Promise<string> {
+  if (kind !== "postgres") return Promise.resolve(`file:${dir}/chime.db`);
+  let url = databases.get(dir);
+  if (url === undefined) {
+    url = sharedPostgres().then((cluster) => cluster.database());
+    databases.set(dir, url);
+  }
+  return url;
+}
 
 /** Opens a backend of `kind` inside `dir`. */
 export async function openBackend(kind: BackendKind, dir: string): Promise<PersistenceBackend> {
+  if (kind === "postgres") return await PostgresBackend.open({ url: await storageUrl(kind, dir) });
+  if (kind === "libsql-shared") {
+    return await LibsqlBackend.open({ url: await storageUrl(kind, dir), shared: true });
+  }
   if (kind === "memory") return new MemoryBackend();
   if (kind === "driver") {
     const settings = memoryDriver.parse({ kind: "memory-test", name: dir }, {

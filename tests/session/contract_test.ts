@@ -1,12 +1,13 @@
 /** The PersistenceBackend contract, run against every backend. */
 import assert from "node:assert/strict";
 import { SessionError } from "../../session/errors.ts";
-import { type BackendKind, ev, evs, header, openBackend, tempDir } from "./_helpers.ts";
+import { ev, evs, header, openBackend, runnable, tempDir } from "./_helpers.ts";
 
 const code = (c: string) => (e: unknown) => e instanceof SessionError && e.code === c;
 
 // `driver`: a backend opened through a registered `StorageDriver` meets the same contract.
-for (const kind of ["memory", "libsql", "jsonl", "driver"] as const satisfies BackendKind[]) {
+const KINDS = ["memory", "libsql", "libsql-shared", "jsonl", "driver", "postgres"] as const;
+for (const kind of runnable(KINDS)) {
   Deno.test(`the ${kind} backend stores, pages and lists sessions`, async () => {
     await using dir = await tempDir();
     await using backend = await openBackend(kind, dir.path);

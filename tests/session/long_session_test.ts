@@ -10,7 +10,7 @@ import { LibsqlBackend } from "../../session/libsql/libsql_backend.ts";
 import { Session } from "../../session/session.ts";
 import { SessionStore } from "../../session/store.ts";
 import { MemoryBackend } from "../../session/testing/memory_backend.ts";
-import { header, openBackend, tempDir } from "./_helpers.ts";
+import { header, openBackend, runnable, tempDir } from "./_helpers.ts";
 
 const TAIL = 5;
 
@@ -21,7 +21,7 @@ async function filled(store: SessionStore, id: string, n: number): Promise<Sessi
   return session;
 }
 
-for (const kind of ["memory", "libsql", "jsonl"] as const) {
+for (const kind of runnable(["memory", "libsql", "libsql-shared", "jsonl", "postgres"] as const)) {
   Deno.test(`a live session past its tail reads, resumes and forks on ${kind}`, async () => {
     await using dir = await tempDir();
     const backend = await openBackend(kind, dir.path);
@@ -182,7 +182,7 @@ Deno.test("`store.read` reports a stored event missing below the tail as storage
   );
 });
 
-for (const kind of ["memory", "libsql", "jsonl"] as const) {
+for (const kind of runnable(["memory", "libsql", "libsql-shared", "jsonl", "postgres"] as const)) {
   Deno.test(`\`fork()\` and \`tail()\` of the ${kind} backend refuse what is not stored`, async () => {
     await using dir = await tempDir();
     await using backend = await openBackend(kind, dir.path);

@@ -7,7 +7,7 @@ import { SessionError } from "../../session/errors.ts";
 import { SessionStore } from "../../session/store.ts";
 import type { Session } from "../../session/session.ts";
 import type { Fault } from "../../session/testing/memory_backend.ts";
-import { type BackendKind, FaultyBackend, openBackend, tempDir } from "./_helpers.ts";
+import { type BackendKind, FaultyBackend, openBackend, runnable, tempDir } from "./_helpers.ts";
 
 type Kind = "new" | "forked" | "resumed";
 
@@ -71,7 +71,9 @@ async function scenario(kind: Kind, backendKind: BackendKind, fault: Omit<Fault,
   assert.deepEqual(stored?.header, session.header);
 }
 
-for (const backendKind of ["memory", "libsql", "jsonl"] as const) {
+for (
+  const backendKind of runnable(["memory", "libsql", "libsql-shared", "jsonl", "postgres"] as const)
+) {
   for (const kind of ["new", "forked", "resumed"] as const) {
     Deno.test(`a ${kind} session recovers from initialization failures on ${backendKind}`, async (t) => {
       for (const fault of FAULTS[kind]) {
@@ -84,7 +86,9 @@ for (const backendKind of ["memory", "libsql", "jsonl"] as const) {
   }
 }
 
-for (const backendKind of ["memory", "libsql", "jsonl"] as const) {
+for (
+  const backendKind of runnable(["memory", "libsql", "libsql-shared", "jsonl", "postgres"] as const)
+) {
   Deno.test(`a fork failing before commit stores nothing and can be retried on ${backendKind}`, async () => {
     await using dir = await tempDir();
     const backend = new FaultyBackend(await openBackend(backendKind, dir.path));

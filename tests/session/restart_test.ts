@@ -6,13 +6,14 @@ import assert from "node:assert/strict";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { SessionStore } from "../../session/store.ts";
 import { JsonLineChild } from "../_child.ts";
-import { type BackendKind, openBackend, tempDir } from "./_helpers.ts";
+import { type BackendKind, openBackend, runnable, storageUrl, tempDir } from "./_helpers.ts";
 
 const WRITER = fromFileUrl(new URL("./_restart_writer.ts", import.meta.url));
 const CONFIG = fromFileUrl(new URL("../../deno.json", import.meta.url));
 
 async function killAfterAcks(kind: BackendKind, dir: string, acks: number): Promise<number[]> {
-  await using child = new JsonLineChild<number>(WRITER, [kind, dir], {
+  const url = kind === "postgres" ? [await storageUrl(kind, dir)] : [];
+  await using child = new JsonLineChild<number>(WRITER, [kind, dir, ...url], {
     flags: ["--config", CONFIG],
   });
   await child.waitFor((seen) => seen.length >= acks, `${acks} acknowledged seqs`, 60_000);
@@ -21,7 +22,7 @@ async function killAfterAcks(kind: BackendKind, dir: string, acks: number): Prom
   return child.lines;
 }
 
-for (const kind of ["libsql", "jsonl"] as const) {
+for (const kind of runnable(["libsql", "libsql-shared", "jsonl", "postgres"] as const)) {
   Deno.test(`a SIGKILLed ${kind} writer loses no acknowledged event`, async () => {
     await using dir = await tempDir();
     const acked = await killAfterAcks(kind, dir.path, 40);

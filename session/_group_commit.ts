@@ -1,19 +1,98 @@
 /**
- * Private: the group commit of the libSQL backend. `initialize`, `fork` and `append` calls
- * arriving in the same tick, or while a commit is in flight, share one write transaction; each
- * call is validated on its own against the stored lengths (cached after each commit), and a
- * failed shared transaction is retried call by call so only the faulty call fails.
+ * Private: the group commit of the SQL backends (libSQL, PostgreSQL). `initialize`, `fork` and
+ * `append` calls arriving in the same tick, or while a commit is in flight, share one write
+ * transaction; each call is validated on its own against the stored lengths (cached after each
+ * commit), and a failed shared transaction is retried call by call so only the faulty call
+ * fails. What a transaction runs is the backend's {@linkcode CommitTarget}.
  *
  * @module
  */
-import type { Client } from "@libsql/client";
 import { setImmediate } from "node:timers";
-import type { StoredCursor } from "../backend.ts";
-import { SessionError } from "../errors.ts";
-import type { SessionEvent } from "../event.ts";
-import type { SessionHeader } from "../header.ts";
-import { leaseHeld } from "./_libsql_read.ts";
-import { encodeRows, leaseLost, type Pending, planCommit, validate } from "./_libsql_commit.ts";
+import type { StoredCursor } from "./backend.ts";
+import { SessionError } from "./errors.ts";
+import type { SessionEvent } from "./event.ts";
+import type { SessionHeader } from "./header.ts";
+
+/** One queued `initialize`, `fork` or `append` call. */
+export interface Pending {
+  readonly id: string;
+  /** Set for `initialize` and `fork`, `undefined` for `append`. */
+  readonly header: SessionHeader | undefined;
+  /** Set for `fork`: copy the parent's stored events `[0, throughSeq]` first. */
+  readonly copy: { readonly parentId: string; readonly throughSeq: number } | undefined;
+  readonly events: readonly SessionEvent[];
+  /** `JSON.stringify(event.data)` per event where the caller had it. */
+  readonly texts: readonly (string | undefined)[] | undefined;
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+  /** The flat row arguments (5 per event), encoded once when the call is accepted. */
+  rows: (string | number)[] | undefined;
+}
+
+/**
+ * The flat row arguments of one call's events: `session_id, seq, type, at, data` per event.
+ *
+ * @param texts `JSON.stringify(event.data)` per event where known, used as is
+ * @throws {TypeError} from `JSON.stringify` (e.g. BigInt data): only this call fails
+ */
+export function encodeRows(
+  id: string,
+  events: readonly SessionEvent[],
+  texts?: readonly (string | undefined)[],
+): (string | number)[] {
+  const args: (string | number)[] = [];
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i]!;
+    args.push(id, e.seq, e.type, e.at, texts?.[i] ?? JSON.stringify(e.data) ?? "null");
+  }
+  return args;
+}
+
+/** Validates one call against the stored length of its session. */
+export function validate(p: Pending, stored: number | undefined): SessionError | undefined {
+  if (p.header !== undefined && stored !== undefined) {
+    return new SessionError("session_exists", `Cannot initialize: ${p.id} is stored`);
+  }
+  if (p.header === undefined && stored === undefined) {
+    return new SessionError("session_not_found", `Cannot append: no session ${p.id}`);
+  }
+  const from = p.copy === undefined ? stored ?? 0 : p.copy.throughSeq + 1;
+  for (let i = 0; i < p.events.length; i++) {
+    if (p.events[i]!.seq !== from + i) {
+      return new SessionError(
+        "invalid_seq",
+        `Cannot write ${p.id}: events must start at seq ${from}`,
+        { details: { expected: from } },
+      );
+    }
+  }
+  return undefined;
+}
+
+/** The `lease_lost` refusal of a fenced session's call. */
+export function leaseLost(id: string): SessionError {
+  return new SessionError("lease_lost", `Cannot write ${id}: this host's lease was taken`, {
+    details: { sessionId: id },
+  });
+}
+
+/** What one backend's transactions run (docs/long-sessions.md "Fenced appends"). */
+export interface CommitTarget {
+  /**
+   * Writes the accepted calls in one transaction, each fenced session's rows only while its
+   * token is still the stored one (checked inside that transaction).
+   *
+   * @param accepted validated calls in queue order, rows encoded
+   * @param fence the token per session, `undefined` when nothing is fenced
+   * @returns the sessions whose fence failed (none of their rows were written)
+   * @throws anything when the transaction did not commit (nothing of it was written)
+   */
+  write(accepted: readonly Pending[], fence: Fence | undefined): Promise<ReadonlySet<string>>;
+  /**
+   * Whether the stored lease of a session still holds exactly `token` (an unreadable lease: no).
+   */
+  leaseHeld(id: string, token: number): Promise<boolean>;
+}
 
 /** Microtask hops the drain waits at most for the callers of the last commit to come back. */
 const GATHER_HOPS = 16;
@@ -24,9 +103,9 @@ const FAIR_TURN_MS = 100;
 /** The token held per session, `undefined` when unfenced. */
 export type Fence = (sessionId: string) => number | undefined;
 
-/** The write queue of one libSQL client: one group per transaction, one transaction at a time. */
+/** The write queue of one backend: one group per transaction, one transaction at a time. */
 export class GroupCommit {
-  readonly #client: Client;
+  readonly #target: CommitTarget;
   /** `undefined` when no session of this process is fenced (the single-host default). */
   readonly #fence: Fence | undefined;
   readonly #cursor: (id: string) => Promise<StoredCursor | undefined>;
@@ -41,16 +120,16 @@ export class GroupCommit {
   commits = 0;
 
   /**
-   * @param client the one connection
+   * @param target what a transaction runs
    * @param fence the token per session, or `undefined` when nothing is fenced
    * @param cursor reads a session's stored header and length (first use of a session)
    */
   constructor(
-    client: Client,
+    target: CommitTarget,
     fence: Fence | undefined,
     cursor: (id: string) => Promise<StoredCursor | undefined>,
   ) {
-    this.#client = client;
+    this.#target = target;
     this.#fence = fence;
     this.#cursor = cursor;
   }
@@ -166,7 +245,7 @@ export class GroupCommit {
     const token = this.#fence?.(id);
     if (token === undefined || !(error instanceof SessionError)) return error;
     this.#lengths.delete(id);
-    return await leaseHeld(this.#client, id, token) ? error : leaseLost(id);
+    return await this.#target.leaseHeld(id, token) ? error : leaseLost(id);
   }
 
   async #commit(group: readonly Pending[], shared: boolean): Promise<void> {
@@ -191,14 +270,9 @@ export class GroupCommit {
       accepted.push(p);
     }
     if (accepted.length === 0) return;
-    const plan = planCommit(accepted, this.#fence);
-    let results;
+    let lost: ReadonlySet<string>;
     try {
-      // One statement is a transaction of its own (SQLite autocommit, same durability): no
-      // BEGIN and COMMIT statements to prepare and run. That is the common group commit.
-      results = plan.stmts.length === 1
-        ? [await this.#client.execute(plan.stmts[0]!)]
-        : await this.#client.batch(plan.stmts, "write");
+      lost = await this.#target.write(accepted, this.#fence);
     } catch (error) {
       for (const p of accepted) this.#lengths.delete(p.id);
       if (!shared || accepted.length === 1) {
@@ -209,11 +283,6 @@ export class GroupCommit {
       return;
     }
     this.commits++;
-    const lost = new Set<string>();
-    for (const f of plan.fenced) {
-      const probe = results[f.probe]!;
-      if (f.select ? probe.rows.length === 0 : probe.rowsAffected === 0) lost.add(f.id);
-    }
     for (const p of accepted) {
       if (lost.has(p.id)) {
         p.reject(leaseLost(p.id));

@@ -1,0 +1,86 @@
+/**
+ * Private: the storage doctor over PostgreSQL (`--check-storage`): reads the marker and layout
+ * (a foreign, newer or missing `chime` schema is reported, not touched), then every header row
+ * and every event row keyset-paged on the primary key, in one `REPEATABLE READ READ ONLY`
+ * snapshot, recording each damage. Nothing is written; running hosts need not stop (the
+ * snapshot is consistent).
+ *
+ * @module
+ */
+import { classifyPostgres } from "@chime/migrations";
+import type { StorageReport } from "../doctor.ts";
+import { damageOf, type StorageDamage } from "../_decode.ts";
+import { checkRow, rowToHeader } from "../_rows.ts";
+import { redactUrl } from "../_redact.ts";
+import {
+  isUnavailable,
+  openPool,
+  type PoolSettings,
+  readPostgresState,
+  unavailable,
+} from "./_pg_open.ts";
+
+const PAGE = 1_000;
+
+/**
+ * Scans a PostgreSQL database read-only.
+ *
+ * @param settings URL and pool settings
+ * @returns the report (target: the redacted URL)
+ * @throws {SessionError} `storage_unavailable` when the server cannot be used
+ */
+export async function checkPostgres(settings: PoolSettings): Promise<StorageReport> {
+  const target = redactUrl(settings.url);
+  const sql = openPool({ ...settings, poolSize: 1 });
+  try {
+    return await sql.begin("isolation level repeatable read read only", async (tx) => {
+      const verdict = classifyPostgres(await readPostgresState(tx));
+      if (verdict.kind !== "current") {
+        const what = verdict.kind === "empty"
+          ? "no chime schema"
+          : verdict.kind === "rejected"
+          ? verdict.reason
+          : `schema version ${verdict.version} (opening upgrades it)`;
+        return { target, sessions: 0, events: 0, damage: [{ what }], notes: [] };
+      }
+      const damage: StorageDamage[] = [];
+      const ids = new Set<string>();
+      for (const row of await tx`SELECT * FROM chime.sessions ORDER BY id`) {
+        ids.add(String(row.id));
+        try {
+          rowToHeader(row, String(row.id));
+        } catch (error) {
+          damage.push(damageOf(error));
+        }
+      }
+      let events = 0;
+      let current: { id: string; expected: number } | undefined;
+      let last: { id: string; seq: number } | undefined;
+      for (;;) {
+        const rows = last === undefined
+          ? await tx`SELECT session_id, seq, type, at, data FROM chime.events
+              ORDER BY session_id, seq LIMIT ${PAGE}`
+          : await tx`SELECT session_id, seq, type, at, data FROM chime.events
+              WHERE (session_id, seq) > (${last.id}, ${last.seq})
+              ORDER BY session_id, seq LIMIT ${PAGE}`;
+        for (const row of rows) {
+          const id = String(row.session_id);
+          if (current?.id !== id) {
+            current = { id, expected: 0 };
+            if (!ids.has(id)) damage.push({ sessionId: id, what: "events without a header" });
+          }
+          current.expected = checkRow(row, id, current.expected, damage);
+          events++;
+        }
+        if (rows.length < PAGE) break;
+        last = { id: String(rows.at(-1)!.session_id), seq: Number(rows.at(-1)!.seq) };
+      }
+      return { target, sessions: ids.size, events, damage, notes: [] };
+    });
+  } catch (error) {
+    if (isUnavailable(error)) throw unavailable(settings.url, error);
+    throw error;
+  } finally {
+    await sql.end({ timeout: 1 });
+  }
+}
