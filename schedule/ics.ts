@@ -14,7 +14,7 @@
 import ical, { ICalAlarmType } from "ical-generator";
 import type { SessionHeader } from "@chime/session";
 import { isPaused, type ScheduleRecord } from "./protocol.ts";
-import { describeRule, type OccurrencePreview, previewOccurrences } from "./recurrence.ts";
+import { describeRule, nextOccurrence, previewOccurrences } from "./recurrence.ts";
 import { reminderZone } from "./upcoming.ts";
 
 /** One reminder of a feed, with the session it belongs to. */
@@ -114,47 +114,94 @@ function wall(iso: string, timeZone: string): Temporal.PlainDateTime {
 const CORRECTION_YEARS = { before: 1, after: 5 } as const;
 const DAY_MS = 86_400_000;
 
+/** One UTC offset change of a zone: its instant (epoch ms) and the offset change (ns). */
+interface Transition {
+  readonly at: number;
+  readonly shiftNs: number;
+}
+
+/** Per-zone results kept across feeds (a calendar app polls): at most this many entries each. */
+const ZONE_CACHE_SIZE = 64;
+
+/** A small insertion-ordered cache: the oldest entry goes first once it is full. */
+function cached<T>(cache: Map<string, T>, key: string, make: () => T): T {
+  let value = cache.get(key);
+  if (value === undefined) {
+    value = make();
+    if (cache.size >= ZONE_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    cache.set(key, value);
+  }
+  return value;
+}
+
+const transitionCache = new Map<string, readonly Transition[]>();
+const vtimezoneCache = new Map<string, string>();
+
+/** Widens a window to whole UTC days, so that a cache key holds for a day of feeds. */
+function days(fromMs: number, toMs: number): [number, number] {
+  return [Math.floor(fromMs / DAY_MS) * DAY_MS, Math.ceil(toMs / DAY_MS) * DAY_MS];
+}
+
+/** A zone's transitions in a window (whole UTC days around it), from Temporal, cached per zone. */
+function zoneTransitions(timeZone: string, fromMs: number, toMs: number): readonly Transition[] {
+  const [from, to] = days(fromMs, toMs);
+  return cached(transitionCache, `${timeZone}\n${from}\n${to}`, () => {
+    const out: Transition[] = [];
+    let zoned = Temporal.Instant.fromEpochMilliseconds(from).toZonedDateTimeISO(timeZone);
+    for (;;) {
+      const next = zoned.getTimeZoneTransition("next");
+      if (next === null || next.epochMilliseconds > to) break;
+      out.push({
+        at: next.epochMilliseconds,
+        shiftNs: next.offsetNanoseconds - zoned.offsetNanoseconds,
+      });
+      zoned = next;
+    }
+    return out;
+  });
+}
+
+/** {@linkcode vtimezone} over whole UTC days around the window, cached per zone and window. */
+function zoneComponent(timeZone: string, fromMs: number, toMs: number): string {
+  const [from, to] = days(fromMs, toMs);
+  return cached(vtimezoneCache, `${timeZone}\n${from}\n${to}`, () => vtimezone(timeZone, from, to));
+}
+
 /**
  * Lines that pin a series' DST occurrences to chime's instants whatever the client's own gap
  * rule: for each occurrence whose local time falls in a gap (moved forward, RFC 5545 §3.3.5) or
  * an overlap (the earlier instant), an `EXDATE` of the nominal local time (the client drops
  * whatever instant it gives that time) and an `RDATE` of chime's instant in UTC. Clients differ
  * here (ical.js reads a gap time with the later offset); the pair makes them all agree. Only the
- * occurrences within a day of each of the zone's transitions from a year before `now` to five
- * years after it are looked at.
+ * zone's transitions from a year before `now` to five years after it are looked at, and of each
+ * only the instants whose wall time it moved (within one shift of it, either side): the engine's
+ * next occurrence from just before that reach, then each next one inside it; a series with no
+ * occurrence there costs one look-up per transition, an exhausted one stops at the first.
  */
 function dstCorrections(
   record: Extract<ScheduleRecord, { kind: "recurring" }>,
   now: number,
 ): string[] {
   const out: string[] = [];
-  const seen = new Set<string>();
-  const end = now + CORRECTION_YEARS.after * 366 * DAY_MS;
-  let zoned = Temporal.Instant.fromEpochMilliseconds(now - CORRECTION_YEARS.before * 366 * DAY_MS)
-    .toZonedDateTimeISO(record.timeZone);
-  const near: { o: OccurrencePreview; gapNs: number }[] = [];
-  for (;;) {
-    const next = zoned.getTimeZoneTransition("next");
-    if (next === null || next.epochMilliseconds > end) break;
-    const t = next.epochMilliseconds;
-    const gapNs = next.offsetNanoseconds - zoned.offsetNanoseconds;
-    for (const o of previewOccurrences(record, t - DAY_MS - 1, 60)) {
-      if (Date.parse(o.at) > t + DAY_MS) break;
-      if (!seen.has(o.at)) near.push({ o, gapNs });
-      seen.add(o.at);
+  const seen = new Set<number>();
+  const from = now - CORRECTION_YEARS.before * 366 * DAY_MS;
+  const to = now + CORRECTION_YEARS.after * 366 * DAY_MS;
+  for (const { at, shiftNs } of zoneTransitions(record.timeZone, from, to)) {
+    const reach = Math.ceil(Math.abs(shiftNs) / 1e6);
+    let o = nextOccurrence(record, at - reach - 1);
+    if (o === undefined) break;
+    for (; o !== undefined && o < at + reach; o = nextOccurrence(record, o)) {
+      if (seen.has(o)) continue;
+      seen.add(o);
+      const [preview] = previewOccurrences(record, o - 1, 1);
+      if (preview === undefined || preview.dst === undefined) continue;
+      // A gap moved the rule's time forward by the gap: the nominal time is that much earlier.
+      const local = wall(preview.at, record.timeZone);
+      const nominal = preview.dst === "gap" ? local.subtract({ nanoseconds: shiftNs }) : local;
+      const utc = Temporal.Instant.fromEpochMilliseconds(o).toZonedDateTimeISO("UTC")
+        .toPlainDateTime();
+      out.push(`EXDATE;TZID=${record.timeZone}:${basic(nominal)}`, `RDATE:${basic(utc)}Z`);
     }
-    zoned = next;
-  }
-  for (const { o, gapNs } of near) {
-    if (o.dst === undefined) continue;
-    const ms = Date.parse(o.at);
-    // A gap moved the rule's time forward by the gap: the nominal time is that much earlier.
-    const nominal = o.dst === "gap"
-      ? wall(o.at, record.timeZone).subtract({ nanoseconds: gapNs })
-      : wall(o.at, record.timeZone);
-    const utc = Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO("UTC")
-      .toPlainDateTime();
-    out.push(`EXDATE;TZID=${record.timeZone}:${basic(nominal)}`, `RDATE:${basic(utc)}Z`);
   }
   return out;
 }
@@ -193,9 +240,8 @@ export function remindersCalendar(
 ): string {
   const calendar = ical({ name: options.name, prodId: "//chime//reminders//EN" });
   const listed = reminders.filter(({ record }) => !isPaused(record));
-  const series = new Set(
-    listed.filter(({ record }) => record.kind === "recurring").map(({ record }) => record.id),
-  );
+  const series = new Map<string, ScheduleRecord>();
+  for (const { record } of listed) if (record.kind === "recurring") series.set(record.id, record);
   let earliest = options.now;
   for (const { record } of listed) {
     const start = record.kind === "recurring"
@@ -207,7 +253,7 @@ export function remindersCalendar(
   const yearMs = 366 * 86_400_000;
   const from = earliest - ZONE_YEARS_BEFORE * yearMs;
   const to = options.now + ZONE_YEARS_AFTER * yearMs;
-  calendar.timezone({ name: null, generator: (zone) => vtimezone(zone, from, to) });
+  calendar.timezone({ name: null, generator: (zone) => zoneComponent(zone, from, to) });
   for (const { header, sessionTitle, record } of listed) {
     const zone = reminderZone(record, header);
     const about = [
@@ -235,7 +281,7 @@ export function remindersCalendar(
         repeating: [`RRULE:${record.rrule}`, ...exdates].join("\n"),
       });
     } else if (record.snoozeOf !== undefined && series.has(record.snoozeOf.id)) {
-      const of = listed.find((r) => r.record.id === record.snoozeOf!.id)!.record;
+      const of = series.get(record.snoozeOf.id)!;
       const seriesZone = reminderZone(of, header);
       event = calendar.createEvent({
         ...base,

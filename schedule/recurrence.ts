@@ -77,8 +77,17 @@ const DTSTART = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})$/;
  * ```
  */
 export function canonicalRule(text: string): string {
-  return formatRule(parseRule(text));
+  let canonical = canonicalRules.get(text);
+  if (canonical === undefined) {
+    canonical = formatRule(parseRule(text));
+    if (canonicalRules.size >= 1024) canonicalRules.delete(canonicalRules.keys().next().value!);
+    canonicalRules.set(text, canonical);
+  }
+  return canonical;
 }
+
+/** Rules already parsed (a fold checks every stored series' rule): at most 1,024. */
+const canonicalRules = new Map<string, string>();
 
 /**
  * Parses a local DTSTART (`YYYY-MM-DDTHH:MM:SS`, a real calendar date and time of day).

@@ -74,8 +74,11 @@ export function parseStrictInstant(text: unknown): number {
   const [sign, offsetHour, offsetMinute] = [match[8], Number(match[9]), Number(match[10])];
   if (offsetHour > 23 || offsetMinute > 59) throw invalid(text, "offset out of range");
   const millisecond = Number((match[7] ?? "").padEnd(3, "0").slice(0, 3));
-  const local = new Temporal.PlainDateTime(year, month, day, hour, minute, second, millisecond)
-    .toZonedDateTime("UTC").epochMilliseconds;
+  // `setUTCFullYear` (unlike `Date.UTC`) takes years 0–99 as written.
+  const utc = new Date(0);
+  utc.setUTCFullYear(year, month - 1, day);
+  utc.setUTCHours(hour, minute, second, millisecond);
+  const local = utc.getTime();
   const offsetMs = sign === undefined ? 0 : (offsetHour * 60 + offsetMinute) * 60_000;
   const epochMs = sign === "-" ? local + offsetMs : local - offsetMs;
   if (epochMs < MIN_INSTANT_MS || epochMs > MAX_INSTANT_MS) {
@@ -129,5 +132,9 @@ export function formatInstant(epochMs: number): string {
  * @returns `true` for a canonical UTC millisecond instant
  */
 export function isCanonicalInstant(text: unknown): text is string {
-  return typeof text === "string" && CANONICAL.test(text) && isStrictInstant(text);
+  if (typeof text !== "string" || !CANONICAL.test(text)) return false;
+  // The canonical shape is what `toISOString` writes for the four-digit years: a round trip
+  // holds exactly for a real date and time of day (folds read every stored `scheduledAt`).
+  const ms = Date.parse(text);
+  return Number.isFinite(ms) && new Date(ms).toISOString() === text;
 }

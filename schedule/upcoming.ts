@@ -286,24 +286,14 @@ export class UpcomingProjection implements Disposable {
     this.#sorted = undefined;
   }
 
-  /** Reads every cold session's part: lengths, headers, then the changes of all sessions. */
+  /**
+   * Reads every cold session's part in one pass over the store (`SessionStore.scanTypes`: the
+   * lengths, the headers, then the changes of all sessions).
+   */
   async #readAll(store: WebHost["store"]): Promise<void> {
-    const lengths = await store.storedLengths();
-    const headers = new Map((await store.backend.list()).map((h) => [h.id, h]));
-    const seen = new Set<string>();
-    for await (const { sessionId, events } of store.readTypeAcross([SCHEDULE_CHANGE])) {
-      seen.add(sessionId);
-      const header = headers.get(sessionId);
-      const length = lengths.get(sessionId);
-      if (header === undefined || length === undefined || store.live(sessionId) !== undefined) {
-        continue;
-      }
+    for await (const { header, length, events } of store.scanTypes([SCHEDULE_CHANGE])) {
+      if (store.live(header.id) !== undefined) continue;
       this.#set(header, length, events);
-    }
-    for (const [id, header] of headers) {
-      const length = lengths.get(id);
-      if (seen.has(id) || length === undefined || store.live(id) !== undefined) continue;
-      this.#set(header, length, []);
     }
   }
 

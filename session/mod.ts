@@ -72,6 +72,7 @@ export {
   type ReadByTypeOptions,
   SessionStore,
   type SessionStoreOptions,
+  type StoredTypes,
 } from "./store.ts";
 export { isTimeZone, normalizeTimeZone, timeZonesEqual } from "./zone.ts";
 export { redactUrl } from "./_redact.ts";

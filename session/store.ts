@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { EventPage, PersistenceBackend, StoredSession, TypeAcrossPage } from "./backend.ts";
+import type { EventPage, PersistenceBackend, StoredSession } from "./backend.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import { SessionError } from "./errors.ts";
 import type { SessionEvent } from "./event.ts";
@@ -19,6 +19,9 @@ import {
   withIdLock,
 } from "./_store_read.ts";
 import { Checkpoints } from "./_store_flush.ts";
+import { readTypeAcross, scanTypes, type StoredTypes } from "./_store_scan.ts";
+
+export type { StoredTypes };
 import { forkChild, type ForkContext } from "./_store_fork.ts";
 import type {
   CreateSessionOptions,
@@ -358,45 +361,30 @@ export class SessionStore implements AsyncDisposable {
    *   events is not yielded
    * @throws {SessionError} what the backend throws for unreadable storage
    */
-  async *readTypeAcross(
+  readTypeAcross(
     types: readonly string[],
     pageSize = 4096,
   ): AsyncGenerator<{ sessionId: string; events: SessionEvent[] }> {
-    const backend = this.#backend;
-    if (backend.readTypeAcross === undefined) {
-      const ids = (await backend.list()).map((h) => h.id).sort();
-      for (const sessionId of ids) {
-        const events = await backend.readByType(sessionId, types, 0, Number.MAX_SAFE_INTEGER);
-        if (events.length > 0) yield { sessionId, events };
-      }
-      return;
-    }
-    let after: TypeAcrossPage["after"];
-    let id: string | undefined;
-    let group: SessionEvent[] = [];
-    for (;;) {
-      const rows = await backend.readTypeAcross(types, {
-        ...(after ? { after } : {}),
-        limit: pageSize,
-      });
-      for (const row of rows) {
-        if (row.sessionId !== id) {
-          if (id !== undefined) {
-            yield {
-              sessionId: id,
-              events: group.sort((a, b) => a.seq - b.seq),
-            };
-          }
-          id = row.sessionId;
-          group = [];
-        }
-        group.push(row.event);
-      }
-      if (rows.length < pageSize) break;
-      const last = rows[rows.length - 1]!;
-      after = { sessionId: last.sessionId, type: last.event.type, seq: last.event.seq };
-    }
-    if (id !== undefined) yield { sessionId: id, events: group.sort((a, b) => a.seq - b.seq) };
+    return readTypeAcross(this.#backend, types, pageSize);
+  }
+
+  /**
+   * Every stored session with its stored header, its stored length and its stored events of
+   * some types, one session at a time in id order, in one pass over the store (a projection of
+   * many logs, the schedule's Upcoming list, docs/upcoming.md). With a backend that has
+   * `readTypeAcross` (libSQL): one `lengths()` read, one `list()` read, then a few keyset-paged
+   * queries over the type index. Otherwise each listed session is read once (JSONL: one file
+   * read gives its header, length and events), a few at a time. The length is read no later
+   * than the events: events at or past it belong to a later length. Durable events only; never
+   * activates a session.
+   *
+   * @param types event types
+   * @param pageSize rows per backend page @default 4096
+   * @yields `{ header, length, events }` for every stored session (`events` maybe empty)
+   * @throws {SessionError} what the backend throws for unreadable storage
+   */
+  scanTypes(types: readonly string[], pageSize = 4096): AsyncGenerator<StoredTypes> {
+    return scanTypes(this.#backend, types, pageSize);
   }
 
   /**

@@ -16,6 +16,10 @@ import { SessionError } from "./errors.ts";
 const IANA_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/;
 const OFFSET_LIKE = /^(?:utc|gmt)[+-]\d/i;
 
+/** Names already normalized (a fold checks every stored series' zone): at most this many. */
+const NORMALIZED_CACHE = 1024;
+const normalized = new Map<string, string>();
+
 /**
  * Validates an IANA time-zone name and returns it case-normalized as Temporal reports it.
  *
@@ -43,9 +47,14 @@ export function normalizeTimeZone(input: unknown): string {
       details: { timeZone: input },
     });
   }
+  const known = normalized.get(input);
+  if (known !== undefined) return known;
   try {
     // The grammar above starts with a letter, so Temporal can only answer with a named zone.
-    return Temporal.Instant.fromEpochMilliseconds(0).toZonedDateTimeISO(input).timeZoneId;
+    const id = Temporal.Instant.fromEpochMilliseconds(0).toZonedDateTimeISO(input).timeZoneId;
+    if (normalized.size >= NORMALIZED_CACHE) normalized.delete(normalized.keys().next().value!);
+    normalized.set(input, id);
+    return id;
   } catch (cause) {
     throw new SessionError("invalid_time_zone", `Cannot use time zone: ${input} is not IANA`, {
       cause,

@@ -19,6 +19,9 @@ import { readHeader, scanLog, setAside, syncDir, writeDurably } from "./_jsonl_i
 import { lockFolder } from "../_writer_lock.ts";
 import { checkForkPoint } from "../_fork.ts";
 
+/** Header lines `list()` reads at once. */
+const LIST_READ_AHEAD = 16;
+
 /** Options of {@linkcode JsonlBackend.open}. */
 export interface JsonlBackendOptions {
   /** The directory holding `<id>.jsonl` files; created when missing. */
@@ -306,12 +309,18 @@ export class JsonlBackend implements PersistenceBackend {
    * @returns the readable headers
    */
   async list(): Promise<SessionHeader[]> {
-    const headers: SessionHeader[] = [];
+    const files: [string, string][] = [];
     for await (const entry of Deno.readDir(this.#dir)) {
       const id = entry.name.endsWith(".jsonl") ? entry.name.slice(0, -6) : "";
-      if (!entry.isFile || !isSessionId(id)) continue;
-      const header = await readHeader(join(this.#dir, entry.name), id);
-      if (header !== undefined) headers.push(header);
+      if (entry.isFile && isSessionId(id)) files.push([join(this.#dir, entry.name), id]);
+    }
+    // A few first lines at a time: each is an open and a short read.
+    const headers: SessionHeader[] = [];
+    for (let i = 0; i < files.length; i += LIST_READ_AHEAD) {
+      const batch = files.slice(i, i + LIST_READ_AHEAD);
+      for (const header of await Promise.all(batch.map(([path, id]) => readHeader(path, id)))) {
+        if (header !== undefined) headers.push(header);
+      }
     }
     return headers.sort((a, b) =>
       b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id)
