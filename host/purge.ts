@@ -1,5 +1,5 @@
 /**
- * The purge of deleted sessions (README.md "The page"): `deno task purge -- --config FILE
+ * The purge of deleted sessions (README.md "The page"): `deno task purge --config FILE
  * [--data-dir DIR] [--older-than-days N] [--dry-run]` removes, for good, the stored log of every
  * session whose `session/deleted` (docs/events.md) is at least N days old (default 30), so a
  * deletion can be undone from the log by an operator until then. Run it while no host writes
@@ -68,7 +68,7 @@ if (import.meta.main) {
   const days = Number(values["older-than-days"] ?? PURGE_AFTER_DAYS);
   if (values.config === undefined || !(days >= 0)) {
     console.error(
-      "usage: deno task purge -- --config FILE [--data-dir DIR] [--older-than-days N] [--dry-run]",
+      "usage: deno task purge --config FILE [--data-dir DIR] [--older-than-days N] [--dry-run]",
     );
     Deno.exit(2);
   }

@@ -220,7 +220,7 @@ Deno.test({
     const seq = await until(
       "the first delivery",
       async () => dispatches(await history(host.url, id))[0]?.seq,
-      90_000,
+      180_000, // a minute at most, and generous for a loaded machine (a deadline, not a wait)
     );
     const page1 = await (await fetch(`${host.url}/api/sessions/${id}/history?limit=500`)).json();
     const presentation = page1.views[seq].presentation;

@@ -45,8 +45,18 @@ export function useFocusTrap(
   useEffect(() => {
     const root = container.current;
     if (!open || !root) return;
-    const first = focusables(root)[0];
-    (first ?? root).focus();
+    // The drawer may still be becoming visible (its class and transition apply after this
+    // render): focus once now and again on the next frames until focus is inside, for ~1 s.
+    let frames = 0;
+    let frame = 0;
+    const enter = () => {
+      if (root.contains(document.activeElement)) return;
+      (focusables(root)[0] ?? root).focus();
+      if (!root.contains(document.activeElement) && frames++ < 60) {
+        frame = requestAnimationFrame(enter);
+      }
+    };
+    enter();
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== "Tab") return;
       const all = focusables(root);
@@ -64,6 +74,7 @@ export function useFocusTrap(
     };
     document.addEventListener("keydown", onKey);
     return () => {
+      cancelAnimationFrame(frame);
       document.removeEventListener("keydown", onKey);
       const active = document.activeElement;
       if (active === null || active === document.body || root.contains(active)) {

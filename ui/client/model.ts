@@ -104,7 +104,10 @@ export const PageModel = createModel((deps: PageDeps) => {
   let reveal: { readonly id: string; readonly seq: number } | undefined;
 
   const fail = (err: unknown): void => {
-    if (err instanceof ApiError && err.code === "session_not_found" && current.peek() !== null) {
+    // A malformed id (`invalid_session_id`) names no session either: the same final state.
+    const missingCode = err instanceof ApiError &&
+      (err.code === "session_not_found" || err.code === "invalid_session_id");
+    if (missingCode && current.peek() !== null) {
       gone(current.peek()!);
       return;
     }

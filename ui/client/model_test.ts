@@ -557,3 +557,15 @@ Deno.test("rename and delete the open session: the host is asked, a deleted one 
   equal(model.current.value, null, "routed to no session");
   equal(model.sessions.value.some((s) => s.header.id === id), false);
 });
+
+Deno.test("regression: a malformed session id in the URL is the same final state, with no retries", async () => {
+  const { model, connected, host } = await page();
+  host.failNext("invalid_session_id");
+  await model.openSession("..%2F..%2Fetc");
+  equal(model.missing.value, "..%2F..%2Fetc");
+  equal(model.win.value, null);
+  equal(model.banner.value, null);
+  equal(connected.length, 0, "no stream, so nothing retries");
+  host.recover();
+  model[Symbol.dispose]();
+});
