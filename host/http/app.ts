@@ -191,7 +191,9 @@ export function createApp(runtime: HostRuntime, options: AppOptions = {}): HostA
   app.get("/api/client-config", (c) => c.json(clientConfig(runtime)));
   app.use("/api/sessions/:id/*", leaseRouting(runtime));
   // The pages' alert stream and the acknowledgement (README "The page", docs/push.md).
-  app.route("/api", alertRoutes(runtime.alerts, (id) => runtime.exists(id), options));
+  // A deleted session acknowledges nothing (README.md "The page": every route of it is gone).
+  const present = async (id: string) => await runtime.exists(id) && !await runtime.isDeleted(id);
+  app.route("/api", alertRoutes(runtime.alerts, present, options));
   app.route("/api/sessions", sessionRoutes(runtime, options));
   app.route("/api/sessions", messageRoutes(runtime));
   // Whatever the loaded plugins contribute (docs/architecture.md "Plugins").

@@ -36,6 +36,8 @@ export function titleField(value: unknown): string | null {
   if (title === "") throw bad("must not be blank");
   // deno-lint-ignore no-control-regex
   if (/[\u0000-\u001f\u007f-\u009f]/.test(title)) throw bad("must not hold control characters");
+  // A lone surrogate has no UTF-8 form: strict JSON readers of the list would fail on it.
+  if (!title.isWellFormed()) throw bad("must not hold a lone surrogate");
   if ([...title].length > TITLE_MAX) throw bad(`must be at most ${TITLE_MAX} characters`);
   return title;
 }

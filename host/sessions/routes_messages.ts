@@ -51,7 +51,7 @@ export function messageRoutes(runtime: HostRuntime): Hono {
       const session = runtime.store.live(id);
       const agent = session === undefined ? undefined : await runtime.existingAgent(session);
       if (agent === undefined) {
-        if (!await runtime.exists(id)) {
+        if (!await runtime.exists(id) || await runtime.isDeleted(id)) {
           throw new HostError("session_not_found", `Cannot cancel: no session ${id}`);
         }
         throw new HostError("no_running_turn", "Cannot cancel: no turn is running");

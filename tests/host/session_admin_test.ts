@@ -30,6 +30,7 @@ Deno.test("PATCH /api/sessions/:id renames (recorded, listed); bad titles store 
     const [body, status, code] of [
       [{ title: "" }, 400, "invalid_request"],
       [{ title: "a\u0007b" }, 400, "invalid_request"],
+      [{ title: "a\ud800b" }, 400, "invalid_request"], // a lone surrogate has no UTF-8 form
       [{ title: "x".repeat(81) }, 400, "invalid_request"],
       [{ title: 3 }, 400, "invalid_request"],
       [{}, 400, "invalid_request"],
@@ -113,12 +114,16 @@ Deno.test("DELETE /api/sessions/:id of a cold session with an overdue reminder e
       ["DELETE", ""],
       ["PATCH", ""],
       ["POST", "/messages"],
+      ["POST", "/acknowledge"],
+      ["POST", "/turns/current/cancel"],
     ] as const
   ) {
     const init = method === "PATCH"
       ? { method, ...json({ title: "x" }) }
       : method === "POST" && path === "/messages"
       ? { method, ...json({ text: "hi", clientTimeZone: "UTC" }) }
+      : method === "POST" && path === "/acknowledge"
+      ? { method, ...json({ tag: "chime:doomed:x" }) }
       : { method };
     const r = await app.request(`/api/sessions/doomed${path}`, init);
     assert.equal(r.status, 404, `${method} ${path}`);
