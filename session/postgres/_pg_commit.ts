@@ -10,6 +10,7 @@
  */
 import type { CommitTarget, Pending } from "../_group_commit.ts";
 import { headerArgs } from "../_rows.ts";
+import { arrayLiteral } from "./_pg_array.ts";
 import { PREPARED, type Sql } from "./_pg_open.ts";
 
 /** Splits the flat rows (5 values per event) into the five column arrays of `unnest`. */
@@ -99,22 +100,26 @@ export function postgresCommitTarget(sql: Sql): CommitTarget {
       const [rowIds, seqs, types, ats, datas] = columns(accepted);
       if (ids.length === 0 && headers.length === 0 && forks.length === 0) {
         // Nothing to fence, no header, no copy: the insert alone (the same statement).
-        await sql.unsafe(APPEND, [rowIds, seqs, types, ats, datas] as never[], PREPARED);
+        await sql.unsafe(APPEND, [rowIds, seqs, types, ats, datas].map(arrayLiteral), PREPARED);
         return new Set();
       }
-      const lost = await sql.unsafe(COMMIT, [
-        ids,
-        tokens,
-        ...Array.from({ length: 9 }, (_, i) => col(i)),
-        forks.map((p) => p.id),
-        forks.map((p) => p.copy!.parentId),
-        forks.map((p) => p.copy!.throughSeq),
-        rowIds,
-        seqs,
-        types,
-        ats,
-        datas,
-      ] as never[], PREPARED);
+      const lost = await sql.unsafe(
+        COMMIT,
+        [
+          ids,
+          tokens,
+          ...Array.from({ length: 9 }, (_, i) => col(i)),
+          forks.map((p) => p.id),
+          forks.map((p) => p.copy!.parentId),
+          forks.map((p) => p.copy!.throughSeq),
+          rowIds,
+          seqs,
+          types,
+          ats,
+          datas,
+        ].map(arrayLiteral),
+        PREPARED,
+      );
       return new Set(lost.map((r) => String(r.id)));
     },
     async leaseHeld(id, token) {

@@ -47,6 +47,10 @@ export function openPool(settings: PoolSettings): Sql {
     max: settings.poolSize,
     connect_timeout: settings.connectTimeoutSeconds,
     onnotice: () => {},
+    // No array OIDs fetched per connection: every array parameter is sent as a literal
+    // (`_pg_array.ts`) and no statement returns an array column, so the lookup would only add a
+    // round trip to each new connection and a window in which arrays serialize wrongly.
+    fetch_types: false,
     // bigint columns (tokens, expiries) arrive as strings; callers convert with Number().
     connection: {
       application_name: "chime",

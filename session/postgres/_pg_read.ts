@@ -10,6 +10,7 @@ import type { SessionEvent } from "../event.ts";
 import type { SessionHeader } from "../header.ts";
 import { corrupt } from "../_decode.ts";
 import { pageEvents, rowToEvent, rowToHeader } from "../_rows.ts";
+import { arrayLiteral } from "./_pg_array.ts";
 import { PREPARED, type Sql } from "./_pg_open.ts";
 
 const HEADER = "id, cwd, created_at, origin, parent_id, forked_through_seq, delegation_depth, " +
@@ -89,7 +90,9 @@ export async function readTypes(
 ): Promise<SessionEvent[]> {
   if (types.length === 0 || to <= from) return [];
   const rows = await sql`SELECT seq, type, at, data FROM chime.events
-    WHERE session_id = ${id} AND type = ANY(${[...types]}::text[]) AND seq >= ${from}::bigint
+    WHERE session_id = ${id} AND type = ANY(${
+    arrayLiteral(types)
+  }::text[]) AND seq >= ${from}::bigint
     AND seq < ${to}::bigint ORDER BY seq`;
   return rows.map((r) => rowToEvent(r, id, Number(r.seq)));
 }
