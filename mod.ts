@@ -23,3 +23,14 @@ export * from "@chime/offline";
 export * from "@chime/host";
 /** The browser island (wire types mirror the server ones, so they live in their own namespace). */
 export * as ui from "@chime/ui";
+
+// Types the signatures above name, re-exported so each entry point documents whole
+// (`deno doc --lint` per entry point, tests/doc_lint.ts).
+export type {
+  ApiRoute,
+  ApiRouteContext,
+  EndingSession,
+  LinkKeys,
+  RouteAccess,
+  SessionCounts,
+} from "@chime/contract";

@@ -127,3 +127,15 @@ export {
   type ModelToolCall,
   type ModelToolSpec,
 } from "./types.ts";
+
+// Types the signatures above name, re-exported so each entry point documents whole
+// (`deno doc --lint` per entry point, tests/doc_lint.ts).
+export type {
+  ApiRoute,
+  ApiRouteContext,
+  EndingSession,
+  LinkKeys,
+  RouteAccess,
+  SessionCounts,
+} from "@chime/contract";
+export type { LogCheck, LogFinding, StoredTypes, TypeAcrossPage, TypedEvent } from "@chime/session";

@@ -133,3 +133,7 @@ export type {
   TimerHandle,
   UserRpcData,
 } from "@chime/session";
+
+// Types the signatures above name, re-exported so each entry point documents whole
+// (`deno doc --lint` per entry point, tests/doc_lint.ts).
+export type { LogCheck, LogFinding, StoredTypes, TypeAcrossPage, TypedEvent } from "@chime/session";

@@ -168,3 +168,22 @@ export type { LeaseTable, StorageDriver, StorageDriverSettings } from "@chime/se
 export type { CancelResult, SubmitInput } from "@chime/agent";
 export type { LeaseTableOptions, StorageParseContext, StorageReport } from "@chime/session";
 export type { StorageDamage } from "@chime/session";
+
+// Types the signatures above name, re-exported so each entry point documents whole
+// (`deno doc --lint` per entry point, tests/doc_lint.ts).
+export type {
+  ApiRoute,
+  ApiRouteContext,
+  EndingSession,
+  LinkKeys,
+  RouteAccess,
+  SessionCounts,
+} from "@chime/contract";
+export type {
+  CheckOptions,
+  LogCheck,
+  LogFinding,
+  StoredTypes,
+  TypeAcrossPage,
+  TypedEvent,
+} from "@chime/session";

@@ -298,3 +298,17 @@ export {
 } from "./upcoming.ts";
 export { ALL_FEED_SCOPE, sessionFeedScope, upcomingQuery, upcomingRoutes } from "./upcoming_web.ts";
 export { scheduleLogCheck } from "./log_check.ts";
+
+// Types the signatures above name, re-exported so each entry point documents whole
+// (`deno doc --lint` per entry point, tests/doc_lint.ts).
+export type {
+  ApiRoute,
+  ApiRouteContext,
+  EndingSession,
+  LinkKeys,
+  RouteAccess,
+  SessionCounts,
+} from "@chime/contract";
+export type { Lateness } from "./presentation.ts";
+export type { LogCheck, LogFinding, StoredTypes, TypeAcrossPage, TypedEvent } from "@chime/session";
+export type { Quarantined } from "./fold.ts";

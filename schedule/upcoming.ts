@@ -414,3 +414,43 @@ async function present(
 
 // Types in the signatures above, re-exported for documentation.
 export type { ScheduleId };
+
+// Types the signatures above name, re-exported so each entry point documents whole
+// (`deno doc --lint` per entry point, tests/doc_lint.ts).
+export type { ActiveReminder } from "./reminders.ts";
+export type { DELIVERY_MODE, RepeatValue } from "./value.ts";
+export type {
+  AfterRecord,
+  AtRecord,
+  OneShotRecord,
+  RecurringRecord,
+  ScheduleRecord,
+  SnoozeOf,
+} from "./protocol.ts";
+export type {
+  AppendListener,
+  Clock,
+  CreateSessionOptions,
+  EventPage,
+  FlushedObserver,
+  FlushListener,
+  ForkOptions,
+  LiveCause,
+  LiveObserver,
+  PersistenceBackend,
+  ReadByTypeOptions,
+  Session,
+  SessionEvent,
+  SessionHeader,
+  SessionLineage,
+  SessionStore,
+  StoredCursor,
+  StoredSession,
+  StoredTail,
+  StoredTypes,
+  TimerHandle,
+  TypeAcrossPage,
+  TypedEvent,
+} from "@chime/session";
+export type { AgentHandle, AgentPhase, LinkKeys, WebHost } from "@chime/contract";
+export type { OccurrencePreview } from "./recurrence.ts";

@@ -94,3 +94,16 @@ export type { ClientRenderer, EventRenderers } from "@chime/contract";
 export type { ClientAssets, PageHints, PanelDefinition, ViewAlert } from "@chime/contract";
 export type { PanelHost, PanelModel, PanelViewProps } from "@chime/contract";
 export type { PageWindow, PanelRequest } from "@chime/contract";
+
+// Types the signatures above name, re-exported so each entry point documents whole
+// (`deno doc --lint` per entry point, tests/doc_lint.ts).
+export type {
+  ApiRequest,
+  Delivery,
+  DeliveryHost,
+  OpenTarget,
+  PageViewDefinition,
+  PageViewHost,
+  PageViewModel,
+  PageViewProps,
+} from "@chime/contract";

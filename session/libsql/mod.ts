@@ -44,3 +44,8 @@ export type {
 } from "../mod.ts";
 export type { Clock, StorageDamage } from "../mod.ts";
 export type { TimerHandle } from "../mod.ts";
+
+// Types the signatures above name, re-exported so each entry point documents whole
+// (`deno doc --lint` per entry point, tests/doc_lint.ts).
+export type { CheckOptions, LogCheck, TypeAcrossPage, TypedEvent } from "../mod.ts";
+export type { LogFinding } from "../_log_checks.ts";

@@ -25,3 +25,7 @@ export type {
   StoredTail,
   TimerHandle,
 } from "../mod.ts";
+
+// Types the signatures above name, re-exported so each entry point documents whole
+// (`deno doc --lint` per entry point, tests/doc_lint.ts).
+export type { TypeAcrossPage, TypedEvent } from "../mod.ts";

@@ -190,3 +190,35 @@ export const PUSH_CLIENT: ClientRenderer = {
   assets: { worker: PUSH_WORKER },
   delivery: (host) => pushDelivery(host),
 };
+
+// Types the signatures above name, re-exported so each entry point documents whole
+// (`deno doc --lint` per entry point, tests/doc_lint.ts).
+export type {
+  ApiRequest,
+  ClientAssets,
+  EventRenderer,
+  EventRenderers,
+  EventView,
+  FollowupLabeler,
+  Lang,
+  OpenTarget,
+  PageHints,
+  PageViewDefinition,
+  PageViewHost,
+  PageViewModel,
+  PageViewProps,
+  PageWindow,
+  PanelDefinition,
+  PanelHost,
+  PanelModel,
+  PanelRequest,
+  PanelViewProps,
+  PresentedEventNode,
+  Readable,
+  RenderContext,
+  Rendered,
+  ToolSummarizer,
+  ToolSummary,
+  ViewAlert,
+  WireEvent,
+} from "@chime/contract";

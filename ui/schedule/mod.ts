@@ -170,3 +170,15 @@ export const SCHEDULE_CLIENT: ClientRenderer = {
       : { title: CARD_TITLE[lang], body: p.prompt, key: occurrenceKey(p) };
   },
 };
+
+// Types the signatures above name, re-exported so each entry point documents whole
+// (`deno doc --lint` per entry point, tests/doc_lint.ts).
+export type { Delivery, DeliveryHost } from "@chime/contract";
+export type {
+  ActiveReminder,
+  DELIVERY_MODE,
+  RepeatValue,
+  SnoozeOf,
+  UpcomingEntry,
+  UpcomingState,
+} from "@chime/schedule";
