@@ -31,7 +31,11 @@ const PAGE = 1_000;
  */
 export async function checkPostgres(settings: PoolSettings): Promise<StorageReport> {
   const target = redactUrl(settings.url);
-  const sql = openPool({ ...settings, poolSize: 1 });
+  // One long read-only snapshot, with the doctor's own work (decoding, the plugins' log checks)
+  // between its pages: on a busy machine a gap can pass the hosts' idle-in-transaction limit,
+  // and the server would end the scan. It takes no row locks, so it can never hold up a lease
+  // take-over, which is what that limit is for (_pg_open.ts).
+  const sql = openPool({ ...settings, poolSize: 1, idleInTransactionMs: 0 });
   try {
     return await sql.begin("isolation level repeatable read read only", async (tx) => {
       const verdict = classifyPostgres(await readPostgresState(tx));

@@ -24,6 +24,11 @@ export interface PoolSettings {
   readonly statementTimeoutMs: number;
   /** Seconds to wait for a connection before failing. */
   readonly connectTimeoutSeconds: number;
+  /**
+   * Server-side `idle_in_transaction_session_timeout`, ms (`0`: none).
+   * @default {IDLE_IN_TRANSACTION_MS}
+   */
+  readonly idleInTransactionMs?: number;
 }
 
 /** `unsafe` options of a statement run often: prepared once per connection, then reused. */
@@ -58,7 +63,7 @@ export function openPool(settings: PoolSettings): Sql {
       // chime never idles inside a transaction: its statements follow one another. A session
       // idle in one for this long belongs to a paused or stuck host, and the server ends it, so
       // the row locks of its fence (`FOR SHARE` of a lease row) never block a take-over.
-      idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS,
+      idle_in_transaction_session_timeout: settings.idleInTransactionMs ?? IDLE_IN_TRANSACTION_MS,
     },
   });
 }
