@@ -216,6 +216,19 @@ export class PostgresBackend implements PersistenceBackend {
     return await readHeaders(this.#sql);
   }
 
+  /**
+   * Removes a stored session for good: its events and its header row, in one statement (so
+   * one transaction). A fork holds its own copy of what it inherited and keeps it.
+   *
+   * @param id the session id
+   * @returns whether a header row was removed
+   */
+  async remove(id: string): Promise<boolean> {
+    const rows = await this.#sql`WITH gone AS (DELETE FROM chime.events WHERE session_id = ${id})
+      DELETE FROM chime.sessions WHERE id = ${id} RETURNING id`;
+    return rows.length > 0;
+  }
+
   /** Waits for queued writes, then closes the pool; later writes reject. Idempotent. */
   [Symbol.asyncDispose](): Promise<void> {
     this.#disposing ??= (async () => {

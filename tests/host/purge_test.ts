@@ -1,13 +1,15 @@
 /**
  * The purge of deleted sessions (`deno task purge`, host/purge.ts; README.md "The page"): only
  * sessions whose `session/deleted` is old enough are removed, header and events, on real libSQL
- * and JSONL storage; a fork of a purged parent still reads its own copy; a dry run removes nothing.
+ * JSONL and PostgreSQL storage; a fork of a purged parent still reads its own copy; a dry run removes nothing.
  *
  * @module
  */
 import assert from "node:assert/strict";
 import { JsonlBackend, LibsqlBackend, type PersistenceBackend, SessionStore } from "@chime/session";
+import { PostgresBackend } from "@chime/session/postgres";
 import { purgeDeleted } from "../../host/purge.ts";
+import { postgresLanes, sharedPostgres } from "../_postgres.ts";
 
 const DAY = 86_400_000;
 
@@ -15,6 +17,15 @@ for (
   const [kind, open] of [
     ["libsql", (dir: string) => LibsqlBackend.open({ url: `file:${dir}/purge.db` })],
     ["jsonl", (dir: string) => JsonlBackend.open({ dir })],
+    ...postgresLanes()
+      ? [
+        [
+          "postgres",
+          async () =>
+            PostgresBackend.open({ url: await (await sharedPostgres()).database("purge") }),
+        ] as const,
+      ]
+      : [],
   ] as const
 ) {
   Deno.test(`purge removes only sessions deleted long enough ago (${kind})`, async () => {
