@@ -76,6 +76,7 @@ export {
 } from "./store.ts";
 export { isTimeZone, normalizeTimeZone, timeZonesEqual } from "./zone.ts";
 export { redactUrl } from "./_redact.ts";
+export { SqlBackend } from "./_sql_backend.ts";
 export {
   LibsqlBackend,
   type LibsqlBackendOptions,

@@ -6,6 +6,7 @@
 import type { Client } from "@libsql/client";
 import type {
   EventPage,
+  StoredCursor,
   StoredSession,
   StoredTail,
   TypeAcrossPage,
@@ -157,4 +158,14 @@ export async function leaseHeld(client: Client, id: string, token: number): Prom
   const sql = "SELECT token FROM session_leases WHERE session_id = ?";
   const rows = await client.execute({ sql, args: [id] }).then((r) => r.rows, () => []);
   return rows[0] !== undefined && Number(rows[0].token) === token;
+}
+
+/** The stored header and `max(seq) + 1` (`LibsqlBackend.cursor`; a primary-key seek). */
+export async function readCursor(client: Client, id: string): Promise<StoredCursor | undefined> {
+  const row = (await client.execute({ sql: SELECT_CURSOR, args: [id] })).rows[0];
+  if (row === undefined) return undefined;
+  return {
+    header: rowToHeader(row, id),
+    length: row.last_seq === null ? 0 : Number(row.last_seq) + 1,
+  };
 }

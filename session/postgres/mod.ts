@@ -49,3 +49,4 @@ export type { Clock, SessionLineage, StorageDamage, TimerHandle } from "../mod.t
 // (`deno doc --lint` per entry point, tests/doc_lint.ts).
 export type { CheckOptions, LogCheck, TypeAcrossPage, TypedEvent } from "../mod.ts";
 export type { LogFinding } from "../_log_checks.ts";
+export type { SqlBackend } from "../mod.ts";

@@ -6,17 +6,8 @@
  *
  * @module
  */
-import type {
-  EventPage,
-  PersistenceBackend,
-  StoredCursor,
-  StoredSession,
-  StoredTail,
-} from "../backend.ts";
-import type { SessionEvent } from "../event.ts";
-import { normalizeHeader, type SessionHeader } from "../header.ts";
-import { checkForkPoint } from "../_fork.ts";
-import { type Fence, GroupCommit } from "../_group_commit.ts";
+import type { Fence } from "../_group_commit.ts";
+import { SqlBackend } from "../_sql_backend.ts";
 import { openPool, preparePostgres, type Sql } from "./_pg_open.ts";
 import { postgresCommitTarget } from "./_pg_commit.ts";
 import { loadAll, readCursor, readHeaders, readPage, readTail, readTypes } from "./_pg_read.ts";
@@ -63,18 +54,28 @@ export const POSTGRES_DEFAULTS = {
  * console.log((await backend.list()).length);
  * ```
  */
-export class PostgresBackend implements PersistenceBackend {
+export class PostgresBackend extends SqlBackend {
   /** Backend name. */
   readonly kind = "postgres";
   readonly #sql: Sql;
   /** The one connection of the group commit (one transaction at a time, always a warm one). */
   readonly #writer: Sql;
-  readonly #group: GroupCommit;
 
   private constructor(sql: Sql, writer: Sql, fence: Fence | undefined) {
+    super(
+      {
+        cursor: (id) => readCursor(sql, id),
+        load: (id) => loadAll(sql, id),
+        tail: (id, count) => readTail(sql, id, count),
+        readByType: (id, types, from, to) => readTypes(sql, id, types, from, to),
+        readEvents: (id, page) => readPage(sql, id, page),
+        list: () => readHeaders(sql),
+      },
+      postgresCommitTarget(writer),
+      fence,
+    );
     this.#sql = sql;
     this.#writer = writer;
-    this.#group = new GroupCommit(postgresCommitTarget(writer), fence, (id) => this.cursor(id));
   }
 
   /**
@@ -101,121 +102,6 @@ export class PostgresBackend implements PersistenceBackend {
     return new PostgresBackend(sql, writer, options.fence);
   }
 
-  /** Number of write transactions committed so far (tests and benchmarks). */
-  get commits(): number {
-    return this.#group.commits;
-  }
-
-  /**
-   * Reads the stored header and durable event count (`max(seq) + 1`, a primary-key seek).
-   *
-   * @returns the cursor, or `undefined` when the id is not stored
-   * @throws {SessionError} `storage_corrupt` for a damaged header row
-   */
-  async cursor(id: string): Promise<StoredCursor | undefined> {
-    return await readCursor(this.#sql, id);
-  }
-
-  /**
-   * Stores a header with its initial events in one transaction (shared with other calls).
-   *
-   * @throws {SessionError} `session_exists`, `invalid_seq`, `lease_lost`, `persistence_failed`
-   *   after dispose
-   */
-  initialize(header: SessionHeader, events: readonly SessionEvent[]): Promise<void> {
-    return this.#group.submit(header.id, events, normalizeHeader(header));
-  }
-
-  /**
-   * Stores a fork in one transaction: the header, the parent's rows `[0, throughSeq]` copied by
-   * one `INSERT … SELECT` inside the database, then `own`.
-   *
-   * @throws {SessionError} `session_exists`, `session_not_found` (parent), `invalid_seq`,
-   *   `lease_lost`, `persistence_failed` after dispose
-   */
-  async fork(
-    header: SessionHeader,
-    parentId: string,
-    throughSeq: number,
-    own: readonly SessionEvent[],
-  ): Promise<void> {
-    checkForkPoint(parentId, (await this.cursor(parentId))?.length, throughSeq);
-    return await this.#group.submit(header.id, own, normalizeHeader(header), {
-      parentId,
-      throughSeq,
-    });
-  }
-
-  /**
-   * Appends events in one transaction (shared with other calls of the same tick); resolves once
-   * committed.
-   *
-   * @throws {SessionError} `invalid_seq`, `session_not_found`, `lease_lost` (the fence found
-   *   another token: nothing of this call is written), `persistence_failed` after dispose
-   */
-  append(
-    id: string,
-    events: readonly SessionEvent[],
-    dataTexts?: readonly (string | undefined)[],
-  ): Promise<void> {
-    return this.#group.submit(id, events, undefined, undefined, dataTexts);
-  }
-
-  /** {@linkcode PostgresBackend.append} without a promise (the same group commit). */
-  appendCallback(
-    id: string,
-    events: readonly SessionEvent[],
-    dataTexts: readonly (string | undefined)[] | undefined,
-    done: () => void,
-    failed: (error: unknown) => void,
-  ): void {
-    this.#group.enqueue(id, events, dataTexts, done, failed);
-  }
-
-  /**
-   * Reads a whole stored session in one snapshot.
-   *
-   * @throws {SessionError} `storage_corrupt` for a damaged row or a missing seq
-   */
-  async load(id: string): Promise<StoredSession | undefined> {
-    return await loadAll(this.#sql, id);
-  }
-
-  /**
-   * Reads the header, length and newest `count` events in one snapshot.
-   *
-   * @throws {SessionError} `storage_corrupt` for a damaged row or a seq missing in the tail
-   */
-  async tail(id: string, count: number): Promise<StoredTail | undefined> {
-    return await readTail(this.#sql, id, count);
-  }
-
-  /** Reads the events of some types with `from ≤ seq < to`, from `events_by_type`. */
-  async readByType(
-    id: string,
-    types: readonly string[],
-    from: number,
-    to: number,
-  ): Promise<SessionEvent[]> {
-    return await readTypes(this.#sql, id, types, from, to);
-  }
-
-  /**
-   * Reads one dense page, ascending (`before`: the newest below it; else the oldest above
-   * `after`).
-   *
-   * @throws {RangeError} for a bad `limit`
-   * @throws {SessionError} `storage_corrupt` for a hole inside the page's range
-   */
-  async readEvents(id: string, page: EventPage = {}): Promise<SessionEvent[]> {
-    return await readPage(this.#sql, id, page);
-  }
-
-  /** Lists readable headers, newest first (a damaged row is left out). */
-  async list(): Promise<SessionHeader[]> {
-    return await readHeaders(this.#sql);
-  }
-
   /**
    * Removes a stored session for good: its events and its header row, in one statement (so
    * one transaction). A fork holds its own copy of what it inherited and keeps it.
@@ -229,13 +115,8 @@ export class PostgresBackend implements PersistenceBackend {
     return rows.length > 0;
   }
 
-  /** Waits for queued writes, then closes the pool; later writes reject. Idempotent. */
-  [Symbol.asyncDispose](): Promise<void> {
-    this.#disposing ??= (async () => {
-      await this.#group.close();
-      await Promise.all([this.#sql.end({ timeout: 5 }), this.#writer.end({ timeout: 5 })]);
-    })();
-    return this.#disposing;
+  /** Closes both pools (after the last queued write). */
+  protected async closeClient(): Promise<void> {
+    await Promise.all([this.#sql.end({ timeout: 5 }), this.#writer.end({ timeout: 5 })]);
   }
-  #disposing: Promise<void> | undefined;
 }
