@@ -115,6 +115,28 @@ export function endpointRefusal(
   return undefined;
 }
 
+/** The P-256 field prime and curve constant `b` (SEC 2 §2.4.2; `a` = −3). */
+const P = 0xffffffff00000001000000000000000000000000ffffffffffffffffffffffffn;
+const B = 0x5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604bn;
+
+function big(bytes: Uint8Array): bigint {
+  let n = 0n;
+  for (const b of bytes) n = (n << 8n) | BigInt(b);
+  return n;
+}
+
+/**
+ * Whether `(x, y)` lies on P-256: `y² = x³ − 3x + b (mod p)`, both below `p`. WebCrypto's
+ * `importKey` does not check this in every runtime, and an off-curve key encrypts garbage.
+ */
+function onCurve(point: Uint8Array): boolean {
+  const x = big(point.subarray(1, 33));
+  const y = big(point.subarray(33, 65));
+  if (x >= P || y >= P) return false;
+  const right = ((x * x % P) * x - 3n * x + B) % P;
+  return (y * y) % P === (right + P) % P;
+}
+
 /** Strict URL-safe base64 (padding allowed) → bytes, or `undefined`. */
 function decode(text: string): Uint8Array | undefined {
   if (!/^[A-Za-z0-9_-]*={0,2}$/.test(text) || text.length > 128) return undefined;
@@ -147,6 +169,7 @@ export async function keysRefusal(keys: unknown): Promise<Refusal | undefined> {
   if (point === undefined || point.length !== 65 || point[0] !== 0x04) {
     return refused("keys.p256dh", "p256dh must be a 65-byte uncompressed P-256 point");
   }
+  if (!onCurve(point)) return refused("keys.p256dh", "p256dh is not a point on P-256");
   try {
     await crypto.subtle.importKey(
       "raw",

@@ -124,6 +124,13 @@ export class PushQueue implements AsyncDisposable {
   async #deliver(job: Job): Promise<void> {
     const { subscription } = job;
     const service = origin(subscription.endpoint);
+    // Keys that cannot encrypt (stored before they were checked) fail every message the same
+    // way: the subscription goes, nothing is sent.
+    if (await keysRefusal(subscription.keys) !== undefined) {
+      this.#options.logger?.warn("push keys unusable: the subscription was removed", { service });
+      this.#options.onGone(subscription.endpoint);
+      return;
+    }
     let details: ReturnType<typeof webpush.generateRequestDetails>;
     try {
       details = webpush.generateRequestDetails(
@@ -141,16 +148,15 @@ export class PushQueue implements AsyncDisposable {
         },
       );
     } catch (error) {
-      // Keys that encrypt nothing fail every later message the same way: the subscription
-      // goes. Anything else (the host's own VAPID setup) is only logged.
-      const unusable = await keysRefusal(subscription.keys) !== undefined;
+      // Checked keys that still encrypt nothing are as unusable.
       this.#options.logger?.warn(
-        unusable
-          ? "push keys unusable: the subscription was removed"
-          : "push payload could not be prepared",
-        { service, error: error instanceof Error ? error.name : String(error) },
+        "push payload could not be encrypted: the subscription was removed",
+        {
+          service,
+          error: error instanceof Error ? error.name : String(error),
+        },
       );
-      if (unusable) this.#options.onGone(subscription.endpoint);
+      this.#options.onGone(subscription.endpoint);
       return;
     }
     try {
