@@ -190,8 +190,10 @@ Deno.test("DELETE revokes the session's calendar feed key and refuses a new one;
   const only = await app.request("/api/alerts?sessions=doomed");
   const stream = await app.request("/api/sessions/doomed/stream");
   assert.equal(stream.status, 200);
-  await until("the streams attach", () =>
-    runtime.alerts.clientCount === 2 && runtime.feeds.clientCount === 1);
+  await until(
+    "the streams attach",
+    () => runtime.alerts.clientCount === 2 && runtime.feeds.clientCount === 1,
+  );
 
   const res = await app.request("/api/sessions/doomed", { method: "DELETE" });
   assert.equal(res.status, 200);
@@ -208,8 +210,10 @@ Deno.test("DELETE revokes the session's calendar feed key and refuses a new one;
   // A page watching another session too: `deleted`, and the stream stays for the other one.
   const rest = await readSse(both.body!, (m) => m.some((x) => x.event === "deleted"), 30_000);
   assert.deepEqual(rest.map((m) => m.event), ["deleted"]);
-  await until("the ended streams detach", () =>
-    runtime.alerts.clientCount === 0 && runtime.feeds.clientCount === 0);
+  await until(
+    "the ended streams detach",
+    () => runtime.alerts.clientCount === 0 && runtime.feeds.clientCount === 0,
+  );
 
   // The key is revoked (not merely hidden behind the route guard), and none is issued again.
   assert.equal(await runtime.links.get("sessions/doomed/reminders.ics"), undefined);
