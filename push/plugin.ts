@@ -22,7 +22,7 @@ import { loadVapidKeys, type VapidKeys } from "./keys.ts";
 import { type CloseMessage, reminderMessage } from "./payload.ts";
 import { type PushLogger, PushQueue } from "./sender.ts";
 import { PushSubscriptions } from "./subscriptions.ts";
-import { endpointRefusal, keysRefusal, type Refusal } from "./_checks.ts";
+import { ENDPOINT_MAX, endpointRefusal, keysRefusal, type Refusal } from "./_checks.ts";
 
 /** The client renderer module whose service worker shows the pushes. */
 export const PUSH_RENDERER = "@chime/ui/push";
@@ -234,7 +234,7 @@ export function pushPlugin(options: PushPluginOptions = {}): PushPlugin {
     path: "/push/unsubscribe",
     async handle(_request, context) {
       const { endpoint } = await context.json();
-      if (typeof endpoint !== "string" || endpoint === "") {
+      if (typeof endpoint !== "string" || endpoint === "" || endpoint.length > ENDPOINT_MAX) {
         return problem("invalid_request", "Cannot unsubscribe: give the endpoint", 400, "endpoint");
       }
       if (!await sessionExists(context.host, context.sessionId)) return notFound(context);

@@ -411,6 +411,12 @@ Deno.test("a deleted session leaves every subscription; one left with none is re
     assert.equal((await off.json()).error.code, "session_not_found");
   }
   assert.equal(subscriptions.all.length, 1, "nothing removed through them");
+  const long = await t.app.request(
+    `/api/sessions/${kept.id}/push/unsubscribe`,
+    postJson({ endpoint: `https://fcm.googleapis.com/${"a".repeat(2048)}` }),
+  );
+  assert.equal(long.status, 400);
+  assert.equal((await long.json()).error.field, "endpoint");
 });
 
 Deno.test("a cold session pushes nothing; once resumed, its late reminder is pushed once", async () => {
