@@ -100,6 +100,7 @@ export type {
   AcknowledgedMessage,
   AlertMessage,
   ClientConfigWire,
+  DeletedMessage,
   FlushedMessage,
   HistoryPage,
   SessionsPage,

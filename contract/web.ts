@@ -124,6 +124,16 @@ export interface WebHost {
    * sees it go live), so a projection of stored logs needs no polling. @default false
    */
   readonly sharedStorage?: boolean;
+  /**
+   * Whether a person deleted the session (its log holds `session/deleted`, README.md "The
+   * page"): a deleted session answers `404 session_not_found` on every route, a plugin's routes
+   * across sessions included. Optional: a host without deletes leaves it out (nothing is
+   * deleted).
+   *
+   * @param id a well-formed session id
+   * @returns `true` once deleted; `false` for a session that is not (or an unknown id)
+   */
+  deleted?(id: string): Promise<boolean>;
 }
 
 /**
@@ -320,6 +330,34 @@ export interface PluginWeb {
    * @default absent
    */
   onAcknowledged?(sessionId: string, tag: string): void | Promise<void>;
+  /**
+   * Whether `tag` names a notification of this plugin in the session: the host accepts
+   * `POST /api/sessions/:id/acknowledge { tag }` only when some loaded plugin answers `true`,
+   * and answers `404 tag_not_found` (broadcasting nothing, calling no
+   * {@linkcode PluginWeb.onAcknowledged}) otherwise (docs/errors.md). The schedule plugin
+   * knows the tags of its durable reminder cards (dispatched occurrences). Read from durable
+   * state only, never activating a cold session.
+   *
+   * @param host the host
+   * @param sessionId a stored or live session that is not deleted
+   * @param tag the tag the request carried (1..300 characters)
+   * @returns `true` for a tag of one of its notifications there
+   * @default absent: the plugin raises no notifications
+   */
+  ownsTag?(host: WebHost, sessionId: string, tag: string): Promise<boolean>;
+  /**
+   * A person deleted the session and its `session/deleted` is durable (README.md "The page"):
+   * the plugin forgets what it keeps outside the log for it (the schedule plugin revokes the
+   * session's calendar feed key; the push plugin removes the session from every
+   * subscription). Called once per delete through this host, after the session's streams were
+   * told; the host awaits it before answering the delete, and a rejection is logged and
+   * contained (the delete stands).
+   *
+   * @param sessionId the deleted session
+   * @param host the host
+   * @default absent: the plugin keeps nothing outside the log
+   */
+  onDeleted?(sessionId: string, host: WebHost): Promise<void>;
   /**
    * Counts for one session's row in the sessions list, from durable state only and never
    * activating a cold session.

@@ -118,6 +118,18 @@ export interface AcknowledgedMessage {
   readonly tag: string;
 }
 
+/**
+ * The JSON `data` of one `event: deleted` message of `GET /api/alerts`: a watched session was
+ * deleted; the stream sends nothing more of it (and ends once it watches no session), and the
+ * page drops it from the sessions it watches.
+ */
+export interface DeletedMessage {
+  /** The deleted session. */
+  readonly sessionId: string;
+  /** Always `session_not_found`: what every route of the session answers from now on. */
+  readonly code: "session_not_found";
+}
+
 /** The answer of `GET /api/sessions?limit&before`. */
 export interface SessionsPage {
   /** Sessions, newest first. */

@@ -16,6 +16,8 @@ export type HostErrorCode =
   | "invalid_session_id"
   | "payload_too_large"
   | "not_found"
+  | "tag_not_found"
+  | "unknown_field"
   | "session_not_found"
   | "message_not_found"
   | "no_running_turn"

@@ -63,6 +63,15 @@ function checkWholeNumber(where: string, value: unknown, min: number, max: numbe
   }
 }
 
+/** An exact `http:` or `https:` origin (`scheme://host[:port]`, what `URL.origin` writes). */
+function isOrigin(text: string): boolean {
+  try {
+    return /^https?:/.test(text) && new URL(text).origin === text;
+  } catch {
+    return false;
+  }
+}
+
 /** Plugins a configuration may name, by name. */
 export const PLUGINS: Readonly<Record<string, RegistryEntry>> = {
   "@chime/timecontext": {
@@ -85,8 +94,21 @@ export const PLUGINS: Readonly<Record<string, RegistryEntry>> = {
   },
   "@chime/push": {
     // Web Push while a session is live (docs/push.md); keys and subscriptions in <dataDir>/push.
-    options: ["subject"],
+    // `allowedOrigins`: push service origins accepted besides public https: ones (a local push
+    // service), docs/push.md "What is accepted".
+    options: ["subject", "allowedOrigins"],
     check: (options, where) => {
+      const origins = options.allowedOrigins;
+      if (
+        origins !== undefined &&
+        (!Array.isArray(origins) || origins.length > 100 ||
+          !origins.every((o) => typeof o === "string" && isOrigin(o)))
+      ) {
+        throw new ConfigError(
+          "config_invalid",
+          `Cannot load config: ${where}.allowedOrigins must be a list of http: or https: origins`,
+        );
+      }
       const subject = options.subject;
       if (
         subject !== undefined && (typeof subject !== "string" || !/^(mailto|https):/.test(subject))
@@ -102,6 +124,9 @@ export const PLUGINS: Readonly<Record<string, RegistryEntry>> = {
         logger: pluginLogger("push"),
         ...(host.dataDir === undefined ? {} : { dir: `${host.dataDir}/push` }),
         ...(options.subject === undefined ? {} : { subject: options.subject as string }),
+        ...(options.allowedOrigins === undefined
+          ? {}
+          : { allowedOrigins: options.allowedOrigins as string[] }),
       }),
   },
 };

@@ -8,7 +8,9 @@
  *
  * Routes (below `/api/sessions/:id`): `GET /push` → `{ publicKey }`; `POST /push/subscribe
  * { subscription: { endpoint, keys: { p256dh, auth } }, lang? }` → `200 { sessions }`;
- * `POST /push/unsubscribe { endpoint }` → `200 { removed }`.
+ * `POST /push/unsubscribe { endpoint }` → `200 { removed }`. What subscribe accepts is in
+ * `./_checks.ts` (https only, no private address, real P-256 keys); a deleted session leaves every
+ * subscription (`PluginWeb.onDeleted`), one left with no session is removed.
  *
  * @module
  */
@@ -19,7 +21,8 @@ import { scheduleReminderPresentations } from "@chime/schedule/presentation";
 import { loadVapidKeys, type VapidKeys } from "./keys.ts";
 import { type CloseMessage, reminderMessage } from "./payload.ts";
 import { type PushLogger, PushQueue } from "./sender.ts";
-import { PushSubscriptions, type SubscriptionKeys } from "./subscriptions.ts";
+import { PushSubscriptions } from "./subscriptions.ts";
+import { ENDPOINT_MAX, endpointRefusal, keysRefusal, type Refusal } from "./_checks.ts";
 
 /** The client renderer module whose service worker shows the pushes. */
 export const PUSH_RENDERER = "@chime/ui/push";
@@ -39,6 +42,14 @@ export interface PushPluginOptions {
   readonly logger?: PushLogger;
   /** The HTTP client of the push requests (tests). @default globalThis.fetch */
   readonly fetch?: typeof fetch;
+  /**
+   * Push service origins accepted as they are, e.g. `["http://127.0.0.1:8099"]`: a local push
+   * service (tests, a self-hosted one on a private network). Any other endpoint must be
+   * `https:` and name no `localhost` host and no private, loopback or link-local IP literal
+   * (docs/push.md "What is accepted"). Each entry is an exact origin (`URL.origin`).
+   * @default none
+   */
+  readonly allowedOrigins?: readonly string[];
 }
 
 /** The push plugin: a {@linkcode Plugin} that can be disposed (its in-flight requests). */
@@ -61,42 +72,44 @@ function problem(code: string, message: string, status: number, field?: string):
   return Response.json({ error: { code, message, ...(field ? { field } : {}) } }, { status });
 }
 
-const B64URL = /^[A-Za-z0-9_-]+={0,2}$/;
-
-/** Decoded length of URL-safe base64 text. */
-function bytes(text: string): number {
-  const bare = text.replace(/=+$/, "");
-  return Math.floor(bare.length * 3 / 4);
+function refusal(r: Refusal): Response {
+  return problem(r.code, `Cannot subscribe: ${r.reason}`, 400, r.field);
 }
 
-/** `https:`, or `http:` on a loopback host (a local push service in tests). */
-function endpointOk(endpoint: unknown): endpoint is string {
-  if (typeof endpoint !== "string" || endpoint.length > 2048) return false;
-  try {
-    const url = new URL(endpoint);
-    if (url.protocol === "https:") return true;
-    return url.protocol === "http:" &&
-      (url.hostname === "127.0.0.1" || url.hostname === "localhost" || url.hostname === "[::1]");
-  } catch {
-    return false;
-  }
-}
-
-function keysOk(keys: unknown): keys is SubscriptionKeys {
-  const k = keys as Partial<SubscriptionKeys> | null;
-  return typeof k?.p256dh === "string" && B64URL.test(k.p256dh) && bytes(k.p256dh) === 65 &&
-    typeof k.auth === "string" && B64URL.test(k.auth) && bytes(k.auth) === 16;
-}
-
+/** Stored or live, and not deleted. */
 async function sessionExists(host: WebHost, id: string): Promise<boolean> {
-  return host.store.live(id) !== undefined || await host.store.backend.cursor(id) !== undefined;
+  const stored = host.store.live(id) !== undefined ||
+    await host.store.backend.cursor(id) !== undefined;
+  return stored && await host.deleted?.(id) !== true;
+}
+
+/**
+ * Checks `allowedOrigins`: each an exact `http:` or `https:` origin.
+ *
+ * @throws {TypeError} for an entry that is not one
+ */
+function allowedOrigins(list: readonly string[] | undefined): ReadonlySet<string> {
+  for (const entry of list ?? []) {
+    let origin: string | undefined;
+    try {
+      origin = new URL(entry).origin;
+    } catch {
+      origin = undefined;
+    }
+    if (origin !== entry || !/^https?:/.test(entry)) {
+      throw new TypeError(`Cannot set up push: allowedOrigins entry ${entry} is not an origin`);
+    }
+  }
+  return new Set(list ?? []);
 }
 
 /**
  * Creates the push plugin.
  *
- * @param options where its files live, the VAPID contact, the request deadline
+ * @param options where its files live, the VAPID contact, the request deadline, the push
+ *   origins accepted besides public `https:` ones
  * @returns the plugin
+ * @throws {TypeError} for an `allowedOrigins` entry that is not an `http:` or `https:` origin
  *
  * @example Its routes
  * ```ts
@@ -108,6 +121,7 @@ async function sessionExists(host: WebHost, id: string): Promise<boolean> {
 export function pushPlugin(options: PushPluginOptions = {}): PushPlugin {
   let state: Promise<State> | undefined;
   const sent = new Set<string>();
+  const allowed = allowedOrigins(options.allowedOrigins);
   const load = (): Promise<State> => {
     state ??= (async () => {
       const [keys, subscriptions] = await Promise.all([
@@ -189,22 +203,14 @@ export function pushPlugin(options: PushPluginOptions = {}): PushPlugin {
           "subscription",
         );
       }
-      if (!endpointOk(subscription.endpoint)) {
-        return problem(
-          "invalid_request",
-          "Cannot subscribe: the endpoint must be an https URL",
-          400,
-          "endpoint",
-        );
-      }
-      if (!keysOk(subscription.keys)) {
-        return problem(
-          "invalid_request",
-          "Cannot subscribe: keys must hold a 65-byte p256dh and a 16-byte auth (RFC 8291)",
-          400,
-          "keys",
-        );
-      }
+      const endpoint = endpointRefusal(subscription.endpoint, allowed);
+      if (endpoint !== undefined) return refusal(endpoint);
+      const keys = await keysRefusal(subscription.keys);
+      if (keys !== undefined) return refusal(keys);
+      const checked = subscription as {
+        endpoint: string;
+        keys: { p256dh: string; auth: string };
+      };
       if (body.lang !== undefined && body.lang !== "en" && body.lang !== "zh") {
         return problem("invalid_request", "Cannot subscribe: lang must be en or zh", 400, "lang");
       }
@@ -212,8 +218,8 @@ export function pushPlugin(options: PushPluginOptions = {}): PushPlugin {
       const { subscriptions } = await load();
       const stored = await subscriptions.add(
         {
-          endpoint: subscription.endpoint,
-          keys: { p256dh: subscription.keys.p256dh, auth: subscription.keys.auth },
+          endpoint: checked.endpoint,
+          keys: { p256dh: checked.keys.p256dh, auth: checked.keys.auth },
           lang: (body.lang as "en" | "zh" | undefined) ?? "en",
         },
         context.sessionId,
@@ -228,9 +234,10 @@ export function pushPlugin(options: PushPluginOptions = {}): PushPlugin {
     path: "/push/unsubscribe",
     async handle(_request, context) {
       const { endpoint } = await context.json();
-      if (typeof endpoint !== "string" || endpoint === "") {
+      if (typeof endpoint !== "string" || endpoint === "" || endpoint.length > ENDPOINT_MAX) {
         return problem("invalid_request", "Cannot unsubscribe: give the endpoint", 400, "endpoint");
       }
+      if (!await sessionExists(context.host, context.sessionId)) return notFound(context);
       const { subscriptions } = await load();
       return Response.json({ removed: await subscriptions.remove(endpoint) });
     },
@@ -244,6 +251,9 @@ export function pushPlugin(options: PushPluginOptions = {}): PushPlugin {
       const { subscriptions, queue } = await load();
       const close: CloseMessage = { type: "close", tag };
       for (const target of subscriptions.of(sessionId)) queue.send(target, close, "normal");
+    },
+    async onDeleted(sessionId) {
+      await (await load()).subscriptions.forgetSession(sessionId);
     },
   };
 

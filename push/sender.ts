@@ -9,6 +9,7 @@
 import { webpush } from "./_web_push.ts";
 import type { VapidKeys } from "./keys.ts";
 import type { StoredSubscription } from "./subscriptions.ts";
+import { keysRefusal } from "./_checks.ts";
 
 /** Where the queue reports what went wrong (never a key, never a whole endpoint URL). */
 export interface PushLogger {
@@ -30,7 +31,11 @@ export interface PushQueueOptions {
   readonly maxQueued?: number;
   /** How long the push service keeps an undelivered message, s (`TTL`). @default 3600 */
   readonly ttlSeconds?: number;
-  /** A subscription the push service says is gone (`404`, `410`). */
+  /**
+   * A subscription that cannot be used again: the push service says it is gone (`404`,
+   * `410`), or its keys cannot encrypt a payload (a `p256dh` that is no P-256 point, an `auth`
+   * of the wrong length).
+   */
   readonly onGone: (endpoint: string) => void;
   /** Failures. @default none */
   readonly logger?: PushLogger;
@@ -119,8 +124,16 @@ export class PushQueue implements AsyncDisposable {
   async #deliver(job: Job): Promise<void> {
     const { subscription } = job;
     const service = origin(subscription.endpoint);
+    // Keys that cannot encrypt (stored before they were checked) fail every message the same
+    // way: the subscription goes, nothing is sent.
+    if (await keysRefusal(subscription.keys) !== undefined) {
+      this.#options.logger?.warn("push keys unusable: the subscription was removed", { service });
+      this.#options.onGone(subscription.endpoint);
+      return;
+    }
+    let details: ReturnType<typeof webpush.generateRequestDetails>;
     try {
-      const details = webpush.generateRequestDetails(
+      details = webpush.generateRequestDetails(
         { endpoint: subscription.endpoint, keys: { ...subscription.keys } },
         job.payload,
         {
@@ -134,6 +147,19 @@ export class PushQueue implements AsyncDisposable {
           urgency: job.urgency,
         },
       );
+    } catch (error) {
+      // Checked keys that still encrypt nothing are as unusable.
+      this.#options.logger?.warn(
+        "push payload could not be encrypted: the subscription was removed",
+        {
+          service,
+          error: error instanceof Error ? error.name : String(error),
+        },
+      );
+      this.#options.onGone(subscription.endpoint);
+      return;
+    }
+    try {
       const response = await (this.#options.fetch ?? fetch)(details.endpoint, {
         method: details.method,
         headers: details.headers as Record<string, string>,

@@ -1,8 +1,9 @@
 /**
  * The browsers' push subscriptions, stored durably in `<dataDir>/push/subscriptions.json` (mode
  * `0600`, replaced atomically: a temporary file, `fsync`, rename), each tied to the sessions it
- * asked for (docs/push.md "What is stored"). Unsubscribing and a `404`/`410` from the push
- * service remove one.
+ * asked for (docs/push.md "What is stored"). Unsubscribing, a `404`/`410` from the push
+ * service and a payload that cannot be encrypted to its keys remove one; a deleted session
+ * leaves every subscription, and one left with no session is removed.
  *
  * @module
  */
@@ -130,6 +131,26 @@ export class PushSubscriptions {
     if (!this.#byEndpoint.delete(endpoint)) return false;
     await this.#save();
     return true;
+  }
+
+  /**
+   * Removes a session from every subscription (it was deleted); a subscription left with no
+   * session is removed. Stored before it resolves (one write, none when nothing changed).
+   *
+   * @param sessionId the deleted session
+   * @returns how many subscriptions named it
+   */
+  async forgetSession(sessionId: string): Promise<number> {
+    let changed = 0;
+    for (const stored of this.all) {
+      if (!stored.sessions.includes(sessionId)) continue;
+      changed++;
+      const sessions = stored.sessions.filter((id) => id !== sessionId);
+      if (sessions.length === 0) this.#byEndpoint.delete(stored.endpoint);
+      else this.#byEndpoint.set(stored.endpoint, { ...stored, sessions });
+    }
+    if (changed > 0) await this.#save();
+    return changed;
   }
 
   /** Settles once every change so far is on disk. */

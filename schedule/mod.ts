@@ -277,6 +277,7 @@ export {
 export { scheduleViews } from "./views.ts";
 export { type HistoryEntry, type HistoryKind, reminderHistory } from "./history.ts";
 export { REMINDERS_PANEL, SCHEDULE_RENDERER, scheduleWeb, UPCOMING_VIEW } from "./web.ts";
+export { scheduleOwnsTag } from "./notification_tags.ts";
 export {
   type CalendarOptions,
   type FeedReminder,

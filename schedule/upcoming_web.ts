@@ -9,7 +9,9 @@
  *   `null` when none is issued), `POST /api/reminders/feed { session? }` → `{ url }` (issues one),
  *   `DELETE /api/reminders/feed?session=` → `{ revoked }` (one click in the page).
  *
- * None of them makes a session live, arms a timer or writes a log.
+ * None of them makes a session live, arms a timer or writes a log. A deleted session has no feed:
+ * its key is revoked at the delete (`PluginWeb.onDeleted`) and the routes answer
+ * `404 session_not_found` for it.
  *
  * @module
  */
@@ -132,7 +134,9 @@ async function feedScope(host: WebHost, url: string, body?: Record<string, unkno
   if (!isSessionId(raw)) {
     return problem("invalid_arguments", "Cannot manage feed: bad session", 400, "session");
   }
-  if (host.store.live(raw) === undefined && (await host.store.backend.cursor(raw)) === undefined) {
+  const stored = host.store.live(raw) !== undefined ||
+    (await host.store.backend.cursor(raw)) !== undefined;
+  if (!stored || await host.deleted?.(raw) === true) {
     throw new SessionError("session_not_found", `Cannot find session: no session ${raw}`);
   }
   return sessionFeedScope(raw);
@@ -145,13 +149,15 @@ function noLinks(): Response {
 /**
  * The routes across sessions and the session feed route of the schedule plugin.
  *
- * @returns `{ apiRoutes, sessionRoutes, warm }` (`warm` starts reading the projection at host
- *   start, `PluginWeb.warm`)
+ * @returns `{ apiRoutes, sessionRoutes, warm, onDeleted }` (`warm` starts reading the
+ *   projection at host start, `PluginWeb.warm`; `onDeleted` revokes a deleted session's feed
+ *   key, `PluginWeb.onDeleted`)
  */
 export function upcomingRoutes(): {
   apiRoutes: ApiRoute[];
   sessionRoutes: SessionRoute[];
   warm(host: WebHost): void;
+  onDeleted(sessionId: string, host: WebHost): Promise<void>;
 } {
   const projections = new WeakMap<object, UpcomingProjection>();
   const projection = (host: WebHost) => {
@@ -245,5 +251,8 @@ export function upcomingRoutes(): {
     apiRoutes: [upcoming, allFeed, feedState, feedIssue, feedRevoke],
     sessionRoutes: [sessionFeed],
     warm: (host) => void projection(host).warm(host),
+    onDeleted: async (sessionId, host) => {
+      await host.links?.revoke(sessionFeedScope(sessionId));
+    },
   };
 }

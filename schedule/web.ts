@@ -32,6 +32,7 @@ import { foldSession } from "./fold.ts";
 import { type HistoryEntry, reminderHistory } from "./history.ts";
 import { LATE_CONTEXT_AFTER, LATE_CONTEXT_BEFORE, type LateCause, lateCause } from "./late.ts";
 import { upcomingRoutes } from "./upcoming_web.ts";
+import { scheduleOwnsTag } from "./notification_tags.ts";
 import { scheduleValue } from "./value.ts";
 import type { SessionHeader } from "@chime/session";
 import { isScheduleId } from "./protocol.ts";
@@ -386,6 +387,8 @@ export function scheduleWeb(): PluginWeb {
     ],
     apiRoutes: extra.apiRoutes,
     warm: extra.warm,
+    onDeleted: extra.onDeleted,
+    ownsTag: scheduleOwnsTag,
     views: scheduleViews,
     renderer: SCHEDULE_RENDERER,
     panels: [REMINDERS_PANEL, UPCOMING_VIEW],

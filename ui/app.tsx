@@ -46,8 +46,12 @@ function routeView(): string | null {
 function newPage() {
   return new PageModel({
     api,
-    connect: (id, win, onReopen, onLost) =>
-      connectStream(id, win, { onReopen, ...(onLost === undefined ? {} : { onLost }) }),
+    connect: (id, win, onReopen, onLost, onDeleted) =>
+      connectStream(id, win, {
+        onReopen,
+        ...(onLost === undefined ? {} : { onLost }),
+        ...(onDeleted === undefined ? {} : { onDeleted }),
+      }),
     navigate: (id) => {
       location.hash = id === null ? "#/" : `#/s/${encodeURIComponent(id)}`;
     },

@@ -2,8 +2,10 @@
  * `GET /api/alerts?sessions=a,b`: one stream per page of the views that just became durable in
  * the sessions the browser watches (open now or opened before), with their titles, and
  * `POST /api/sessions/:id/acknowledge { tag }`: one notification acknowledged on some device,
- * broadcast to every page and offered to the plugins (`PluginWeb.onAcknowledged`). Generic: the
- * host knows views, not reminders (README "The page", docs/push.md).
+ * broadcast to every page and offered to the plugins (`PluginWeb.onAcknowledged`) once a loaded
+ * plugin says the tag is one of its notifications in that session (`PluginWeb.ownsTag`).
+ * Generic: the host knows views, not reminders (README "The page", docs/push.md). A watched
+ * session that is deleted gets a last `event: deleted` and nothing more.
  *
  * @module
  */
@@ -39,7 +41,8 @@ export interface AlertFeedOptions {
 
 interface Watcher {
   readonly client: FeedClient;
-  readonly ids: ReadonlySet<string>;
+  /** What it still watches (a deleted session leaves it). */
+  readonly ids: Set<string>;
 }
 
 function frame(name: string, data: unknown): string {
@@ -90,7 +93,7 @@ export class AlertFeed {
    */
   attach(ids: ReadonlySet<string>): FeedClient {
     const watcher: Watcher = {
-      ids,
+      ids: new Set(ids),
       client: new FeedClient(this.#options.limits ?? {}, () => this.#watchers.delete(watcher)),
     };
     watcher.client.goLive();
@@ -144,6 +147,22 @@ export class AlertFeed {
     }
   }
 
+  /**
+   * A watched session was deleted (README.md "The page"): every page watching it gets
+   * `event: deleted` (`DeletedMessage` of `@chime/contract`) and nothing more of it; a page
+   * that watched only deleted sessions then has its stream ended.
+   *
+   * @param sessionId the deleted session
+   */
+  deleted(sessionId: string): void {
+    const text = frame("deleted", { sessionId, code: "session_not_found" });
+    for (const watcher of [...this.#watchers]) {
+      if (!watcher.ids.delete(sessionId)) continue;
+      if (watcher.ids.size === 0) watcher.client.end(text);
+      else watcher.client.push(text);
+    }
+  }
+
   /** Closes every page's stream (shutdown). */
   closeAll(): void {
     for (const watcher of [...this.#watchers]) watcher.client.close();
@@ -181,17 +200,21 @@ export function watchedIds(raw: string | undefined): Set<string> {
 
 /**
  * The alert routes as one sub-app mounted at `/api`: `GET /alerts?sessions=…` (SSE:
- * `event: alert` with `AlertMessage` data of `@chime/contract`, `event: acknowledged`) and
- * `POST /sessions/:id/acknowledge { tag }` → `200 {}`.
+ * `event: alert` with `AlertMessage` data of `@chime/contract`, `event: acknowledged`,
+ * `event: deleted`) and `POST /sessions/:id/acknowledge { tag }` → `200 {}`.
  *
  * @param alerts the runtime's alert feed
- * @param exists whether a session exists (the acknowledge route answers `404` otherwise)
+ * @param exists whether a session exists and is not deleted (the acknowledge route answers
+ *   `404 session_not_found` otherwise)
+ * @param ownsTag whether a loaded plugin names `tag` in that session (`PluginWeb.ownsTag`;
+ *   the route answers `404 tag_not_found` otherwise, broadcasting nothing)
  * @param options heartbeat and retry intervals
  * @returns a Hono app
  */
 export function alertRoutes(
   alerts: AlertFeed,
   exists: (id: string) => Promise<boolean>,
+  ownsTag: (id: string, tag: string) => Promise<boolean>,
   options: StreamOptions = {},
 ): Hono {
   return new Hono()
@@ -211,6 +234,15 @@ export function alertRoutes(
       }
       if (!await exists(id)) {
         throw new HostError("session_not_found", `Cannot acknowledge: no session ${id}`);
+      }
+      // Only a notification the session has (a durable card's tag): nothing is broadcast or
+      // pushed for any other string.
+      if (!await ownsTag(id, tag)) {
+        throw new HostError(
+          "tag_not_found",
+          `Cannot acknowledge: session ${id} has no notification with that tag`,
+          { field: "tag" },
+        );
       }
       alerts.acknowledged(id, tag);
       return c.json({});

@@ -247,6 +247,21 @@ export class Feeds {
     for (const client of [...(this.#feeds.get(session)?.clients ?? [])]) client.end(frame);
   }
 
+  /**
+   * Tells every client of a session id that the session was deleted (`event: session-deleted`,
+   * `{ code: "session_not_found" }`) and ends their streams (README.md "The page"). Every live
+   * object of that id is covered, one already released by the delete included.
+   *
+   * @param id the deleted session's id
+   */
+  endDeleted(id: string): void {
+    for (const [session, feed] of [...this.#feeds]) {
+      if (session.id !== id) continue;
+      const frame = sseFrame({ kind: "session-deleted" }, session.length - 1);
+      for (const client of [...feed.clients]) client.end(frame);
+    }
+  }
+
   /** Closes every client of every session (shutdown). */
   closeAll(): void {
     for (const feed of [...this.#feeds.values()]) {

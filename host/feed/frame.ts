@@ -15,7 +15,9 @@ export type FeedItem =
   | { readonly kind: "view"; readonly event: SessionEvent; readonly view: EventView }
   | { readonly kind: "flushed"; readonly throughSeq: number }
   // Another host took the session; the stream ends after this (docs/deploy.md).
-  | { readonly kind: "session-lost"; readonly url: string };
+  | { readonly kind: "session-lost"; readonly url: string }
+  // A person deleted the session; the stream ends after this (README.md "The page").
+  | { readonly kind: "session-deleted" };
 
 /** A comment line that keeps proxies and idle timeouts from closing the stream. */
 export const HEARTBEAT_FRAME = ": heartbeat\n\n";
@@ -53,6 +55,10 @@ export function sseFrame(item: FeedItem, cursor: number): string {
     case "session-lost": {
       const data = JSON.stringify({ code: "session_owned_elsewhere", url: item.url });
       return `${head}event: session-lost\ndata: ${data}\n\n`;
+    }
+    case "session-deleted": {
+      const data = JSON.stringify({ code: "session_not_found" });
+      return `${head}event: session-deleted\ndata: ${data}\n\n`;
     }
   }
 }

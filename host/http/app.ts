@@ -17,6 +17,7 @@ import {
   linkPaths,
   pluginApiRoutes,
   pluginRoutes,
+  webHost,
 } from "../plugins/plugin_routes.ts";
 import type { HostRuntime } from "../sessions/runtime.ts";
 import { sessionRoutes } from "../sessions/routes_sessions.ts";
@@ -109,6 +110,10 @@ export const STATUS_BY_CODE: Readonly<
   invalid_session_id: 400,
   invalid_seq: 400,
   not_found: 404,
+  // An acknowledge of a tag no loaded plugin names in that session (host/feed/alerts.ts).
+  tag_not_found: 404,
+  // A body field a route does not take, `details.field` (`PATCH /api/sessions/:id`).
+  unknown_field: 400,
   session_not_found: 404,
   message_not_found: 404,
   payload_too_large: 413,
@@ -193,7 +198,15 @@ export function createApp(runtime: HostRuntime, options: AppOptions = {}): HostA
   // The pages' alert stream and the acknowledgement (README "The page", docs/push.md).
   // A deleted session acknowledges nothing (README.md "The page": every route of it is gone).
   const present = async (id: string) => await runtime.exists(id) && !await runtime.isDeleted(id);
-  app.route("/api", alertRoutes(runtime.alerts, present, options));
+  const host = webHost(runtime);
+  const ownsTag = async (id: string, tag: string) => {
+    for (const plugin of runtime.plugins) {
+      const owns = plugin.web?.ownsTag;
+      if (owns !== undefined && await owns.call(plugin.web, host, id, tag)) return true;
+    }
+    return false;
+  };
+  app.route("/api", alertRoutes(runtime.alerts, present, ownsTag, options));
   app.route("/api/sessions", sessionRoutes(runtime, options));
   app.route("/api/sessions", messageRoutes(runtime));
   // Whatever the loaded plugins contribute (docs/architecture.md "Plugins").

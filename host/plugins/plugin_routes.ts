@@ -36,6 +36,7 @@ export function webHost(runtime: HostRuntime): WebHost {
     sessionTitle: (header) => runtime.titles.title(header.id, header.seedLength ?? 0),
     links: runtime.links,
     sharedStorage: runtime.leases !== undefined,
+    deleted: (id) => runtime.isDeleted(id),
   };
 }
 

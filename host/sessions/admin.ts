@@ -4,8 +4,11 @@
  * session run (no agent starts, so nothing overdue fires). A delete first lets each loaded
  * plugin end its pending work through its own transaction path (`Plugin.endSession`: the
  * schedule plugin records a `delete` of every active reminder), then records `session/deleted`;
- * the session then answers `session_not_found` and leaves the list, and its log stays stored
- * until `deno task purge` removes it (host/purge.ts). Bad input changes nothing durable.
+ * the session then answers `session_not_found` and leaves the list, its open streams are told
+ * (`event: session-deleted` on its session stream, `event: deleted` on the pages' alert
+ * streams) and ended, every plugin forgets what it keeps outside the log (`PluginWeb.onDeleted`:
+ * the calendar feed key, the push subscriptions), and its log stays stored until
+ * `deno task purge` removes it (host/purge.ts). Bad input changes nothing durable.
  *
  * @module
  */
@@ -13,6 +16,7 @@ import { type Session, SessionError } from "@chime/session";
 import { HostError } from "../errors.ts";
 import type { HostRuntime } from "./runtime.ts";
 import { TITLE_MAX } from "./titles.ts";
+import { webHost } from "../plugins/plugin_routes.ts";
 
 /** The event a rename appends: `{ title }`, `null` going back to the first message's title. */
 export const SESSION_TITLE = "session/title";
@@ -20,8 +24,9 @@ export const SESSION_TITLE = "session/title";
 export const SESSION_DELETED = "session/deleted";
 
 /**
- * Checks a new title: a string of 1 to {@linkcode TITLE_MAX} characters (code points) once
- * trimmed, without control characters, or `null` (back to the first message).
+ * Checks a new title: a string of 1 to {@linkcode TITLE_MAX} UTF-16 code units once trimmed
+ * (counted as message texts are, README.md "HTTP API": an emoji counts 2), without control
+ * characters, or `null` (back to the first message).
  *
  * @param value the body's `title`
  * @returns the trimmed title, or `null`
@@ -38,7 +43,9 @@ export function titleField(value: unknown): string | null {
   if (/[\u0000-\u001f\u007f-\u009f]/.test(title)) throw bad("must not hold control characters");
   // A lone surrogate has no UTF-8 form: strict JSON readers of the list would fail on it.
   if (!title.isWellFormed()) throw bad("must not hold a lone surrogate");
-  if ([...title].length > TITLE_MAX) throw bad(`must be at most ${TITLE_MAX} characters`);
+  if (title.length > TITLE_MAX) {
+    throw bad(`must be at most ${TITLE_MAX} UTF-16 code units (an emoji counts 2)`);
+  }
   return title;
 }
 
@@ -63,6 +70,34 @@ async function durable(runtime: HostRuntime, session: Session, action: string): 
   if (await runtime.store.flush(session) !== true) {
     throw new SessionError("persistence_failed", `Cannot ${action}: the log was not saved`);
   }
+}
+
+/** The fields `PATCH /api/sessions/:id` takes. */
+const RENAME_FIELDS: ReadonlySet<string> = new Set(["title"]);
+
+/**
+ * Checks a rename body: `title` is required and nothing else is taken.
+ *
+ * @param body the parsed JSON object
+ * @returns the checked title ({@linkcode titleField})
+ * @throws {HostError} `unknown_field` with `field` naming the first field it does not take;
+ *   `invalid_request` with `field: "title"` (missing, or refused by {@linkcode titleField})
+ */
+export function renameBody(body: Record<string, unknown>): string | null {
+  const extra = Object.keys(body).find((key) => !RENAME_FIELDS.has(key));
+  if (extra !== undefined) {
+    throw new HostError(
+      "unknown_field",
+      `Cannot rename session: unknown field ${JSON.stringify(extra.slice(0, 64))}`,
+      { field: extra.slice(0, 64) },
+    );
+  }
+  if (!("title" in body)) {
+    throw new HostError("invalid_request", "Cannot rename session: title is required", {
+      field: "title",
+    });
+  }
+  return titleField(body.title);
 }
 
 /**
@@ -90,7 +125,10 @@ export function renameSession(
 /**
  * Deletes a session: its agent stops (a running turn is cancelled with it), every plugin ends
  * its pending work (`Plugin.endSession`), then `session/deleted {}` is appended and made
- * durable. The log is kept (purged later by `deno task purge`).
+ * durable. Then its session streams get `event: session-deleted` and end, the pages' alert
+ * streams get `event: deleted` for it, and each plugin's `PluginWeb.onDeleted` runs (awaited;
+ * a rejection is reported, the delete stands). The log is kept (purged later by
+ * `deno task purge`).
  *
  * @param runtime the host runtime
  * @param id the session id
@@ -122,5 +160,18 @@ export async function deleteSession(runtime: HostRuntime, id: string): Promise<n
   // Still live here (it was live before): it must not stay open.
   const left = runtime.store.live(id);
   if (left !== undefined) await runtime.release(left);
+  // Whoever watches it hears it once, and nothing more of it (README.md "The page").
+  runtime.feeds.endDeleted(id);
+  runtime.alerts.deleted(id);
+  const host = webHost(runtime);
+  for (const plugin of runtime.plugins) {
+    const hook = plugin.web?.onDeleted;
+    if (hook === undefined) continue;
+    try {
+      await hook.call(plugin.web, id, host);
+    } catch (error) {
+      runtime.reportError(error);
+    }
+  }
   return seq;
 }

@@ -12,7 +12,7 @@ import { attachedHistory, detachedHistory } from "./history.ts";
 import type { SessionRow } from "./titles.ts";
 import { webHost } from "../plugins/plugin_routes.ts";
 import type { Plugin, SessionCounts, WebHost } from "@chime/contract";
-import { deleteSession, renameSession, titleField } from "./admin.ts";
+import { deleteSession, renameBody, renameSession } from "./admin.ts";
 import type { HostRuntime } from "./runtime.ts";
 import { type StreamOptions, streamSession } from "../feed/sse.ts";
 import {
@@ -135,13 +135,7 @@ export function sessionRoutes(runtime: HostRuntime, options: StreamOptions = {})
     .patch("/:id", async (c) => {
       // Rename (README.md "HTTP API"): `{ title }`, `null` back to the first message's title.
       const id = sessionIdParam(c);
-      const body = await readJsonObject(c);
-      if (!("title" in body)) {
-        throw new HostError("invalid_request", "Cannot rename session: title is required", {
-          field: "title",
-        });
-      }
-      const title = titleField(body.title);
+      const title = renameBody(await readJsonObject(c));
       if (!(await runtime.exists(id))) throw notFound(id);
       const seq = await renameSession(runtime, id, title);
       titles.renamed(id, title);

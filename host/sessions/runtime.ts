@@ -132,6 +132,8 @@ export class HostRuntime implements AsyncDisposable {
    * storage's local directory, else in memory.
    */
   readonly links: LinkKeys;
+  /** Where contained failures with no caller go (a plugin's `onDeleted`, a hook). */
+  readonly reportError: (error: unknown) => void;
   readonly #loader: Loader;
   readonly #agents: RuntimeAgents;
   readonly #liveness: SessionLiveness;
@@ -164,6 +166,7 @@ export class HostRuntime implements AsyncDisposable {
     this.cwd = options.config.cwd;
     const clock = options.clock ?? systemClock;
     const reportError = options.reportError ?? ((e) => globalThis.reportError(e));
+    this.reportError = reportError;
     this.#agents = new RuntimeAgents({
       store,
       loader: this.#loader,

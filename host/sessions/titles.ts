@@ -1,7 +1,8 @@
 /**
  * Session titles for `GET /api/sessions` (README.md#the-page): a session's title is its
  * first user message, read server-side from the log (the live object, else storage), with
- * whitespace collapsed and cut to {@linkcode TITLE_MAX} characters. A fork's title is its first
+ * whitespace collapsed and cut to {@linkcode TITLE_MAX} characters (UTF-16 code units, as message
+ * texts are counted, README.md "HTTP API", never splitting a surrogate pair). A fork's title is its first
  * own message (from `seedLength` on), else the inherited one; `forkOf` names the parent and its
  * title. A rename (`session/title`, host/sessions/admin.ts) wins over the first message; its
  * latest one is read once per id from the store's type index and kept current by the rename
@@ -12,7 +13,10 @@
  */
 import type { SessionHeader, SessionStore } from "@chime/session";
 
-/** Longest title in characters (code points); longer ones end with `…`. */
+/**
+ * Longest title in UTF-16 code units (as message texts and the page's `maxlength` count: a
+ * Chinese character counts 1, an emoji 2); longer first messages end with `…`.
+ */
 export const TITLE_MAX = 80;
 
 /** Events read from the start of a log (or of a fork's own part) to find its first message. */
@@ -46,8 +50,12 @@ export interface SessionRow {
 export function titleOf(text: string): string | null {
   const line = text.replace(/\s+/g, " ").trim();
   if (line === "") return null;
-  const chars = [...line];
-  return chars.length > TITLE_MAX ? `${chars.slice(0, TITLE_MAX - 1).join("")}…` : line;
+  if (line.length <= TITLE_MAX) return line;
+  // `…` is one unit; a cut inside a surrogate pair drops its half.
+  let end = TITLE_MAX - 1;
+  const last = line.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${line.slice(0, end)}…`;
 }
 
 /** Reads and caches session titles from a store. */

@@ -16,6 +16,7 @@ import {
   readSse,
   RECORD,
   reminderView,
+  SCHEDULE_ID,
   scheduleWebOnly,
   testRuntime,
 } from "./_helpers.ts";
@@ -40,8 +41,10 @@ Deno.test("GET /api/alerts streams the durable cards of every watched session, w
   const seq = appendReminder(b);
   await assert.rejects(runtime.store.flush(b));
   assert.equal(await runtime.store.flush(b), true);
-  const tag = `chime:${b.id}:x`;
-  await app.request(`/api/sessions/${b.id}/acknowledge`, postJson({ tag }));
+  // The card's own tag (a made-up one is refused, tests/host/push_test.ts).
+  const tag = `chime:${b.id}:${SCHEDULE_ID}@${RECORD.scheduledAt}`;
+  const ack = await app.request(`/api/sessions/${b.id}/acknowledge`, postJson({ tag }));
+  assert.equal(ack.status, 200);
   const messages = await readSse(response.body!, (m) => m.length >= 2);
   assert.deepEqual(messages.map((m) => m.event), ["alert", "acknowledged"]);
   const alert = messages[0]!.data as Record<string, unknown>;

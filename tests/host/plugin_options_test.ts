@@ -104,3 +104,31 @@ Deno.test("maxRemindersPerHour from the configuration holds back a second remind
   assert.equal(await dispatched(undefined), 2, "the default budget (60) lets both through");
   assert.equal(await dispatched(1), 1, "a budget of 1 holds the second back");
 });
+
+Deno.test("the push plugin's allowedOrigins takes exact http: or https: origins only", () => {
+  const names = ["@chime/push"];
+  for (
+    const bad of [
+      "http://127.0.0.1:8099/path",
+      "file:///tmp",
+      "not a url",
+      5,
+      ["http://127.0.0.1:8099/"],
+    ]
+  ) {
+    assert.throws(
+      () =>
+        resolveRegistry(names, [], {
+          "@chime/push": { allowedOrigins: Array.isArray(bad) ? bad : [bad] },
+        }),
+      invalid(/allowedOrigins must be a list of http: or https: origins/),
+      String(bad),
+    );
+  }
+  assert.throws(
+    () => resolveRegistry(names, [], { "@chime/push": { allowedOrigins: "http://a" } }),
+    invalid(/allowedOrigins/),
+  );
+  const ok = { allowedOrigins: ["http://127.0.0.1:8099", "https://push.example"] };
+  assert.equal(resolveRegistry(names, [], { "@chime/push": ok }).length, 1);
+});

@@ -12,7 +12,14 @@ import assert from "node:assert/strict";
 import { createApp } from "@chime/host";
 import { schedulePlugin } from "@chime/schedule";
 import { MemoryBackend } from "@chime/session/testing";
-import { RECORD, SCHEDULE_ID, testRuntime } from "./_helpers.ts";
+import {
+  postJson,
+  readSse,
+  RECORD,
+  SCHEDULE_ID,
+  scheduleWebOnly,
+  testRuntime,
+} from "./_helpers.ts";
 
 const json = (body: unknown) => ({
   headers: { "content-type": "application/json" },
@@ -156,4 +163,94 @@ Deno.test("DELETE of a live session stops its agent first; unknown ids are sessi
   assert.equal(unknown.status, 404);
   const bad = await app.request("/api/sessions/bad%20id", { method: "DELETE" });
   assert.equal(bad.status, 400);
+});
+
+/** Waits (on state, with a generous deadline) until `ready()` holds. */
+async function until(what: string, ready: () => boolean): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!ready()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+Deno.test("DELETE revokes the session's calendar feed key and refuses a new one; streams are told and end", async () => {
+  await using runtime = await testRuntime({ plugins: [scheduleWebOnly()] });
+  const app = createApp(runtime, { heartbeatMs: 60_000 });
+  const { session: doomed } = await runtime.create({ timeZone: "UTC", id: "doomed" });
+  const { session: other } = await runtime.create({ timeZone: "UTC", id: "other" });
+  await runtime.store.flush(doomed);
+  await runtime.store.flush(other);
+  const issued = await app.request("/api/reminders/feed", postJson({ session: "doomed" }));
+  assert.equal(issued.status, 200);
+  const { url } = await issued.json() as { url: string };
+  assert.equal((await app.request(url)).status, 200, "the feed answers before the delete");
+
+  const both = await app.request("/api/alerts?sessions=doomed,other");
+  const only = await app.request("/api/alerts?sessions=doomed");
+  const stream = await app.request("/api/sessions/doomed/stream");
+  assert.equal(stream.status, 200);
+  await until(
+    "the streams attach",
+    () => runtime.alerts.clientCount === 2 && runtime.feeds.clientCount === 1,
+  );
+
+  const res = await app.request("/api/sessions/doomed", { method: "DELETE" });
+  assert.equal(res.status, 200);
+
+  // The session stream: a last `session-deleted`, then the stream ends (readSse returns at its end).
+  const events = await readSse(stream.body!, () => false, 30_000);
+  const last = events.at(-1)!;
+  assert.deepEqual([last.event, last.data], ["session-deleted", { code: "session_not_found" }]);
+  // A page watching only the deleted session: `deleted`, then its stream ends.
+  const alone = await readSse(only.body!, () => false, 30_000);
+  assert.deepEqual(alone.map((m) => [m.event, m.data]), [
+    ["deleted", { sessionId: "doomed", code: "session_not_found" }],
+  ]);
+  // A page watching another session too: `deleted`, and the stream stays for the other one.
+  const rest = await readSse(both.body!, (m) => m.some((x) => x.event === "deleted"), 30_000);
+  assert.deepEqual(rest.map((m) => m.event), ["deleted"]);
+  await until(
+    "the ended streams detach",
+    () => runtime.alerts.clientCount === 0 && runtime.feeds.clientCount === 0,
+  );
+
+  // The key is revoked (not merely hidden behind the route guard), and none is issued again.
+  assert.equal(await runtime.links.get("sessions/doomed/reminders.ics"), undefined);
+  const old = await app.request(url);
+  assert.equal(old.status, 404);
+  for (
+    const request of [
+      app.request("/api/reminders/feed", postJson({ session: "doomed" })),
+      app.request("/api/reminders/feed?session=doomed"),
+      app.request("/api/reminders/feed?session=doomed", { method: "DELETE" }),
+    ]
+  ) {
+    const answer = await request;
+    assert.equal(answer.status, 404);
+    assert.equal((await answer.json()).error.code, "session_not_found");
+  }
+  assert.equal(await runtime.links.get("sessions/doomed/reminders.ics"), undefined);
+});
+
+Deno.test("PATCH refuses a field it does not take; titles count UTF-16 code units like messages", async () => {
+  await using runtime = await testRuntime();
+  const app = createApp(runtime);
+  const { session } = await runtime.create({ timeZone: "UTC" });
+  await runtime.store.flush(session);
+  const before = session.length;
+  const patch = (body: unknown) =>
+    app.request(`/api/sessions/${session.id}`, { method: "PATCH", ...json(body) });
+  const extra = await patch({ title: "Groceries", pinned: true });
+  assert.equal(extra.status, 400);
+  const answer = await extra.json() as { error: { code: string; field: string } };
+  assert.deepEqual([answer.error.code, answer.error.field], ["unknown_field", "pinned"]);
+  // 41 emoji are 41 code points but 82 UTF-16 code units: over 80, as a message would count it.
+  const long = await patch({ title: "😀".repeat(41) });
+  assert.equal(long.status, 400);
+  assert.equal((await long.json()).error.code, "invalid_request");
+  assert.equal(session.length, before, "nothing appended for bad input");
+  const fits = await patch({ title: "😀".repeat(40) });
+  assert.equal(fits.status, 200);
+  assert.equal((await fits.json()).title, "😀".repeat(40));
 });

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { AcknowledgedMessage, AlertMessage } from "@chime/contract";
+import type { AcknowledgedMessage, AlertMessage, DeletedMessage } from "@chime/contract";
 import type { AlertHandlers } from "./page_deps.ts";
 import type { StreamSource } from "./stream.ts";
 
@@ -12,7 +12,7 @@ import type { StreamSource } from "./stream.ts";
  * Opens the stream for some sessions.
  *
  * @param ids the watched session ids
- * @param handlers what to do with an alert and an acknowledgement
+ * @param handlers what to do with an alert, an acknowledgement and a deleted session
  * @param open opens a stream URL @default `new EventSource(url)`
  * @returns a disposable that closes it
  */
@@ -27,5 +27,7 @@ export function watchAlerts(
   es.addEventListener("acknowledged", (e) => {
     handlers.acknowledged(parse(e) as AcknowledgedMessage);
   });
+  // The host sends nothing more of a deleted session (and ends a stream left with none).
+  es.addEventListener("deleted", (e) => handlers.deleted?.(parse(e) as DeletedMessage));
   return { [Symbol.dispose]: () => es.close() };
 }

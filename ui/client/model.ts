@@ -117,6 +117,20 @@ export const PageModel = createModel((deps: PageDeps) => {
     }
     failure.value = { err };
   };
+  /**
+   * A session was deleted (here, on another page or device): it leaves the watched sessions
+   * (so the alert stream no longer names it) and its marks go; the open one shows the final
+   * not-found state.
+   */
+  function forget(id: string): void {
+    const list = watched.peek().filter((w) => w !== id);
+    if (list.length !== watched.peek().length) {
+      watched.value = list;
+      writeWatched(deps.alerts.storage, list);
+    }
+    alerts.seen(id);
+    gone(id);
+  }
   /** The open session is not on the host (unknown, or deleted): one final state, no stream. */
   function gone(id: string): void {
     if (current.peek() !== id) return;
@@ -296,6 +310,10 @@ export const PageModel = createModel((deps: PageDeps) => {
         if (m.sessionId !== current.peek()) void refreshSessions(); // the row's counts
       },
       acknowledged: (m) => alerts.acknowledged(m.sessionId, m.tag),
+      deleted: (m) => {
+        forget(m.sessionId);
+        void refreshSessions();
+      },
     });
     return () => feed[Symbol.dispose]();
   });
@@ -366,6 +384,9 @@ export const PageModel = createModel((deps: PageDeps) => {
       void refreshSessions();
     }, (url) => {
       if (current.peek() === id) owner.value = ownerLink(url, id);
+    }, () => {
+      forget(id);
+      void refreshSessions();
     });
     void refreshSessions();
   };
@@ -587,6 +608,7 @@ export const PageModel = createModel((deps: PageDeps) => {
       const id = current.peek();
       const ok = await act((sid) => api.deleteSession(sid));
       if (!ok || id === null) return false;
+      forget(id);
       await refreshSessions();
       if (current.peek() === id) deps.navigate(null);
       return true;

@@ -534,6 +534,46 @@ Deno.test("the alert stream alerts for a session not shown, marks its row, and o
   model[Symbol.dispose]();
 });
 
+Deno.test("a session deleted elsewhere leaves the watched sessions; the open one shows not-found", async () => {
+  const host = fakeHost({ ...WEB_SCHEDULE, alerts: true });
+  const streams: { ids: readonly string[]; handlers: AlertHandlers; closed: boolean }[] = [];
+  const deletions: (() => void)[] = [];
+  const model = new PageModel({
+    api: host.api,
+    connect: (_id, _w, _reopen, _lost, onDeleted) => {
+      if (onDeleted) deletions.push(onDeleted);
+      return { [Symbol.dispose]() {} };
+    },
+    watchAlerts: (ids, handlers) => {
+      const s = { ids, handlers, closed: false };
+      streams.push(s);
+      return { [Symbol.dispose]: () => void (s.closed = true) };
+    },
+    navigate: (id) => void model.openSession(id),
+    alerts: fakeAlerts().env,
+    timeZone: "UTC",
+    renderers: CLIENT_RENDERERS,
+    registry: new EventViewRegistry(),
+  });
+  await model.configure();
+  for (const id of ["a", "b", "c"]) host.logs.set(id, { events: [], views: {} });
+  await model.openSession("c");
+  await model.openSession("b");
+  await model.openSession("a");
+  deepEqual(model.watched.value, ["a", "b", "c"]);
+  // The alert stream says c was deleted: it leaves, and the stream is reopened without it.
+  streams.find((s) => !s.closed)!.handlers.deleted!({ sessionId: "c", code: "session_not_found" });
+  deepEqual(model.watched.value, ["a", "b"]);
+  deepEqual(streams.filter((s) => !s.closed).map((s) => s.ids), [["a", "b"]]);
+  equal(model.missing.value, null, "the open session is not touched");
+  // The open session's own stream says it was deleted: the final state, and it is not watched.
+  deletions.at(-1)!();
+  equal(model.missing.value, "a");
+  equal(model.win.value, null);
+  deepEqual(model.watched.value, ["b"]);
+  model[Symbol.dispose]();
+});
+
 Deno.test("an unknown session is one final state: no window, no stream, no banner; New session leaves it", async () => {
   const { model, connected, host } = await page();
   await model.openSession("ghost");

@@ -14,7 +14,7 @@ import type { EventViewRegistry } from "../registry.ts";
 import type { SessionWindow } from "../window.ts";
 import type { EventSnapshot, HistoryQuery } from "../window_types.ts";
 import type { HistoryPage, SessionsPage, WireHeader } from "../wire.ts";
-import type { AcknowledgedMessage, AlertMessage } from "@chime/contract";
+import type { AcknowledgedMessage, AlertMessage, DeletedMessage } from "@chime/contract";
 import type { AlertsEnv } from "./alerts.ts";
 
 /** The host API the model calls (`./api.ts` implements it over `fetch`). */
@@ -59,6 +59,8 @@ export interface AlertHandlers {
   alert(message: AlertMessage): void;
   /** A notification acknowledged on some device. */
   acknowledged(message: AcknowledgedMessage): void;
+  /** A watched session was deleted: it leaves the watched sessions. @default ignored */
+  deleted?(message: DeletedMessage): void;
 }
 
 /** What the model needs from its surroundings. */
@@ -67,13 +69,15 @@ export interface PageDeps {
   readonly api: PageApi;
   /**
    * Subscribes a window to its session stream; `onReopen` runs before each reconnect, `onLost`
-   * when another host took the session (README.md "Running several hosts").
+   * when another host took the session (README.md "Running several hosts"), `onDeleted` when
+   * the session was deleted (README.md "The page"; the stream does not reconnect).
    */
   connect(
     id: string,
     win: SessionWindow,
     onReopen: () => Promise<void>,
     onLost?: (url: string) => void,
+    onDeleted?: () => void,
   ): Disposable;
   /**
    * Opens the page alert stream (`GET /api/alerts?sessions=…`) for the watched sessions.

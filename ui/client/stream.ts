@@ -41,6 +41,11 @@ export interface StreamOptions {
    * for good and this gets the owner's base URL.
    */
   readonly onLost?: (url: string) => void;
+  /**
+   * A person deleted the session (`event: session-deleted`, README.md "The page"): the stream
+   * is closed for good (no reconnect) and this runs once.
+   */
+  readonly onDeleted?: () => void;
   /** Opens a stream URL. @default `new EventSource(url)` */
   readonly open?: (url: string) => StreamSource;
 }
@@ -92,6 +97,12 @@ export function connectStream(
       closed = true;
       es?.close();
       options.onLost?.((JSON.parse((e as MessageEvent<string>).data) as { url: string }).url);
+    });
+    es.addEventListener("session-deleted", () => {
+      closed = true;
+      clearTimeout(retry);
+      es?.close();
+      options.onDeleted?.();
     });
     es.addEventListener("flushed", (e) => {
       win.flushed((JSON.parse((e as MessageEvent<string>).data) as FlushedMessage).throughSeq);

@@ -127,3 +127,24 @@ Deno.test("a session-lost event closes the stream for good and names the owner (
   equal(sources.length, 1, "no reconnect");
   stream[Symbol.dispose]();
 });
+
+Deno.test("a session-deleted event closes the stream for good and reports the deletion once", async () => {
+  const { win } = await loadedWindow(2);
+  const sources: FakeSource[] = [];
+  let deleted = 0;
+  const stream = connectStream("s", win, {
+    open: (url) => {
+      const source = new FakeSource(url);
+      sources.push(source);
+      return source;
+    },
+    onDeleted: () => void deleted++,
+  });
+  sources[0]!.emit("open");
+  sources[0]!.emit("session-deleted", { code: "session_not_found" });
+  equal(deleted, 1);
+  equal(sources[0]!.closed, true);
+  sources[0]!.emit("error");
+  equal(sources.length, 1, "no reconnect");
+  stream[Symbol.dispose]();
+});
