@@ -151,7 +151,26 @@ interface Tracked {
  * The host's instrumentation of a store: turn and tool spans from each live session's appends,
  * model spans through {@linkcode HostTelemetry.model}, commit latency and acknowledged events
  * from `session/flushed`, and the `chime.sessions.live` gauge. Dispose it to stop (open spans
- * end as they are).
+ * end as they are). `HostRuntime` makes one; without `OTEL_DENO` it records nothing.
+ *
+ * @example Instrument a store and the model of one of its sessions
+ * ```ts
+ * import { HostTelemetry } from "@chime/host";
+ * import { ScriptedModel } from "@chime/agent";
+ * import { SessionStore } from "@chime/session";
+ * import { MemoryBackend } from "@chime/session/testing";
+ * await using store = new SessionStore({ backend: new MemoryBackend() });
+ * using telemetry = new HostTelemetry(store, { content: false });
+ * const session = await store.create({ cwd: "/tmp", timeZone: "UTC" });
+ * const model = telemetry.model(new ScriptedModel(() => ({ text: "hi" })), session);
+ * const reply = await model.complete({
+ *   messages: [{ role: "user", content: "hello" }],
+ *   tools: [],
+ *   signal: new AbortController().signal,
+ *   context: { now: 0 },
+ * });
+ * console.assert(reply.text === "hi");
+ * ```
  */
 export class HostTelemetry implements Disposable {
   readonly #sessions = new Map<Session, Tracked>();

@@ -7,14 +7,17 @@
  * a local OTLP/HTTP receiver this script starts, which takes every body), once without. The host's
  * instrumentation (`HostTelemetry`) watches the store in both, so every follow-up turn, model call
  * and delivery is a span when tracing is on. Runs alternate off / on, twice each; the table shows
- * every run and the ratio of the mean p99s (target: tracing costs ≤ 10 %).
+ * every run, the mean p99s and the process CPU time from arming to the last durable dispatch,
+ * off against on (target: tracing costs ≤ 10 %). On a shared machine the lateness of one run
+ * swings by seconds with the neighbours' load; the CPU time is the steadier figure.
  *
- * Run: `deno run -A tests/bench/otel_bench.ts [sessions]` (default 2,000: on the shared 2-core
+ * Run: `deno run -A tests/bench/otel_bench.ts [sessions] [pairs]` (default 2,000 and 3 off/on pairs: on the shared 2-core
  * build machine 10,000 live sessions take longer to arm than any lead that keeps a run short;
  * `deno run -A tests/bench/otel_bench.ts 10000` runs the issue's size).
  *
  * @module
  */
+import { cpuUsage } from "node:process";
 import { fileURLToPath } from "node:url";
 import { Agent, ScriptedModel } from "@chime/agent";
 import { LibsqlBackend, type Session, SessionStore } from "@chime/session";
@@ -86,17 +89,20 @@ async function child(sessionsN: number): Promise<void> {
     sessions[i]!.append("schedule/change", record(i, due[i]!));
   }
   await Promise.all(sessions.map((s) => store.flush(s)));
+  const cpuBefore = cpuUsage();
   for (const owner of owners) owner.start();
   while (owners.some((o) => o.state !== "armed")) await sleep(20);
   const armedEarly = Date.now() < dueAt;
   const deadline = dueAt + 60_000;
   while (durable.length < DUE_TOGETHER && Date.now() < deadline) await sleep(50);
   await sleep(200);
+  const cpu = cpuUsage(cpuBefore);
+  const cpuMs = (cpu.user + cpu.system) / 1000;
   await Promise.all(owners.map((o) => o[Symbol.asyncDispose]()));
   await Promise.all(agents.map((a) => a[Symbol.asyncDispose]()));
   await store[Symbol.asyncDispose]();
   await Deno.remove(dir, { recursive: true });
-  console.log(JSON.stringify({ appended, durable, armedEarly }));
+  console.log(JSON.stringify({ appended, durable, armedEarly, cpuMs }));
 }
 
 interface Run {
@@ -105,6 +111,8 @@ interface Run {
   readonly durable: number[];
   readonly armedEarly: boolean;
   readonly received: number;
+  /** Process CPU time (user + system) from arming to the last durable dispatch, ms. */
+  readonly cpuMs: number;
 }
 
 async function run(sessionsN: number, tracing: boolean, receiver: OtlpReceiver): Promise<Run> {
@@ -119,7 +127,7 @@ async function run(sessionsN: number, tracing: boolean, receiver: OtlpReceiver):
       : {},
   );
   if (!tracing) delete env.OTEL_DENO;
-  type Line = { appended?: number[]; durable?: number[]; armedEarly?: boolean };
+  type Line = { appended?: number[]; durable?: number[]; armedEarly?: boolean; cpuMs?: number };
   await using c = new JsonLineChild<Line>(SELF, ["--child", String(sessionsN)], {
     cwd: ROOT,
     env,
@@ -133,6 +141,7 @@ async function run(sessionsN: number, tracing: boolean, receiver: OtlpReceiver):
     durable: [...line.durable!].sort((a, b) => a - b),
     armedEarly: line.armedEarly === true,
     received: receiver.bodies.length - before,
+    cpuMs: line.cpuMs ?? NaN,
   };
 }
 
@@ -145,28 +154,28 @@ async function main(): Promise<void> {
   }
   console.log(
     `| ${sessionsN.toLocaleString("en")} live sessions, ${DUE_TOGETHER} due in 1 s | ` +
-      "append p50 / p99 ms | durable p50 / p99 ms | delivered | OTLP bodies |",
+      "append p50 / p99 ms | durable p50 / p99 ms | delivered | CPU ms | OTLP bodies |",
   );
-  console.log("| --- | --- | --- | --- | --- |");
+  console.log("| --- | --- | --- | --- | --- | --- |");
   for (const r of runs) {
     console.log(
       `| tracing ${r.tracing ? "on " : "off"}${r.armedEarly ? "" : " (armed late)"} | ` +
         `${p(r.appended, 50)} / ${p(r.appended, 99)} | ${p(r.durable, 50)} / ${
           p(r.durable, 99)
         } | ` +
-        `${r.durable.length} | ${r.received} |`,
+        `${r.durable.length} | ${r.cpuMs.toFixed(0)} | ${r.received} |`,
     );
   }
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const p99 = (on: boolean) =>
     mean(runs.filter((r) => r.tracing === on).map((r) => p(r.durable, 99)));
-  const off = p99(false);
-  const on = p99(true);
+  const cpu = (on: boolean) => mean(runs.filter((r) => r.tracing === on).map((r) => r.cpuMs));
+  const pct = (off: number, on: number) => `${((on / off - 1) * 100).toFixed(1)} %`;
+  const [off, on] = [p99(false), p99(true)];
   console.log(
-    `\ntracing cost on durable p99 (mean of the runs): ${off.toFixed(0)} → ${on.toFixed(0)} ms (${
-      ((on / off - 1) * 100).toFixed(1)
-    } %; ` +
-      "target ≤ 10 %)",
+    `\ntracing cost, durable p99 (mean of the runs): ${off.toFixed(0)} → ${on.toFixed(0)} ms ` +
+      `(${pct(off, on)}); CPU: ${cpu(false).toFixed(0)} → ${cpu(true).toFixed(0)} ms ` +
+      `(${pct(cpu(false), cpu(true))}); target ≤ 10 %`,
   );
 }
 
