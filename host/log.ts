@@ -11,6 +11,8 @@
  *
  * @module
  */
+import { AsyncLocalStorage } from "node:async_hooks";
+import { trace } from "@opentelemetry/api";
 import {
   configure,
   type ConsoleSinkOptions,
@@ -19,6 +21,7 @@ import {
   getTextFormatter,
   isLogLevel,
   type Logger,
+  type LogRecord,
   reset,
 } from "@logtape/logtape";
 import type { MiddlewareHandler } from "hono";
@@ -72,23 +75,56 @@ export interface LoggingOptions {
   readonly console?: Pick<Console, "debug" | "info" | "warn" | "error">;
 }
 
+/** The session a log record is about, from its properties (request context, lifecycle, plugins). */
+function sessionOf(record: LogRecord): string | undefined {
+  const p = record.properties as Record<string, unknown>;
+  const details = p.details as { session?: unknown } | undefined;
+  const id = p.sessionId ?? p.session ?? details?.session ??
+    (record.category[1] === "session" ? p.id : undefined);
+  return typeof id === "string" ? id : undefined;
+}
+
+const textLine = getTextFormatter({ value: "bare" });
+
+/**
+ * The host's line format: logtape's text line, then `session=<id>` when the record is about a
+ * session and `trace_id=<id> span_id=<id>` when a span is active (a request, a turn), so a line
+ * read from the console or from the OpenTelemetry logs (Deno exports console output under
+ * `OTEL_DENO`, docs/operations.md) leads to its trace.
+ *
+ * @param record a log record
+ * @returns the line, ending in a newline
+ */
+export function formatLogLine(record: LogRecord): string {
+  let line = textLine(record).replace(/\n$/, "");
+  const session = sessionOf(record);
+  if (session !== undefined) line += ` session=${session}`;
+  const span = trace.getActiveSpan()?.spanContext();
+  if (span !== undefined && span.traceId !== "00000000000000000000000000000000") {
+    line += ` trace_id=${span.traceId} span_id=${span.spanId}`;
+  }
+  return `${line}\n`;
+}
+
 /**
  * Sends the `chime` categories to the console as text lines
- * (`2026-11-30 12:00:00.000 +00:00 [INF] chime·http: GET /api/sessions 200 3ms`). Replaces any
- * earlier logtape configuration.
+ * (`2026-11-30 12:00:00.000 +00:00 [INF] chime·http: GET /api/sessions/:id 200 3ms session=… trace_id=…`,
+ * {@linkcode formatLogLine}). Replaces any earlier logtape configuration.
  *
  * @param options the lowest level and the console
  * @returns a handle whose disposal flushes and removes the configuration
  */
 export async function configureLogging(options: LoggingOptions = {}): Promise<AsyncDisposable> {
   const sink = getConsoleSink({
-    formatter: getTextFormatter({ value: "bare" }),
+    formatter: formatLogLine,
     ...(options.console === undefined
       ? {}
       : { console: options.console as NonNullable<ConsoleSinkOptions["console"]> }),
   });
   await configure({
     reset: true,
+    // The request's session reaches every line written while it runs (host/telemetry.ts).
+    contextLocalStorage: new AsyncLocalStorage(),
     sinks: { console: sink },
     loggers: [
       { category: LOG_CATEGORY, sinks: ["console"], lowestLevel: options.level ?? "info" },

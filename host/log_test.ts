@@ -110,3 +110,48 @@ Deno.test("parseLogLevel() reads levels and refuses others; configureLogging() w
 const _levels: [Equal<ChimeLogLevel, LogLevel>] = [true];
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true
   : false;
+
+Deno.test("formatLogLine() adds the session a record is about, from any of its property forms", async () => {
+  const { formatLogLine } = await import("./log.ts");
+  const base = {
+    category: ["chime", "http"],
+    level: "info" as const,
+    message: ["GET / 200"],
+    rawMessage: "GET / 200",
+    timestamp: 0,
+  };
+  const forms: [Record<string, unknown>, string[], string | undefined][] = [
+    [{ sessionId: "s1" }, ["chime", "http"], "s1"],
+    [{ session: "s2" }, ["chime", "schedule"], "s2"],
+    [{ details: { session: "s3" } }, ["chime", "push"], "s3"],
+    [{ id: "s4" }, ["chime", "session"], "s4"],
+    [{ id: "not-a-session" }, ["chime", "http"], undefined],
+  ];
+  for (const [properties, category, expected] of forms) {
+    const text = formatLogLine({ ...base, category, properties });
+    assert.ok(text.endsWith("\n") && !text.endsWith("\n\n"), JSON.stringify(text));
+    if (expected === undefined) assert.ok(!text.includes("session="), text);
+    else assert.match(text, new RegExp(` session=${expected}\\n$`));
+  }
+});
+
+Deno.test("configureLogging() gives a request's lines below /api/sessions/:id its session id", async () => {
+  const { traceRequests } = await import("./telemetry.ts");
+  const lines: string[] = [];
+  const sink = {
+    debug: () => {},
+    info: (l: string) => lines.push(l),
+    warn: () => {},
+    error: () => {},
+  };
+  await using _logging = await configureLogging({ console: sink });
+  const app = new Hono().use("*", traceRequests()).use("*", requestLog());
+  app.get("/api/sessions/:id/history", (c) => c.json({}));
+  app.get("/healthz", (c) => c.json({ ok: true }));
+  assert.equal((await app.request("/api/sessions/ses_Abc123/history")).status, 200);
+  assert.equal((await app.request("/healthz")).status, 200);
+  const history = lines.find((l) => l.includes("/history"));
+  assert.match(String(history), / session=ses_Abc123/);
+  const health = lines.find((l) => l.includes("/healthz"));
+  assert.ok(health !== undefined && !health.includes("session="), String(health));
+});

@@ -24,6 +24,7 @@ import { ConfigError } from "./errors.ts";
 import { pluginLogChecks, storageDriver } from "./registry.ts";
 import { configureLogging, logUnexpected, parseLogLevel } from "./log.ts";
 import { startServer } from "./server.ts";
+import { telemetryOptions } from "./telemetry.ts";
 
 const BUILT_IN_DEFAULT = `{
   "hostname": "127.0.0.1",
@@ -121,6 +122,8 @@ async function main(args: string[]): Promise<number> {
     // background flush) are logged: Deno's default `reportError` would end the process, and one
     // bad plugin must not stop the host.
     reportError: logUnexpected(),
+    // OpenTelemetry goes out through Deno's exporter under OTEL_DENO (docs/operations.md).
+    telemetry: telemetryOptions(Deno.env.toObject()),
     ...(port === undefined ? {} : { port }),
     ...(values.host === undefined ? {} : { hostname: values.host }),
   });
@@ -130,7 +133,14 @@ async function main(args: string[]): Promise<number> {
   const storage = storageDriver(config.storage.kind).describe(config.storage);
   // One write, so a reader that waits for the listen line sees the whole banner with it.
   const banner = [`chime listening on ${server.url}`];
-  if (server.signInUrl !== undefined) {
+  if (server.signInUrl !== undefined && otelOn(Deno.env.get("OTEL_DENO"))) {
+    // Deno's request span records the full URL, query included, and the app cannot take it
+    // back: with OpenTelemetry on, the `/?token=` link is not offered (docs/operations.md).
+    banner.push(
+      `  access token required; sign in at ${server.loginUrl} (OpenTelemetry is on: the ` +
+        "sign-in link is not printed, its token would reach the request's span)",
+    );
+  } else if (server.signInUrl !== undefined) {
     banner.push(`  access token required; open (sets a cookie): ${server.signInUrl}`);
     const login = server.loginUrl;
     if (login !== undefined && new URL(login).host !== new URL(server.signInUrl).host) {
@@ -142,7 +152,9 @@ async function main(args: string[]): Promise<number> {
     `  model: ${model}`,
     `  plugins: ${config.plugins.join(", ") || "(none)"}`,
   );
-  console.log(banner.join("\n"));
+  // Straight to stdout, not through `console`: under OTEL_DENO Deno exports console output as
+  // logs, and the sign-in URL carries the token (docs/operations.md "What is never sent").
+  writeAll(Deno.stdout, new TextEncoder().encode(`${banner.join("\n")}\n`));
   const stopped = Promise.withResolvers<string>();
   const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
   const handlers = signals.map((signal) => {
@@ -156,6 +168,16 @@ async function main(args: string[]): Promise<number> {
   await server.shutdown();
   console.log("chime: stopped");
   return 0;
+}
+
+/** Deno's own reading of `OTEL_DENO`: `true` or `1` turns its exporter on. */
+function otelOn(value: string | undefined): boolean {
+  return value === "true" || value === "1";
+}
+
+/** Writes every byte (one call may write part of them). */
+function writeAll(out: { writeSync(p: Uint8Array): number }, bytes: Uint8Array): void {
+  for (let done = 0; done < bytes.length;) done += out.writeSync(bytes.subarray(done));
 }
 
 /**

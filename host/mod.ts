@@ -140,6 +140,12 @@ export {
 } from "./log.ts";
 export { HostRuntime, type RuntimeOptions } from "./sessions/runtime.ts";
 export {
+  HostTelemetry,
+  TELEMETRY_SCOPE,
+  type TelemetryOptions,
+  telemetryOptions,
+} from "./telemetry.ts";
+export {
   HostLeases,
   type HostLeasesOptions,
   type LeaseSettings,

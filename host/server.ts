@@ -115,6 +115,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       "clock",
       "feedLimits",
       "reportError",
+      "telemetry",
     ]),
   });
   const lifecycle = logLifecycle(runtime.store);

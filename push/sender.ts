@@ -6,11 +6,17 @@
  *
  * @module
  */
+import { metrics } from "@opentelemetry/api";
 import { webpush } from "./_web_push.ts";
 import type { VapidKeys } from "./keys.ts";
 import type { StoredSubscription } from "./subscriptions.ts";
 import { keysRefusal } from "./_checks.ts";
 
+// OpenTelemetry (docs/operations.md): no-op unless Deno's exporter is on (OTEL_DENO=true).
+const failures = metrics.getMeter("chime.push").createCounter("chime.push.failures", {
+  description: "Push messages not delivered: queue full, refused, or the service unreachable.",
+  unit: "{message}",
+});
 /** Where the queue reports what went wrong (never a key, never a whole endpoint URL). */
 export interface PushLogger {
   /** A contained failure. */
@@ -77,6 +83,7 @@ export class PushQueue implements AsyncDisposable {
    */
   constructor(options: PushQueueOptions) {
     this.#options = options;
+    failures.add(0); // the series exists from the start, so an alert can read zero
   }
 
   /** Requests answered with a success status so far. */
@@ -97,6 +104,7 @@ export class PushQueue implements AsyncDisposable {
     const max = this.#options.maxQueued ?? 1000;
     while (this.#jobs.length > max) {
       const dropped = this.#jobs.shift()!;
+      failures.add(1, { reason: "queue_full" });
       this.#options.logger?.warn("push queue full: a message was dropped", {
         service: origin(dropped.subscription.endpoint),
       });
@@ -175,12 +183,14 @@ export class PushQueue implements AsyncDisposable {
       } else if (response.ok) {
         this.#sent++;
       } else {
+        failures.add(1, { reason: "refused" });
         this.#options.logger?.warn("push service refused a message", {
           service,
           status: response.status,
         });
       }
     } catch (error) {
+      failures.add(1, { reason: "unreachable" });
       this.#options.logger?.warn("push service unreachable", {
         service,
         error: error instanceof Error ? error.name : String(error),

@@ -14,6 +14,7 @@ import {
 } from "./protocol.ts";
 import { catchUp } from "./recurrence.ts";
 import { formatInstant } from "./rfc3339.ts";
+import type { Delivered } from "./_telemetry.ts";
 
 const HOUR_MS = 3_600_000;
 
@@ -23,6 +24,8 @@ export interface Delivery {
   readonly decisionNow: number;
   /** Dispatches and skips appended (each dispatch after exactly one enqueued follow-up). */
   readonly appended: number;
+  /** The occurrences dispatched (not skips), for the owner's telemetry. */
+  readonly delivered: readonly Delivered[];
   /** The hourly budget is full: due dispatches wait until this instant (epoch ms, UTC). */
   readonly budgetUntil?: number;
   /** A contained framing or enqueue failure: that record and later ones stay active. */
@@ -68,7 +71,7 @@ export function deliverDue(
   try {
     active = [...schedule.state.active.values()];
   } catch (cause) {
-    return { decisionNow: options.now(), appended: 0, fault: { cause } };
+    return { decisionNow: options.now(), appended: 0, delivered: [], fault: { cause } };
   }
   const decisionNow = options.now();
   // A paused series never fires; an excluded occurrence (the record's `exdates`, passed to the
@@ -77,6 +80,7 @@ export function deliverDue(
     .sort((a, b) => scheduledAtMs(a) - scheduledAtMs(b));
   const used = schedule.recentDispatches(decisionNow);
   let appended = 0;
+  const delivered: Delivered[] = [];
   let budgetUntil: number | undefined;
   for (const record of due) {
     const facts = record.kind === "recurring" ? occurrenceOf(record, decisionNow) : undefined;
@@ -87,15 +91,14 @@ export function deliverDue(
       budgetUntil = used[used.length - options.maxPerHour]! + HOUR_MS;
       continue;
     }
+    const held = options.heldUntil !== undefined && scheduledAtMs(record) < options.heldUntil;
     if (!skip) {
       try {
         // The previous pass held this record for the budget: say so (not for downtime misses).
-        const held = facts !== undefined && options.heldUntil !== undefined &&
-          scheduledAtMs(record) < options.heldUntil;
-        const occurrence = held ? { ...facts, coalesced: true } : facts;
+        const occurrence = held && facts !== undefined ? { ...facts, coalesced: true } : facts;
         agent.followup(reminderFrame(record, decisionNow, occurrence));
       } catch (cause) {
-        return { decisionNow, appended, contained: { id: record.id, cause } };
+        return { decisionNow, appended, delivered, contained: { id: record.id, cause } };
       }
     }
     try {
@@ -105,10 +108,24 @@ export function deliverDue(
       agent.append(SCHEDULE_CHANGE, change);
     } catch (cause) {
       // The follow-up may already be queued: stop rather than risk a second delivery.
-      return { decisionNow, appended, fault: { cause } };
+      return { decisionNow, appended, delivered, fault: { cause } };
     }
     appended++;
-    if (!skip) used.push(decisionNow);
+    if (!skip) {
+      used.push(decisionNow);
+      delivered.push({
+        id: record.id,
+        dueAt: facts === undefined ? scheduledAtMs(record) : Date.parse(facts.occurrenceAt),
+        missed: facts?.missed ?? 0,
+        coalesced: held && facts !== undefined,
+        held,
+      });
+    }
   }
-  return { decisionNow, appended, ...(budgetUntil === undefined ? {} : { budgetUntil }) };
+  return {
+    decisionNow,
+    appended,
+    delivered,
+    ...(budgetUntil === undefined ? {} : { budgetUntil }),
+  };
 }

@@ -15,6 +15,7 @@ import { ScheduleFifo } from "./fifo.ts";
 import type { Quarantined } from "./fold.ts";
 import { LiveSchedule } from "./live.ts";
 import { isPaused, scheduledAtMs, type ScheduleRecord } from "./protocol.ts";
+import { recordDeliveries, trackOwner, untrackOwner } from "./_telemetry.ts";
 
 /** Where the owner reports what it cannot hand to a caller (injected; never `console.log`). */
 export interface ScheduleLogger {
@@ -136,6 +137,11 @@ export class ScheduleOwner implements AsyncDisposable {
   #hold: number | undefined;
   #activity: Disposable | undefined;
   #again = false; // a kick arrived while a transaction was in flight
+  // Telemetry only (docs/operations.md): why the next delivery comes when it does.
+  #startedAt: number | undefined;
+  #wokeAt: number | undefined;
+  #wasBusy = false;
+  #wasStepped = false;
 
   /**
    * Creates an idle owner; {@linkcode ScheduleOwner.start} arms it.
@@ -177,6 +183,10 @@ export class ScheduleOwner implements AsyncDisposable {
    * retries. Idempotent in effect; never throws.
    */
   start(): void {
+    if (this.#stopped === undefined && this.#startedAt === undefined) {
+      this.#startedAt = this.#clock.now();
+      trackOwner(this.#agent);
+    }
     if (this.#inflight !== undefined) return; // queued work arms the timer when it settles
     this.#track(this.#fifo.run(async () => {
       if (this.#stopped !== undefined) return;
@@ -265,6 +275,7 @@ export class ScheduleOwner implements AsyncDisposable {
 
   /** The wall clock stepped: the armed delay is off by the step; re-read the target now. */
   #stepped(target: number): void {
+    this.#wasStepped = true;
     this.#timer?.cancel();
     this.#wake(target);
   }
@@ -291,6 +302,7 @@ export class ScheduleOwner implements AsyncDisposable {
 
   #kick(): void {
     if (this.#stopped !== undefined) return;
+    this.#wokeAt ??= this.#clock.now();
     if (this.#inflight !== undefined) {
       this.#again = true;
       return;
@@ -299,8 +311,13 @@ export class ScheduleOwner implements AsyncDisposable {
   }
 
   #after(outcome: Outcome): void {
-    if (outcome === "busy") this.#waitIdle();
-    else if (outcome === "done") {
+    if (outcome === "busy") {
+      this.#wasBusy = true;
+      this.#waitIdle();
+    } else if (outcome === "done") {
+      this.#wokeAt = undefined;
+      this.#wasBusy = false;
+      this.#wasStepped = false;
       this.#hold = undefined;
       this.#arm();
     } else if (outcome === "stalled") this.#arm();
@@ -341,8 +358,28 @@ export class ScheduleOwner implements AsyncDisposable {
           cause: dispatched.cause,
         });
       }
+      this.#traced(outcome, dispatched.ok);
     }
     return this.#stopped ? "stopped" : outcome.contained === undefined ? "done" : "stalled";
+  }
+
+  /** One span per delivered occurrence (schedule/_telemetry.ts); resets the pass facts. */
+  #traced(outcome: Delivery, durable: boolean): void {
+    if (outcome.delivered.length > 0) {
+      recordDeliveries(outcome.delivered, {
+        sessionId: this.#agent.session.id,
+        startedAt: this.#startedAt ?? outcome.decisionNow,
+        wokeAt: this.#wokeAt ?? outcome.decisionNow,
+        decisionNow: outcome.decisionNow,
+        durableAt: this.#clock.now(),
+        durable,
+        busy: this.#wasBusy,
+        stepped: this.#wasStepped,
+      });
+    }
+    this.#wokeAt = undefined;
+    this.#wasBusy = false;
+    this.#wasStepped = false;
   }
 
   #stall(hold: number, message: string, details: unknown): "stalled" {
@@ -389,6 +426,7 @@ export class ScheduleOwner implements AsyncDisposable {
 
   #halt(state: "disposed" | "faulted"): void {
     this.#stopped = state;
+    untrackOwner(this.#agent);
     this.#disarm();
     this.#target = undefined;
     this.#quiet();

@@ -27,7 +27,13 @@ export type FakeReply =
   /** Headers and `events`, then silence until the client gives up. */
   | { readonly kind: "stall"; readonly events?: readonly object[] }
   /** No response at all until the client gives up. */
-  | { readonly kind: "stall-headers" };
+  | { readonly kind: "stall-headers" }
+  /** Nothing until `until` settles, then `events` as a `stream` reply (a model call the test holds). */
+  | {
+    readonly kind: "gate";
+    readonly until: Promise<void>;
+    readonly events: readonly (object | string)[];
+  };
 
 /** One received request. */
 export interface FakeRequest {
@@ -126,8 +132,12 @@ export class FakeOpenAIServer implements AsyncDisposable {
       authorization: request.headers.get("authorization"),
       body: await request.json(),
     });
-    const reply = this.#replies.shift() ??
+    let reply: FakeReply = this.#replies.shift() ??
       { kind: "status", status: 500, body: { error: { message: "no reply queued" } } };
+    if (reply.kind === "gate") {
+      await reply.until;
+      reply = { kind: "stream", events: reply.events };
+    }
     const headers = { "content-type": "text/event-stream", "cache-control": "no-cache" };
     switch (reply.kind) {
       case "status":

@@ -24,6 +24,7 @@ import { sessionRoutes } from "../sessions/routes_sessions.ts";
 import { hostGuard, originGuard, type OriginOptions, securityHeaders } from "./security.ts";
 import type { StreamOptions } from "../feed/sse.ts";
 import { requestLog } from "../log.ts";
+import { traceRequests } from "../telemetry.ts";
 import { alertRoutes } from "../feed/alerts.ts";
 
 /** One static file served by the host (the embedded UI island). */
@@ -171,6 +172,7 @@ export function createApp(runtime: HostRuntime, options: AppOptions = {}): HostA
   const timeoutMs = options.bodyTimeoutMs ?? 30_000;
   // Order matters: headers wrap every answer; names and origins are checked before the token,
   // and the token before any body is read.
+  app.use("*", traceRequests());
   app.use("*", requestLog());
   app.use("*", securityHeaders());
   app.use("*", hostGuard(options));

@@ -25,6 +25,7 @@ import type { StorageSettings } from "../config/config.ts";
 import { ConfigError, HostError } from "../errors.ts";
 import { storageDriver } from "../registry.ts";
 import { sessionIdParam } from "../http/_http.ts";
+import { countLease } from "../telemetry.ts";
 
 /** Lease settings of a host. */
 export interface LeaseSettings {
@@ -303,8 +304,10 @@ export class HostLeases implements AsyncDisposable {
     if (this.#held.get(lease.sessionId) !== lease) return; // released or renewed meanwhile
     if (renewed !== undefined) {
       this.#held.set(lease.sessionId, renewed);
+      countLease("renewed");
       return;
     }
+    countLease("lost");
     this.#held.delete(lease.sessionId);
     const owner = await this.table.owner(lease.sessionId).catch(() => undefined);
     this.#onLost(lease.sessionId, owner?.live === true ? owner : undefined);

@@ -24,6 +24,8 @@ export interface RuntimeAgentsOptions {
    * (`lease_lost`) once another host took it (docs/deploy.md "Fencing"). @default none
    */
   readonly beforeStep?: (sessionId: string) => Promise<void>;
+  /** Wraps the model for one session's agent (the host's telemetry, host/telemetry.ts). @default none */
+  readonly modelFor?: (model: ModelAdapter, session: Session) => ModelAdapter;
 }
 
 /** The agents of a runtime's live sessions, keyed by session object. */
@@ -54,7 +56,10 @@ export class RuntimeAgents {
   }
 
   async #start(session: Session): Promise<Agent> {
-    const { store, model, clock, reportError, loader } = this.#options;
+    const { store, clock, reportError, loader, modelFor } = this.#options;
+    const model = modelFor === undefined || this.#options.model === undefined
+      ? this.#options.model
+      : modelFor(this.#options.model, session);
     const agent = new Agent({ session, store, model, clock, reportError });
     const { beforeStep } = this.#options;
     // First of the pre-step hooks: a stale owner never calls the model, nor runs a plugin's hook.

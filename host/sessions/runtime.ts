@@ -35,6 +35,7 @@ import { DurableHooks } from "../plugins/durable.ts";
 import { webHost } from "../plugins/plugin_routes.ts";
 import { AlertFeed } from "../feed/alerts.ts";
 import { SessionTitles } from "./titles.ts";
+import { HostTelemetry, type TelemetryOptions } from "../telemetry.ts";
 
 /** The data directory plugins may keep files in: `dataDir`, else the local storage's folder. */
 function dataDirOf(options: RuntimeOptions): string | undefined {
@@ -57,6 +58,8 @@ export interface RuntimeOptions {
     & Partial<Pick<HostConfig, "lease" | "advertisedUrl" | "pluginOptions" | "dataDir">>;
   /** A backend to use instead of `config.storage` (tests). */
   readonly backend?: PersistenceBackend;
+  /** OpenTelemetry options (docs/operations.md). @default no content recorded */
+  readonly telemetry?: TelemetryOptions;
   /** A lease table to use instead of one opened from shared `config.storage` (tests). */
   readonly leaseTable?: LeaseTable;
   /**
@@ -140,6 +143,7 @@ export class HostRuntime implements AsyncDisposable {
   readonly #idle: IdleRelease;
   readonly #flushed: Disposable;
   readonly #live: Disposable;
+  readonly #telemetry: HostTelemetry;
   readonly #plugins: Plugin[] = [];
   #closing: Promise<void> | undefined;
 
@@ -167,7 +171,10 @@ export class HostRuntime implements AsyncDisposable {
     const clock = options.clock ?? systemClock;
     const reportError = options.reportError ?? ((e) => globalThis.reportError(e));
     this.reportError = reportError;
+    const telemetry = new HostTelemetry(store, options.telemetry);
+    this.#telemetry = telemetry;
     this.#agents = new RuntimeAgents({
+      modelFor: (model, session) => telemetry.model(model, session),
       store,
       loader: this.#loader,
       model: options.model ?? createModel(options.config.model, clock),
@@ -541,6 +548,7 @@ export class HostRuntime implements AsyncDisposable {
     await this.leases?.[Symbol.asyncDispose]().catch((e) => errors.push(e));
     this.#flushed[Symbol.dispose]();
     this.#live[Symbol.dispose]();
+    this.#telemetry[Symbol.dispose]();
     if (errors.length === 1) throw errors[0];
     if (errors.length > 1) throw new AggregateError(errors, "Cannot shut down cleanly");
   }
