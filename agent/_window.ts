@@ -12,7 +12,7 @@
  *
  * @module
  */
-import type { SessionEvent, StepStartData, UserRpcData } from "@chime/session";
+import type { SessionEvent, StepStartData } from "@chime/session";
 import { estimateMessageTokens } from "./context_budget.ts";
 import { type History, PAGE } from "./_history.ts";
 import { LogIndex, type TurnEndRecord } from "./_log_index.ts";
