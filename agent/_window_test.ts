@@ -221,3 +221,30 @@ Deno.test("buildWindow() edit notes: what the original did when it was read, omi
   assert.equal(far.edit?.actionsOmitted, true);
   assert.deepEqual(far.edit?.actions, []);
 });
+
+Deno.test("buildWindow() kept between requests sends what a fresh build sends, reading only the appended events", async () => {
+  const session = generated(2_000);
+  const state = new WindowState();
+  const first = await buildWindow(history(session), { budget: 2_000, fixed: 100, state });
+  assert.ok(first.read > 0 && first.held < 2 * 1_024, `${first.held} events held`);
+  for (let t = 2_000; t < 2_040; t++) {
+    for (let i = 0; i < TURN_EVENTS; i++) {
+      const { type, data } = longLogEvent(t * TURN_EVENTS + i);
+      session.append(type, data);
+    }
+    const served = session.served;
+    const kept = await buildWindow(history(session), { budget: 2_000, fixed: 100, state });
+    assert.equal(kept.read, TURN_EVENTS, "only the appended turn is read");
+    assert.equal(session.served, served, "and it came from memory");
+    assert.ok(kept.held < 2 * 1_024, `${kept.held} events held`);
+    const fresh = await buildWindow(history(session), { budget: 2_000, fixed: 100 });
+    assert.deepEqual(kept.messages, fresh.messages);
+    assert.equal(kept.omitted, fresh.omitted);
+  }
+  // A larger budget reads the older pages it now has room for, then holds still.
+  const wider = await buildWindow(history(session), { budget: 8_000, fixed: 100, state });
+  assert.ok(wider.read > 0);
+  const fresh = await buildWindow(history(session), { budget: 8_000, fixed: 100 });
+  assert.deepEqual(wider.messages, fresh.messages);
+  assert.equal((await buildWindow(history(session), { budget: 8_000, fixed: 100, state })).read, 0);
+});
