@@ -149,12 +149,51 @@ function heldTurns(state: WindowState, index: LogIndex) {
   return { all, whole: skip ? all.slice(1) : all };
 }
 
+/** The turns of the held events and the index they were written with. */
+interface Held {
+  readonly index: LogIndex;
+  readonly all: TranscriptTurn[];
+  readonly whole: TranscriptTurn[];
+}
+
+function held(state: WindowState, known: readonly SessionEvent[]): Held {
+  const index = new LogIndex(state.events, known);
+  return { index, ...heldTurns(state, index) };
+}
+
+/**
+ * A cheap estimate of the tokens the held events write, from the first `turn/start` on (the
+ * turn before it may be partial): the texts of prompts, frames, answers, tool calls and
+ * results. It leaves out the notes (`_marks.ts`), so it is at most what the transcript writes
+ * plus one partial prompt: while it is below the room, every held turn fits and the exact
+ * (costly) fit need not be computed.
+ */
+function estimateHeld(events: readonly SessionEvent[]): number {
+  let tokens = 0;
+  let started = false;
+  for (const event of events) {
+    if (event.type === "turn/start") started = true;
+    if (!started) continue;
+    const data = event.data as Record<string, unknown>;
+    let text = "";
+    if (event.type === "user-rpc") text = String(data.text ?? "");
+    else if (event.type === "followup") text = String(data.frame ?? "");
+    else if (event.type === "assistant/message") {
+      text = String(data.text ?? "") + JSON.stringify(data.toolCalls ?? "");
+    } else if (event.type === "tool/result") text = JSON.stringify(data.result ?? null);
+    else continue;
+    tokens += estimateMessageTokens({ role: "user", content: text });
+  }
+  return tokens;
+}
+
 /**
  * Reads what the next request needs into `state`: the events appended since the last request,
  * then older pages, newest first, while every held turn fits and the read limit is not reached
  * (the first request of a session reads from the end up to that limit).
  *
- * @returns the events read
+ * @returns the events read, and the held turns when the exact fit that ended the reading was
+ *   computed (the caller reuses it)
  */
 async function readInto(
   history: History,
@@ -165,7 +204,7 @@ async function readInto(
     readonly known: readonly SessionEvent[];
   },
   turnId: string | undefined,
-): Promise<number> {
+): Promise<{ read: number; held?: Held }> {
   const end = history.length;
   if (!state.primed || state.hi > end) state.reset(end);
   let read = 0;
@@ -175,19 +214,26 @@ async function readInto(
     read += fresh.length;
   }
   for (let size = PAGE; state.lo > 0 && end - state.lo < options.limit; size *= 2) {
-    if (state.events.length > 0) {
-      const { whole } = heldTurns(state, new LogIndex(state.events, options.known));
-      const current = turnId === undefined || whole.some((t) => t.turnId === turnId);
-      if (current && fit(whole, options.room, turnId).from > 0) break;
+    if (state.events.length > 0 && estimateHeld(state.events) >= options.room) {
+      const turns = held(state, options.known);
+      const current = turnId === undefined || turns.whole.some((t) => t.turnId === turnId);
+      if (current && fit(turns.whole, options.room, turnId).from > 0) return { read, held: turns };
     }
     const from = Math.max(0, state.lo - size);
-    const older = await history.range(from, state.lo);
-    state.events = [...older, ...state.events];
+    // In pages: what one storage read allocates besides its events (the driver's rows) is
+    // garbage before the next, so the first read of a long session does not grow the heap
+    // by the size of its largest read (4,096 rows in one query cost ~3× the RSS of 16 × 256).
+    const older: SessionEvent[] = [];
+    for (let lo = from; lo < state.lo; lo += PAGE) {
+      const page = await history.range(lo, Math.min(state.lo, lo + PAGE));
+      for (const event of page) older.push(event);
+    }
+    state.events = older.concat(state.events);
     state.lo = from;
     state.startsTurn = false;
     read += older.length;
   }
-  return read;
+  return { read };
 }
 
 /**
@@ -238,22 +284,24 @@ export async function buildWindow(history: History, options: WindowOptions): Pro
   state.beginTurn(options.turnId);
   const lookups = state.lookups;
   const end = history.length;
-  let read = await readInto(history, state, { room, limit, known }, options.turnId);
+  const done = await readInto(history, state, { room, limit, known }, options.turnId);
+  let read = done.read;
   // Exact pass: the older messages the window names are resolved, then the turns fitted again.
-  let index = new LogIndex(state.events, known);
-  const first = heldTurns(state, index).whole;
+  let turns = done.held ?? held(state, known);
+  const first = turns.whole;
   const start = first[fit(first, room, options.turnId).from]?.start ?? end;
-  const missing = missingMessages(state.events, start, index);
+  const missing = missingMessages(state.events, start, turns.index);
   if (missing.size > 0) {
+    const index = turns.index;
     const { found: older, read: looked } = await lookUpMessages(history, missing, {
       before: state.lo,
       state,
       has: (id) => index.messages.has(id),
     });
     read += looked;
-    index = new LogIndex(state.events, [...known, ...older]);
+    if (older.length > 0) turns = held(state, [...known, ...older]);
   }
-  const { all, whole } = heldTurns(state, index);
+  const { all, whole } = turns;
   const kept = fit(whole, room, options.turnId);
   const keptTurns = whole.slice(kept.from);
   const cut = keptTurns[0]?.start ?? end;
