@@ -12,6 +12,9 @@
 import type { Session, SessionEvent, SessionStore, UserRpcData } from "@chime/session";
 import type { ReadEvents } from "./agent_options.ts";
 
+/** Reads the `user-rpc` events with `from ≤ seq < to`, oldest first (an indexed read). */
+export type ReadMessages = (from: number, to: number) => Promise<readonly SessionEvent[]>;
+
 /** A user message event. */
 export type MessageEvent = SessionEvent<"user-rpc", UserRpcData>;
 
@@ -34,6 +37,26 @@ export function defaultReader(session: Session, store: SessionStore): ReadEvents
   return (from, to) => Promise.resolve(session.events(from, to));
 }
 
+/**
+ * The default message reader: the store's `readByType(session, ["user-rpc"], { from, to })`
+ * (the `(session_id, type, seq)` index, docs/long-sessions.md) when it has one, else
+ * `undefined` (the history then filters ranges it reads).
+ */
+export function defaultMessageReader(
+  session: Session,
+  store: SessionStore,
+): ReadMessages | undefined {
+  const readByType = (store as {
+    readByType?: (
+      session: Session,
+      types: readonly string[],
+      options: { from: number; to: number },
+    ) => Promise<readonly SessionEvent[]>;
+  }).readByType;
+  if (typeof readByType !== "function") return undefined;
+  return (from, to) => readByType.call(store, session, ["user-rpc"], { from, to });
+}
+
 /** Events per page read below the tail. */
 export const PAGE = 256;
 
@@ -41,10 +64,17 @@ export const PAGE = 256;
 export class History {
   readonly #session: Session;
   readonly #read: ReadEvents;
+  readonly #readMessages: ReadMessages | undefined;
 
-  constructor(session: Session, read: ReadEvents) {
+  /**
+   * @param session the live session
+   * @param read reads any range of it
+   * @param readMessages reads its `user-rpc` events by index; without it, ranges are filtered
+   */
+  constructor(session: Session, read: ReadEvents, readMessages?: ReadMessages) {
     this.#session = session;
     this.#read = read;
+    this.#readMessages = readMessages;
   }
 
   /** The next seq. */
@@ -74,41 +104,38 @@ export class History {
   }
 
   /**
-   * The events of `[0, before)` in pages, newest page first, each oldest first.
-   *
-   * @param before the end of the first page
-   * @param size events per page @default {@linkcode PAGE}
+   * The `user-rpc` events with `from ≤ seq < to`, oldest first: one indexed read when the
+   * history has a message reader, else the range read and filtered.
    */
-  async *pages(before: number, size = PAGE): AsyncGenerator<readonly SessionEvent[]> {
-    for (let hi = before; hi > 0;) {
-      const lo = Math.max(0, hi - size);
-      yield await this.range(lo, hi);
-      hi = lo;
-    }
+  async messagesIn(from: number, to: number): Promise<readonly MessageEvent[]> {
+    if (from >= to) return [];
+    const events = this.#readMessages === undefined || from >= tailStartOf(this.#session)
+      ? (await this.range(from, to)).filter((e) => e.type === "user-rpc")
+      : await this.#readMessages(from, to);
+    return events as readonly MessageEvent[];
   }
 
   /**
    * The `user-rpc` of each of `ids` (message ids are unique) with `seq < before`, searched
-   * newest first (the memory tail, then older pages), stopping once all are found or `limit`
-   * events were read.
+   * newest first in spans of `span` seqs ({@linkcode History.messagesIn}), stopping once all
+   * are found.
    *
    * @returns the events found, by message id
    */
   async findMessages(
     ids: ReadonlySet<string>,
-    options: { readonly before?: number; readonly limit?: number } = {},
+    options: { readonly before?: number; readonly span?: number } = {},
   ): Promise<Map<string, MessageEvent>> {
     const found = new Map<string, MessageEvent>();
-    if (ids.size === 0) return found;
-    let budget = options.limit ?? Infinity;
-    for await (const page of this.pages(options.before ?? this.length)) {
-      for (const event of page) {
-        if (event.type !== "user-rpc") continue;
+    const span = options.span ?? (this.#readMessages === undefined ? PAGE : 16 * PAGE);
+    for (let hi = options.before ?? this.length; hi > 0 && found.size < ids.size;) {
+      const lo = Math.max(0, hi - span);
+      const events = await this.messagesIn(lo, hi);
+      for (const event of events) {
         const id = (event.data as UserRpcData).messageId;
-        if (ids.has(id) && !found.has(id)) found.set(id, event as MessageEvent);
+        if (ids.has(id) && !found.has(id)) found.set(id, event);
       }
-      budget -= page.length;
-      if (found.size === ids.size || budget <= 0) break;
+      hi = lo;
     }
     return found;
   }

@@ -12,7 +12,8 @@ import type { ToolRegistry } from "./_registry.ts";
 import type { AgentLogger } from "./agent_options.ts";
 import { type ClaimedMessage, forgetClaims, noteClaims } from "./_claims.ts";
 import { estimateMessageTokens, estimateToolTokens } from "./context_budget.ts";
-import type { History, MessageEvent } from "./_history.ts";
+import type { History } from "./_history.ts";
+import type { WindowState } from "./_window_state.ts";
 import type { AssistantMessageData, TurnEndRecord } from "./_transcript.ts";
 import { buildWindow } from "./_window.ts";
 import { openTurnId } from "./provenance.ts";
@@ -74,8 +75,8 @@ export interface TurnHost {
   readonly history: History;
   /** The request budget, estimated tokens. */
   readonly contextTokens: number;
-  /** Older messages resolved for earlier requests. */
-  readonly messageCache: Map<string, MessageEvent | null>;
+  /** The conversation window kept between requests (held events, older messages). */
+  readonly window: WindowState;
   readonly logger: AgentLogger;
   newId(): string;
   /** Removes and returns every queued input. */
@@ -270,7 +271,7 @@ export class TurnRun {
       fixed,
       turnId: this.turnId,
       known: this.#claimedEvents,
-      cache: host.messageCache,
+      state: host.window,
     });
     if (window.over) {
       host.logger.warn("Model request over its budget: the current turn alone exceeds it", {

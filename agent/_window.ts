@@ -3,24 +3,24 @@
  * within a budget"). Private to `@chime/agent`.
  *
  * The window is built from the end of the log: the tail first, then older pages, newest first,
- * only while the budget has room, so a session of any length costs O(budget) per request. Older
+ * only while the budget has room, so a session of any length costs O(budget) per request; a
+ * live agent keeps it between requests ({@linkcode WindowState}) and reads only what was
+ * appended since. Older
  * turns are dropped oldest first and whole (a tool call never leaves its results behind); the
  * current turn is always kept. What was dropped is shown once, as {@linkcode omissionNote}.
  * Nothing is removed from the log.
  *
  * @module
  */
-import type { SessionEvent, StepStartData, UserRpcData } from "@chime/session";
+import type { SessionEvent, StepStartData } from "@chime/session";
 import { estimateMessageTokens } from "./context_budget.ts";
-import { type History, type MessageEvent, PAGE } from "./_history.ts";
+import { type History, PAGE } from "./_history.ts";
 import { LogIndex, type TurnEndRecord } from "./_log_index.ts";
 import { type TranscriptTurn, transcriptTurns } from "./_transcript.ts";
+import { lookUpMessages, WindowState } from "./_window_state.ts";
 import type { ModelMessage } from "./types.ts";
 
-/** Events read at most to resolve the older messages a window names (edits, retries). */
-const LOOKUP_LIMIT = 50_000;
-/** Resolved older messages kept between requests. */
-const CACHE_SIZE = 256;
+export { WindowState } from "./_window_state.ts";
 
 /**
  * The one note standing for everything before the window.
@@ -75,8 +75,11 @@ export interface WindowOptions {
   readonly turnId?: string;
   /** `user-rpc` events the caller holds (the current turn's claims), spared a lookup. */
   readonly known?: readonly SessionEvent[];
-  /** Older messages resolved by earlier requests (`null`: not found); updated in place. */
-  readonly cache?: Map<string, MessageEvent | null>;
+  /**
+   * What the agent kept from its earlier requests (held events, resolved older messages);
+   * updated in place. @default a fresh state (everything is read)
+   */
+  readonly state?: WindowState;
 }
 
 /** A conversation window: the note (when anything is omitted) and the kept turns. */
@@ -89,8 +92,12 @@ export interface Window {
   readonly tokens: number;
   /** The kept part alone exceeds the budget (kept anyway). */
   readonly over: boolean;
-  /** Events read to build it. */
+  /** Events read to build it (the appended ones, older pages, older messages looked up). */
   readonly read: number;
+  /** Indexed reads of older messages made for it (`LOOKUP_READS` per turn at most, `_window_state.ts`). */
+  readonly lookups: number;
+  /** Events the state holds for the next request. */
+  readonly held: number;
 }
 
 const cost = (turn: TranscriptTurn): number =>
@@ -118,8 +125,8 @@ function fit(turns: readonly TranscriptTurn[], room: number, turnId: string | un
 function missingMessages(events: readonly SessionEvent[], start: number, index: LogIndex) {
   const shown = new Set<string>();
   const show = (id: string) => void shown.add(id);
-  for (const event of events) {
-    if (event.seq < start) continue;
+  for (let i = Math.max(0, start - (events[0]?.seq ?? 0)); i < events.length; i++) {
+    const event = events[i]!;
     if (event.type === "step/start") (event.data as StepStartData).messageIds?.forEach(show);
     if (event.type === "turn/end") (event.data as TurnEndRecord).stoppedMessageIds?.forEach(show);
   }
@@ -132,97 +139,185 @@ function missingMessages(events: readonly SessionEvent[], start: number, index: 
   return ids;
 }
 
+/** The turns of the held events, cut where they are known to be whole. */
+function heldTurns(state: WindowState, index: LogIndex) {
+  const all = transcriptTurns(state.events, index);
+  if (state.lo === 0 || !state.startsTurn) return { all, whole: wholeTurns(all, state.events) };
+  // Held from a turn's start: the first turn is whole (an empty bucket before it is not one).
+  const first = all[0];
+  const skip = first !== undefined && first.turnId === undefined && first.messages.length === 0;
+  return { all, whole: skip ? all.slice(1) : all };
+}
+
+/** The turns of the held events and the index they were written with. */
+interface Held {
+  readonly index: LogIndex;
+  readonly all: TranscriptTurn[];
+  readonly whole: TranscriptTurn[];
+}
+
+function held(state: WindowState, known: readonly SessionEvent[]): Held {
+  const index = new LogIndex(state.events, known);
+  return { index, ...heldTurns(state, index) };
+}
+
 /**
- * Resolves older messages the window names, through the cache, then by reading backwards from
- * `before`; follows edit chains a few links.
+ * A cheap estimate of the tokens the held events write, from the first `turn/start` on (the
+ * turn before it may be partial): the texts of prompts, frames, answers, tool calls and
+ * results. It leaves out the notes (`_marks.ts`), so it is at most what the transcript writes
+ * plus one partial prompt: while it is below the room, every held turn fits and the exact
+ * (costly) fit need not be computed.
  */
-async function resolve(
-  history: History,
-  ids: Set<string>,
-  options: {
-    readonly before: number;
-    readonly cache: Map<string, MessageEvent | null>;
-    readonly has: (id: string) => boolean;
-  },
-): Promise<MessageEvent[]> {
-  const { before, cache, has } = options;
-  const out: MessageEvent[] = [];
-  for (let link = 0; link < 4 && ids.size > 0; link++) {
-    const wanted = new Set([...ids].filter((id) => !cache.has(id)));
-    const found = await history.findMessages(wanted, { before, limit: LOOKUP_LIMIT });
-    for (const id of wanted) {
-      cache.set(id, found.get(id) ?? null);
-      if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
-    }
-    const next = new Set<string>();
-    for (const id of ids) {
-      const event = found.get(id) ?? cache.get(id);
-      if (event === undefined || event === null) continue;
-      out.push(event);
-      const edits = (event.data as UserRpcData).edits;
-      if (edits === undefined || has(edits)) continue;
-      if (!out.some((e) => e.data.messageId === edits)) next.add(edits);
-    }
-    ids = next;
+function estimateHeld(events: readonly SessionEvent[]): number {
+  let tokens = 0;
+  let started = false;
+  for (const event of events) {
+    if (event.type === "turn/start") started = true;
+    if (!started) continue;
+    const data = event.data as Record<string, unknown>;
+    let text = "";
+    if (event.type === "user-rpc") text = String(data.text ?? "");
+    else if (event.type === "followup") text = String(data.frame ?? "");
+    else if (event.type === "assistant/message") {
+      text = String(data.text ?? "") + JSON.stringify(data.toolCalls ?? "");
+    } else if (event.type === "tool/result") text = JSON.stringify(data.result ?? null);
+    else continue;
+    tokens += estimateMessageTokens({ role: "user", content: text });
   }
-  return out;
+  return tokens;
+}
+
+/**
+ * Reads what the next request needs into `state`: the events appended since the last request,
+ * then older pages, newest first, while every held turn fits and the read limit is not reached
+ * (the first request of a session reads from the end up to that limit).
+ *
+ * @returns the events read, and the held turns when the exact fit that ended the reading was
+ *   computed (the caller reuses it)
+ */
+async function readInto(
+  history: History,
+  state: WindowState,
+  options: {
+    readonly room: number;
+    readonly limit: number;
+    readonly known: readonly SessionEvent[];
+  },
+  turnId: string | undefined,
+): Promise<{ read: number; held?: Held }> {
+  const end = history.length;
+  if (!state.primed || state.hi > end) state.reset(end);
+  let read = 0;
+  if (state.hi < end) {
+    const fresh = await history.range(state.hi, end);
+    for (const event of fresh) state.events.push(event);
+    read += fresh.length;
+  }
+  for (let size = PAGE; state.lo > 0 && end - state.lo < options.limit; size *= 2) {
+    if (state.events.length > 0 && estimateHeld(state.events) >= options.room) {
+      const turns = held(state, options.known);
+      const current = turnId === undefined || turns.whole.some((t) => t.turnId === turnId);
+      if (current && fit(turns.whole, options.room, turnId).from > 0) return { read, held: turns };
+    }
+    const from = Math.max(0, state.lo - size);
+    // In pages: what one storage read allocates besides its events (the driver's rows) is
+    // garbage before the next, so the first read of a long session does not grow the heap
+    // by the size of its largest read (4,096 rows in one query cost ~3× the RSS of 16 × 256).
+    const older: SessionEvent[] = [];
+    for (let lo = from; lo < state.lo; lo += PAGE) {
+      const page = await history.range(lo, Math.min(state.lo, lo + PAGE));
+      for (const event of page) older.push(event);
+    }
+    state.events = older.concat(state.events);
+    state.lo = from;
+    state.startsTurn = false;
+    read += older.length;
+  }
+  return { read };
+}
+
+/**
+ * Keeps of the held events what the next request needs: from the newest turn that did not fit
+ * (it bounds the next fit, so nothing older is read again), and never more than twice the read
+ * limit.
+ */
+function keepFor(
+  state: WindowState,
+  whole: readonly TranscriptTurn[],
+  from: number,
+  limit: number,
+): void {
+  const end = state.hi;
+  if (from > 0) {
+    state.trim(whole[from - 1]!.start, true);
+  } else if (end - state.lo > limit) {
+    // Everything fits: keep the read limit's worth, from a turn's start.
+    let cut: number | undefined;
+    for (const turn of whole) {
+      if (turn.turnId === undefined || turn.start > end - limit) break;
+      cut = turn.start;
+    }
+    if (cut !== undefined) state.trim(cut, true);
+  }
+  if (end - state.lo > 2 * limit) state.trim(end - limit, false);
 }
 
 /**
  * Builds the conversation window of the next request.
  *
+ * With `options.state` (one per live agent) the window is incremental: the events held since
+ * the last request are kept, and only the ones appended since (plus older pages while the
+ * budget has room for more) are read.
+ *
  * @param history the session log
- * @param options budget, fixed part, current turn, known messages, lookup cache
+ * @param options budget, fixed part, current turn, known messages, kept state
  * @returns the window
  * @throws {RangeError} when the reader returns the wrong events
  */
 export async function buildWindow(history: History, options: WindowOptions): Promise<Window> {
   const room = options.budget - options.fixed - NOTE_TOKENS;
-  const scanLimit = Math.max(4 * PAGE, Math.floor(options.budget / 2));
-  const known = options.known ?? [];
+  const limit = Math.max(4 * PAGE, Math.floor(options.budget / 2));
+  const state = options.state ?? new WindowState();
+  // Older messages resolved by earlier requests count as known, so the fit that decides
+  // whether to read further sees the turns as the last request sent them.
+  const known = [...options.known ?? [], ...state.found()];
+  state.beginTurn(options.turnId);
+  const lookups = state.lookups;
   const end = history.length;
-  let events: readonly SessionEvent[] = [];
-  let lo = end;
-  for (let size = PAGE;; size *= 2) {
-    if (lo > 0) {
-      const from = Math.max(0, lo - size);
-      events = [...await history.range(from, lo), ...events];
-      lo = from;
-    }
-    if (lo === 0 || events.length >= scanLimit) break;
-    const whole = wholeTurns(transcriptTurns(events, new LogIndex(events, known)), events);
-    const current = options.turnId === undefined ||
-      whole.some((t) => t.turnId === options.turnId);
-    if (current && fit(whole, room, options.turnId).from > 0) break;
-  }
+  const done = await readInto(history, state, { room, limit, known }, options.turnId);
+  let read = done.read;
   // Exact pass: the older messages the window names are resolved, then the turns fitted again.
-  let index = new LogIndex(events, known);
-  const first = wholeTurns(transcriptTurns(events, index), events);
+  let turns = done.held ?? held(state, known);
+  const first = turns.whole;
   const start = first[fit(first, room, options.turnId).from]?.start ?? end;
-  const missing = missingMessages(events, start, index);
+  const missing = missingMessages(state.events, start, turns.index);
   if (missing.size > 0) {
-    const older = await resolve(history, missing, {
-      before: lo,
-      cache: options.cache ?? new Map(),
+    const index = turns.index;
+    const { found: older, read: looked } = await lookUpMessages(history, missing, {
+      before: state.lo,
+      state,
       has: (id) => index.messages.has(id),
     });
-    index = new LogIndex(events, [...known, ...older]);
+    read += looked;
+    if (older.length > 0) turns = held(state, [...known, ...older]);
   }
-  const all = transcriptTurns(events, index);
-  const whole = wholeTurns(all, events);
+  const { all, whole } = turns;
   const kept = fit(whole, room, options.turnId);
   const keptTurns = whole.slice(kept.from);
   const cut = keptTurns[0]?.start ?? end;
   const dropped = all.filter((t) => t.start < cut).some((t) => t.messages.length > 0);
-  const omitted = lo > 0 || dropped ? cut : 0;
+  const omitted = state.lo > 0 || dropped ? cut : 0;
   const messages = keptTurns.flatMap((t) => t.messages);
   const note = omitted > 0 ? [omissionNote(omitted)] : [];
   const tokens = kept.tokens + note.reduce((n, m) => n + estimateMessageTokens(m), 0);
+  keepFor(state, whole, kept.from, limit);
   return {
     messages: [...note, ...messages],
     omitted,
     tokens,
     over: options.fixed + tokens > options.budget,
-    read: events.length,
+    read,
+    lookups: state.lookups - lookups,
+    held: state.events.length,
   };
 }

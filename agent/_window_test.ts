@@ -4,7 +4,7 @@ import { estimateMessageTokens } from "./context_budget.ts";
 import { History } from "./_history.ts";
 import { readMarks, STOPPED_NOTE } from "./_marks.ts";
 import { buildTranscript } from "./_transcript.ts";
-import { buildWindow, fitTurns, omissionNote } from "./_window.ts";
+import { buildWindow, fitTurns, omissionNote, WindowState } from "./_window.ts";
 import { BoundedSession } from "./testing/bounded_session.ts";
 import { longLog, longLogEvent, TURN_EVENTS } from "./testing/long_log.ts";
 import type { ModelMessage } from "./types.ts";
@@ -157,19 +157,26 @@ Deno.test("buildWindow() finds a retried message older than what it read, and it
     ["turn/start", { turnId: "now" }],
   ];
   const session = bounded(entries);
-  const cache = new Map();
+  const state = new WindowState();
   const window = await buildWindow(history(session), {
     budget: 1_000,
     fixed: 0,
     turnId: "now",
-    cache,
+    state,
   });
   const stopped = window.messages.find((m) => m.content.endsWith("remind me at 9"));
   assert.equal(stopped?.content, `${STOPPED_NOTE}\nremind me at 9`);
-  assert.ok(cache.has("old"), "the lookup is cached for the next request");
+  assert.ok(state.messages.has("old"), "the lookup is cached for the next request");
   const served = session.served;
-  await buildWindow(history(session), { budget: 1_000, fixed: 0, turnId: "now", cache });
-  assert.ok(session.served - served < served, "the second request does not search again");
+  const again = await buildWindow(history(session), {
+    budget: 1_000,
+    fixed: 0,
+    turnId: "now",
+    state,
+  });
+  assert.equal(session.served, served, "the second request reads nothing: nothing was appended");
+  assert.equal(again.read, 0);
+  assert.deepEqual(again.messages, window.messages);
 });
 
 Deno.test("buildWindow() edit notes: what the original did when it was read, omitted when it is older", async () => {
@@ -213,4 +220,31 @@ Deno.test("buildWindow() edit notes: what the original did when it was read, omi
   assert.equal(far.edit?.original, "remind me at 9 to call Bob");
   assert.equal(far.edit?.actionsOmitted, true);
   assert.deepEqual(far.edit?.actions, []);
+});
+
+Deno.test("buildWindow() kept between requests sends what a fresh build sends, reading only the appended events", async () => {
+  const session = generated(2_000);
+  const state = new WindowState();
+  const first = await buildWindow(history(session), { budget: 2_000, fixed: 100, state });
+  assert.ok(first.read > 0 && first.held < 2 * 1_024, `${first.held} events held`);
+  for (let t = 2_000; t < 2_040; t++) {
+    for (let i = 0; i < TURN_EVENTS; i++) {
+      const { type, data } = longLogEvent(t * TURN_EVENTS + i);
+      session.append(type, data);
+    }
+    const served = session.served;
+    const kept = await buildWindow(history(session), { budget: 2_000, fixed: 100, state });
+    assert.equal(kept.read, TURN_EVENTS, "only the appended turn is read");
+    assert.equal(session.served, served, "and it came from memory");
+    assert.ok(kept.held < 2 * 1_024, `${kept.held} events held`);
+    const fresh = await buildWindow(history(session), { budget: 2_000, fixed: 100 });
+    assert.deepEqual(kept.messages, fresh.messages);
+    assert.equal(kept.omitted, fresh.omitted);
+  }
+  // A larger budget reads the older pages it now has room for, then holds still.
+  const wider = await buildWindow(history(session), { budget: 8_000, fixed: 100, state });
+  assert.ok(wider.read > 0);
+  const fresh = await buildWindow(history(session), { budget: 8_000, fixed: 100 });
+  assert.deepEqual(wider.messages, fresh.messages);
+  assert.equal((await buildWindow(history(session), { budget: 8_000, fixed: 100, state })).read, 0);
 });

@@ -10,7 +10,14 @@ import { systemClock } from "@chime/session";
 import type { AgentOptions, SubmitInput } from "./agent_options.ts";
 import { abortReason } from "./_abort.ts";
 import { checkContextTokens, OFFLINE_CONTEXT_TOKENS } from "./context_budget.ts";
-import { defaultReader, History, type MessageEvent, tailStartOf } from "./_history.ts";
+import {
+  defaultMessageReader,
+  defaultReader,
+  History,
+  type MessageEvent,
+  tailStartOf,
+} from "./_history.ts";
+import { WindowState } from "./_window_state.ts";
 import { OwnerStack } from "./_owners.ts";
 import { HookList, ToolRegistry } from "./_registry.ts";
 import { PhaseMachine } from "./_phase.ts";
@@ -49,7 +56,8 @@ export class Agent implements AgentHandle, AsyncDisposable {
   readonly clock: Clock;
   readonly #options: AgentOptions & { readonly maxSteps: number; readonly contextTokens: number };
   readonly #history: History;
-  readonly #messageCache = new Map<string, MessageEvent | null>();
+  /** The conversation window kept between model requests (`_window_state.ts`). */
+  readonly #window = new WindowState();
   readonly #newId: () => string;
   readonly #reportError: (error: unknown) => void;
   readonly #tools = new ToolRegistry();
@@ -67,7 +75,7 @@ export class Agent implements AgentHandle, AsyncDisposable {
         tools: this.#tools,
         history: this.#history,
         contextTokens: this.#options.contextTokens,
-        messageCache: this.#messageCache,
+        window: this.#window,
         logger: this.#options.logger ?? console,
         newId: this.#newId,
         claim: () => this.#phases.claim(),
@@ -99,9 +107,14 @@ export class Agent implements AgentHandle, AsyncDisposable {
       options.contextTokens ?? options.model?.contextTokens ?? OFFLINE_CONTEXT_TOKENS,
     );
     this.#options = { ...options, maxSteps, contextTokens };
+    // A reader of its own may serve a session the store does not hold: no index reads then.
+    const readMessages = options.readEvents === undefined
+      ? defaultMessageReader(options.session, options.store)
+      : undefined;
     this.#history = new History(
       options.session,
       options.readEvents ?? defaultReader(options.session, options.store),
+      readMessages,
     );
     this.#newId = options.generateId ?? (() => crypto.randomUUID());
     this.#reportError = options.reportError ?? ((e) => globalThis.reportError(e));
@@ -321,7 +334,10 @@ export class Agent implements AgentHandle, AsyncDisposable {
     const before = tailStartOf(this.session);
     const found = await this.#history.findMessages(new Set([messageId]), { before });
     const event = found.get(messageId);
-    if (event !== undefined) return event;
+    if (event !== undefined) {
+      this.#window.remember(messageId, event); // the turn's window needs it next
+      return event;
+    }
     throw new AgentError("message_not_found", `Cannot ${action}: no message ${messageId}`);
   }
 }

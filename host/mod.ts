@@ -100,6 +100,7 @@ export {
   type FeedLimits,
   Feeds,
   type FeedsOptions,
+  type FrameSink,
 } from "./feed/feed.ts";
 export { type EventView, type FeedItem, HEARTBEAT_FRAME, sseFrame } from "./feed/frame.ts";
 export {

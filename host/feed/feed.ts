@@ -11,7 +11,7 @@ import { type EventView, type FeedItem, sseFrame } from "./frame.ts";
 import type { Views } from "../plugins/views.ts";
 import type { CoveredRange, Watermark } from "./watermark.ts";
 
-export { type BacklogSource, FeedClient, type FeedLimits } from "./feed_client.ts";
+export { type BacklogSource, FeedClient, type FeedLimits, type FrameSink } from "./feed_client.ts";
 
 /** Raw events, and bytes, per connect-time backlog chunk. */
 const BACKLOG_EVENTS = 256;

@@ -21,6 +21,13 @@ export interface FeedLimits {
 export type BacklogSource = () => string[] | undefined | Promise<string[] | undefined>;
 
 /**
+ * Writes one live frame straight to a stream (`sse.ts`), synchronously.
+ *
+ * @returns `false` when the stream is over its bound (or gone): the client is then dropped
+ */
+export type FrameSink = (frame: string) => boolean;
+
+/**
  * One stream client's bounded queue. A client whose queue overflows is dropped (closed with
  * `dropped: true`); it reconnects with `Last-Event-ID` and loses nothing, while a slow client
  * never stalls the others or grows memory without bound. The connect-time backlog is never
@@ -39,6 +46,7 @@ export class FeedClient implements Disposable {
   #ending = false;
   #dropped = false;
   #onClose: (() => void) | undefined;
+  #sink: FrameSink | undefined;
 
   /**
    * Creates an empty queue.
@@ -65,6 +73,28 @@ export class FeedClient implements Disposable {
   /** Number of frames waiting (a backlog not yet pulled is not queued). */
   get queued(): number {
     return this.#frames.length;
+  }
+
+  /** Bytes (UTF-16 code units) queued at most before the client is dropped. */
+  get maxBytes(): number {
+    return this.#maxBytes;
+  }
+
+  /** `true` while frames are queued or a backlog is left: `take` returns without waiting. */
+  get pending(): boolean {
+    return this.#frames.length > 0 || this.#backlog !== undefined;
+  }
+
+  /**
+   * From now on, live frames pushed while nothing is queued and no backlog is left go straight
+   * to `sink` (in push order, no queue, no wake-up of `take`), so a fan-out writes each frame
+   * to every stream in one synchronous loop. `undefined` goes back to queuing. A last frame
+   * (`end`) is still queued for `take`.
+   *
+   * @param sink the stream's writer, or `undefined`
+   */
+  setSink(sink: FrameSink | undefined): void {
+    this.#sink = sink;
   }
 
   /** `true` while live pushes are queued (not during the first phase of a backlog). */
@@ -98,6 +128,13 @@ export class FeedClient implements Disposable {
    */
   push(frame: string): void {
     if (this.#closed || this.#ending || !this.#live) return;
+    if (this.#sink !== undefined && this.#frames.length === 0 && this.#backlog === undefined) {
+      if (!this.#sink(frame)) {
+        this.#dropped = true;
+        this.close();
+      }
+      return;
+    }
     if (
       this.#frames.length + 1 > this.#maxFrames ||
       this.#bytes + frame.length > this.#maxBytes
@@ -176,6 +213,7 @@ export class FeedClient implements Disposable {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#sink = undefined;
     this.#frames = [];
     this.#bytes = 0;
     this.#backlog = undefined;

@@ -31,6 +31,7 @@ export async function settle(): Promise<void> {
  * @param sessions sessions per transaction (one event each)
  * @param rounds transactions
  * @param form `"execute"` (autocommit) or `"batch"` (explicit write transaction)
+ * @param prefill events already stored in each session before the timed rounds (bulk SQL)
  * @returns events per second, the work the round left to the event loop included ({@linkcode settle})
  */
 export async function rawGroupCommit(
@@ -38,6 +39,7 @@ export async function rawGroupCommit(
   sessions: number,
   rounds: number,
   form: "execute" | "batch" = "execute",
+  prefill = 0,
 ): Promise<number> {
   const client = createClient({ url: `file:${path}`, concurrency: 1, timeout: 5_000 });
   try {
@@ -45,11 +47,12 @@ export async function rawGroupCommit(
     await client.execute("PRAGMA journal_mode = WAL");
     await client.execute("PRAGMA synchronous = FULL");
     const at = new Date(0).toISOString();
+    if (prefill > 0) await client.execute(prefillSql(sessions, prefill, at));
     const sql = "INSERT INTO events (session_id, seq, type, at, data) VALUES " +
       Array.from({ length: sessions }, () => "(?, ?, ?, ?, ?)").join(", ");
     await settle();
     const start = performance.now();
-    for (let seq = 0; seq < rounds; seq++) {
+    for (let seq = prefill; seq < prefill + rounds; seq++) {
       const args = [];
       for (let s = 0; s < sessions; s++) {
         const data = JSON.stringify({ i: seq, text: "an ordinary event of modest size" });
@@ -63,4 +66,29 @@ export async function rawGroupCommit(
   } finally {
     client.close();
   }
+}
+
+/**
+ * One bulk `INSERT … SELECT` of `count` events into each of the sessions `s0 … s{sessions-1}`
+ * (seqs `0 … count - 1`, the rows the timed rounds append), so both sides of the bench start on
+ * the same stored log.
+ *
+ * @param sessions how many sessions
+ * @param count events per session
+ * @param at the `at` of every row
+ * @returns the statement
+ */
+export function prefillSql(
+  sessions: number,
+  count: number,
+  at: string,
+): { sql: string; args: (string | number)[] } {
+  return {
+    sql: `WITH RECURSIVE n(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM n WHERE x < ? - 1),
+      s(y) AS (SELECT 0 UNION ALL SELECT y + 1 FROM s WHERE y < ? - 1)
+      INSERT INTO events (session_id, seq, type, at, data)
+      SELECT 's' || y, x, 'note', ?,
+        '{"i":' || x || ',"text":"an ordinary event of modest size"}' FROM s, n ORDER BY y, x`,
+    args: [count, sessions, at],
+  };
 }

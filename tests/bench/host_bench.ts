@@ -2,6 +2,7 @@
  * Host benchmark (figures, not a timed test):
  *
  * 1. SSE fan-out: a real server process (default config, offline model) with N concurrent
+ *    (100, 500 and 2,000 by default)
  *    stream clients on one session; each prompt's `user-rpc` event is timed from the start of
  *    its `POST` to its arrival at every client (p50/p99), and the server's RSS is read from
  *    `/proc` before and after the clients connect.
@@ -10,7 +11,7 @@
  * 2. `POST /api/sessions/:id/messages` throughput against an in-process server with the scripted
  *    model and a libSQL file.
  *
- * Run: `deno run -A tests/bench/host_bench.ts [--clients 500] [--pings 20] [--posts 2000] [--history-events 200000]`
+ * Run: `deno run -A tests/bench/host_bench.ts [--clients 100,500,2000] [--pings 20] [--posts 2000] [--history-events 200000] [--only history|sse|posts]`
  *
  * @module
  */
@@ -24,14 +25,16 @@ import { ROOT, spawnServer } from "../host/_server.ts";
 const { values } = parseArgs({
   args: Deno.args,
   options: {
-    clients: { type: "string", default: "500" },
+    clients: { type: "string", default: "100,500,2000" },
+    only: { type: "string", default: "" },
     pings: { type: "string", default: "20" },
     posts: { type: "string", default: "2000" },
     concurrency: { type: "string", default: "32" },
     "history-events": { type: "string", default: "200000" },
   },
 });
-const CLIENTS = Number(values.clients);
+const CLIENT_COUNTS = values.clients.split(",").map(Number);
+const ONLY = values.only;
 const PINGS = Number(values.pings);
 const POSTS = Number(values.posts);
 const CONCURRENCY = Number(values.concurrency);
@@ -97,7 +100,7 @@ async function client(
   }
 }
 
-async function fanOut(): Promise<Record<string, string>> {
+async function fanOut(CLIENTS: number): Promise<Record<string, string>> {
   const dataDir = await Deno.makeTempDir();
   await using server = await spawnServer(dataDir, "config/default.jsonc");
   const serverPid = server.pid;
@@ -142,13 +145,13 @@ async function fanOut(): Promise<Record<string, string>> {
   await server.stop();
   await Deno.remove(dataDir, { recursive: true });
   return {
-    "SSE clients on one session": String(CLIENTS),
-    "fan-out deliveries": String(latencies.length),
-    "fan-out latency p50 (POST start → client)": `${quantile(latencies, 0.5).toFixed(1)} ms`,
-    "fan-out latency p99": `${quantile(latencies, 0.99).toFixed(1)} ms`,
-    "server RSS idle / connected / after pings": `${rssBefore.toFixed(0)} / ${
-      rssConnected.toFixed(0)
-    } / ${rssAfter.toFixed(0)} MiB`,
+    [`SSE fan-out, ${CLIENTS} clients on one session: deliveries`]: String(latencies.length),
+    [`SSE fan-out, ${CLIENTS} clients: latency p50 / p99 (POST start → client)`]: `${
+      quantile(latencies, 0.5).toFixed(1)
+    } / ${quantile(latencies, 0.99).toFixed(1)} ms`,
+    [`SSE fan-out, ${CLIENTS} clients: server RSS idle / connected / after pings`]: `${
+      rssBefore.toFixed(0)
+    } / ${rssConnected.toFixed(0)} / ${rssAfter.toFixed(0)} MiB`,
   };
 }
 
@@ -262,11 +265,12 @@ async function historyPages(): Promise<Record<string, string>> {
   };
 }
 
-const rows = {
-  ...(await historyPages()),
-  ...(await fanOut()),
-  ...(await postThroughput()),
-};
+const rows: Record<string, string> = {};
+if (ONLY === "" || ONLY === "history") Object.assign(rows, await historyPages());
+if (ONLY === "" || ONLY === "sse") {
+  for (const clients of CLIENT_COUNTS) Object.assign(rows, await fanOut(clients));
+}
+if (ONLY === "" || ONLY === "posts") Object.assign(rows, await postThroughput());
 const width = Math.max(...Object.keys(rows).map((k) => k.length));
 console.log(`\n| ${"measure".padEnd(width)} | value |\n|${"-".repeat(width + 2)}|-------|`);
 for (const [k, v] of Object.entries(rows)) console.log(`| ${k.padEnd(width)} | ${v} |`);

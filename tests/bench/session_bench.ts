@@ -9,14 +9,16 @@
  * 1,000,000-event session. Prints a markdown table.
  *
  * Run: `deno run -A tests/bench/session_bench.ts`; only the store-vs-raw rounds:
- * `deno run -A tests/bench/session_bench.ts --ratio [rounds]`
+ * `deno run -A tests/bench/session_bench.ts --ratio [rounds] [--prefill N]` (N events already
+ * stored in each session on both sides, 0 by default).
  *
  * @module
  */
 import { LibsqlBackend } from "../../session/libsql/libsql_backend.ts";
 import { SessionStore } from "../../session/store.ts";
 import type { SessionEvent } from "../../session/event.ts";
-import { rawGroupCommit, settle } from "./_raw_baseline.ts";
+import { createClient } from "@libsql/client";
+import { prefillSql, rawGroupCommit, settle } from "./_raw_baseline.ts";
 
 /** One printed figure. */
 export interface Figure {
@@ -37,22 +39,26 @@ function percentile(sorted: readonly number[], p: number): number {
  *
  * @param timed records each flush's latency (two clock reads per event); the store-vs-raw
  *   rounds leave it off, as the raw baseline measures no latency either
+ * @param prefill events already stored in each session (bulk SQL, then resumed), as in the raw
+ *   baseline's {@linkcode prefillSql}
  */
 async function appendFlushLoop(
   sessions: number,
   perSession: number,
   dir: string,
   timed = true,
+  prefill = 0,
 ): Promise<{ rate: number; latencies: number[] }> {
-  await using store = new SessionStore({
-    backend: await LibsqlBackend.open({
-      url: `file:${dir}/rate-${sessions}-${crypto.randomUUID()}.db`,
-    }),
-  });
+  const url = `file:${dir}/rate-${sessions}-${crypto.randomUUID()}.db`;
+  if (prefill > 0) await prefilled(url, sessions, prefill);
+  await using store = new SessionStore({ backend: await LibsqlBackend.open({ url }) });
   const live = await Promise.all(
     Array.from(
       { length: sessions },
-      (_, i) => store.create({ cwd: "/", id: `s${i}`, timeZone: "UTC" }),
+      (_, i) =>
+        prefill > 0
+          ? store.resume(`s${i}`)
+          : store.create({ cwd: "/", id: `s${i}`, timeZone: "UTC" }),
     ),
   );
   await Promise.all(live.map((s) => store.flush(s)));
@@ -70,6 +76,32 @@ async function appendFlushLoop(
   await settle(); // the round pays for the work it left to the event loop, as the raw one does
   const seconds = (performance.now() - start) / 1_000;
   return { rate: (sessions * perSession) / seconds, latencies: latencies.sort((a, b) => a - b) };
+}
+
+/** Stores `sessions` sessions `s0 …` of `count` events each (headers by the backend, rows in bulk). */
+async function prefilled(url: string, sessions: number, count: number): Promise<void> {
+  const at = new Date(0).toISOString();
+  {
+    await using backend = await LibsqlBackend.open({ url });
+    for (let i = 0; i < sessions; i++) {
+      await backend.initialize({
+        version: 1,
+        id: `s${i}`,
+        cwd: "/",
+        createdAt: at,
+        origin: "bench",
+        lineage: null,
+        delegationDepth: 0,
+        timeZone: "UTC",
+      }, []);
+    }
+  }
+  const client = createClient({ url });
+  try {
+    await client.execute(prefillSql(sessions, count, at));
+  } finally {
+    client.close();
+  }
 }
 
 async function bigSessionPage(
@@ -133,16 +165,17 @@ export interface StoreVsRaw {
  *
  * @param dir a temporary directory for the database files
  * @param rounds how many alternating rounds
+ * @param prefill events already stored in each session on both sides @default 0
  * @returns the per-round rates and the ratios
  */
-export async function storeVsRaw(dir: string, rounds: number): Promise<StoreVsRaw> {
+export async function storeVsRaw(dir: string, rounds: number, prefill = 0): Promise<StoreVsRaw> {
   const raws: number[] = [];
   const batches: number[] = [];
   const stores: number[] = [];
   for (let round = 0; round < rounds; round++) {
-    raws.push(await rawGroupCommit(`${dir}/raw-${round}.db`, 100, 200, "execute"));
-    batches.push(await rawGroupCommit(`${dir}/batch-${round}.db`, 100, 200, "batch"));
-    stores.push((await appendFlushLoop(100, 200, dir, false)).rate);
+    raws.push(await rawGroupCommit(`${dir}/raw-${round}.db`, 100, 200, "execute", prefill));
+    batches.push(await rawGroupCommit(`${dir}/batch-${round}.db`, 100, 200, "batch", prefill));
+    stores.push((await appendFlushLoop(100, 200, dir, false, prefill)).rate);
   }
   return {
     raws,
@@ -241,10 +274,11 @@ export async function main(): Promise<Figure[]> {
 /** Alternating store-vs-raw rounds of the full run. */
 const ROUNDS = 9;
 
-async function ratioOnly(rounds: number): Promise<void> {
+async function ratioOnly(rounds: number, prefill: number): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "chime-bench-" });
   try {
-    const vs = await storeVsRaw(dir, rounds);
+    const vs = await storeVsRaw(dir, rounds, prefill);
+    console.log(`${prefill} events already in each of the 100 sessions\n`);
     const n = (v: number) => v.toFixed(0);
     console.log(
       "| round | raw /s | raw batch /s | store /s | ratio |\n| ---: | ---: | ---: | ---: | ---: |",
@@ -270,6 +304,9 @@ async function ratioOnly(rounds: number): Promise<void> {
 
 if (import.meta.main) {
   const at = Deno.args.indexOf("--ratio");
-  if (at >= 0) await ratioOnly(Number(Deno.args[at + 1] ?? ROUNDS));
+  const fill = Deno.args.indexOf("--prefill");
+  const prefill = fill >= 0 ? Number(Deno.args[fill + 1]) : 0;
+  const rounds = Number(Deno.args[at + 1]);
+  if (at >= 0) await ratioOnly(Number.isInteger(rounds) ? rounds : ROUNDS, prefill);
   else await main();
 }
