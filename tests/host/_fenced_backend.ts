@@ -41,9 +41,7 @@ export function fencedBackend(
     })).rows[0];
     if (row === undefined || Number(row.token) !== token) {
       refused++;
-      // The contract's `SessionError` code `lease_lost` (not in this branch's code union yet).
-      const error = new SessionError("persistence_failed", `Cannot append: lease of ${id} lost`);
-      throw Object.assign(error, { code: "lease_lost" });
+      throw new SessionError("lease_lost", `Cannot append: lease of ${id} lost`);
     }
   };
   const own: Record<PropertyKey, unknown> = {
