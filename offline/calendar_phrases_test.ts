@@ -1,5 +1,5 @@
 /**
- * Yearly and ordinal phrases of the keyless model (issue 21 "Deliver 7"), English and Chinese, as
+ * Yearly and ordinal phrases of the keyless model (README "Configuration"), English and Chinese, as
  * one table read at a fixed clock in New York and Shanghai: "every year on March 3" / "每年3月3日",
  * birthdays, "every year on the last Sunday of March" / "每年三月的最后一个周日", "last Friday of
  * every month" / "每月最后一个周五", "first Monday of every month" / "每个月的第一个星期一" (once
@@ -9,11 +9,9 @@
  * INTERVAL, BYMONTH, BYDAY, BYMONTHDAY, BYHOUR, BYMINUTE, BYSETPOS).
  *
  * The engine check (the rule is canonical and its first occurrence after the clock is the
- * model's start) runs for every rule the schedule engine in this tree reads; the YEARLY and
- * BYSETPOS rows are `ignore`d until the engine's parser takes them (issue 21 "Deliver 1").
+ * model's start) runs for every row, YEARLY and BYSETPOS included (docs/recurring.md "Records").
  */
 import assert from "node:assert/strict";
-import { canonicalRule } from "@chime/schedule";
 import {
   assertStartIsFirst,
   called,
@@ -207,16 +205,6 @@ function complete(text: string | readonly ModelMessage[], timeZone: string) {
   });
 }
 
-/** Whether the schedule engine in this tree reads the rule (YEARLY, BYSETPOS: after issue 21). */
-function engineReads(rrule: string): boolean {
-  try {
-    canonicalRule(rrule);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 for (const row of ROWS) {
   if (row.length === 2) {
     const [text, reason] = row;
@@ -245,7 +233,6 @@ for (const row of ROWS) {
     });
     Deno.test({
       name: `"${text}" in ${zone}: the engine's first occurrence is the model's start`,
-      ignore: !engineReads(rrule),
       fn: () => assertStartIsFirst(rrule, first, zone, DEC_NOW),
     });
   }

@@ -1,5 +1,5 @@
 /**
- * The recurring phrases of the keyless model (issue 12 item 7) as one table: each phrase, read at
+ * The recurring phrases of the keyless model as one table: each phrase, read at
  * a fixed clock in two zones, gives an RRULE and a first occurrence, or an honest refusal.
  * Frequency-only phrases ("once a week", "每周一次", "monthly", "每两周") anchor on today in the
  * session zone: weekly ones repeat on today's weekday (`BYDAY`), monthly ones on today's day of

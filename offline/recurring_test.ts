@@ -23,7 +23,7 @@ const repeat = (
 
 const WORKWEEK = "BYDAY=MO,TU,WE,TH,FR";
 
-/** The phrases of issue 12 item 7 first, then everyday variants. */
+/** The core phrases (README "Configuration" lists them) first, then everyday variants. */
 const PHRASES: readonly [string, string, OfflineIntent][] = [
   ["remind me every minute to blink", BER, repeat("blink", "FREQ=MINUTELY", "2026-11-29", "09:16")],
   [

@@ -1,11 +1,11 @@
 /**
- * Pause, resume and skip by words (issue 21 "Deliver 7"), English and Chinese: "pause my standup
+ * Pause, resume and skip by words (README "Configuration"), English and Chinese: "pause my standup
  * reminder" / "暂停站会提醒", "resume my standup reminder" / "恢复站会提醒", "skip next Monday's
  * standup" / "跳过下周一的站会", "skip it" / "跳过这一次". The reminder is found as a move finds
  * it (a `schedule_list` first, then its single match); the tests assert the tool calls the model
  * makes (`schedule_pause { id }`, `schedule_resume { id }`, `schedule_skip { id, occurrence_at? }`)
- * and the words it answers with. The tools' values are written here: the schedule tools in this
- * tree do not have these three yet (they arrive with issue 21's engine work).
+ * and the words it answers with. The tools' values are written here; series_edit_test.ts says
+ * pause, resume and skip to the real schedule tools.
  *
  * The fixtures' clock: Sunday 2026-11-29 09:15 in Berlin (08:15Z).
  */

@@ -1,4 +1,4 @@
-// Found from outside (issue 21 "Deliver 7"): "skip it" for a series whose last occurrence was
+// Found from outside (README "Configuration"): "skip it" for a series whose last occurrence was
 // already skipped (COUNT run out) gets `schedule_not_active` ("Cannot skip occurrence: … already
 // ended"), yet the offline model answers as for `not_an_occurrence` ("That time isn't one of the
 // reminder's occurrences (or it's already skipped)"): the refusal is matched on the word

@@ -1,7 +1,8 @@
-// Found from outside (issue 21 "Preview"): a YEARLY rule's skipped years are counted as whole
-// 12-month spans from the previous instant, not as the calendar years (the rule's periods) that
-// hold no occurrence. A Feb 29 birthday set in December 2026 previews 2028-02-29 with no note,
-// although 2027 has no occurrence; from one day later in the cycle the same years are counted.
+// Found from outside (docs/recurring.md "Records", `skippedPeriods`): a YEARLY rule's skipped
+// years are counted as whole 12-month spans from the previous instant, not as the calendar years
+// (the rule's periods) that hold no occurrence. A Feb 29 birthday set in December 2026 previews
+// 2028-02-29 with no note, although 2027 has no occurrence; from one day later in the cycle the
+// same years are counted.
 import assert from "node:assert/strict";
 import { previewOccurrences } from "./recurrence.ts";
 

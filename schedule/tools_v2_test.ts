@@ -55,7 +55,7 @@ Deno.test("repeat is validated: unsupported rules, bad starts, zones and exhaust
     [{ rrule: "FREQ=SECONDLY", time_zone: "UTC" }, "unsupported_rule"],
     [{ rrule: "FREQ=HOURLY;BYMINUTE=0;BYSETPOS=1", time_zone: "UTC" }, "unsupported_rule"],
     [{ rrule: "FREQ=DAILY;BYSETPOS=1", time_zone: "UTC" }, "invalid_arguments"],
-    // Issue 21 fault 2: a rule that can never occur is refused, not walked toward year 9999.
+    // A rule that can never occur is refused, not walked toward year 9999 (docs/recurring.md).
     [
       {
         rrule: "FREQ=MINUTELY;INTERVAL=12;BYMINUTE=10,11,25,39,50",

@@ -20,7 +20,8 @@ async function twoSessions(dir: string): Promise<string> {
   return url;
 }
 
-// The same bytes the issue reproduced: `{"n":` then 0xff then `}`.
+// An invalid UTF-8 byte inside JSON text (README "How it behaves on failure", "Storage is
+// damaged"): `{"n":` then 0xff then `}`.
 const BAD_JSON_TEXT = "CAST(x'7b226e223aff7d' AS TEXT)";
 
 Deno.test("`LibsqlBackend` reads an invalid UTF-8 byte in an event as `storage_corrupt`, not a crash", async () => {

@@ -1,6 +1,6 @@
 /**
- * A 1,000,000-event session sends a bounded request (issue 11 "Model context within a budget",
- * docs/long-sessions.md): a real OpenAI-compatible adapter talks real HTTP and the real SSE wire
+ * A 1,000,000-event session sends a bounded request (docs/long-sessions.md "Model context
+ * within a budget"): a real OpenAI-compatible adapter talks real HTTP and the real SSE wire
  * format to a local fake endpoint, which records each request body. The session is the bounded
  * stand-in: 1,000 events in memory, everything older generated on demand through the reader, so
  * the test never holds the million events.

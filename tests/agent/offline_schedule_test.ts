@@ -1,6 +1,6 @@
 // The keyless offline model through the real agent loop with the real schedule and
-// time-context plugins (issue 13: cancel twice, Stop, Edit; issue 12: repeats). The schedule
-// speaks protocol v2 (docs/recurring.md): an edit reconciles with schedule_update.
+// time-context plugins: cancel twice, Stop and Edit (README "What it does") and repeats. The
+// schedule speaks protocol v2 (docs/recurring.md): an edit reconciles with schedule_update.
 import assert from "node:assert/strict";
 import { Loader } from "@chime/agent";
 import { foldSession, schedulePlugin } from "@chime/schedule";

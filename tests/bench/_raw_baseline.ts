@@ -1,12 +1,13 @@
 /**
- * The raw group-commit baseline of `session_bench.ts` (issue 11): `@libsql/client` with the
- * store's file settings (one connection, WAL, `synchronous=FULL`), one multi-row INSERT per write
- * transaction covering one event of each of `sessions` sessions, awaited before the next.
+ * The raw group-commit baseline of `session_bench.ts` (docs/long-sessions.md "Group commit"):
+ * `@libsql/client` with the store's file settings (one connection, WAL, `synchronous=FULL`), one
+ * multi-row INSERT per write transaction covering one event of each of `sessions` sessions,
+ * awaited before the next.
  *
  * Two forms: `"execute"` runs the INSERT alone, as its own (autocommit) transaction, the cheapest
  * form and the one the store uses for a one-statement group; `"batch"` wraps it in
- * `client.batch([insert], "write")` (`BEGIN IMMEDIATE`, INSERT, `COMMIT`), the issue's original
- * baseline.
+ * `client.batch([insert], "write")` (`BEGIN IMMEDIATE`, INSERT, `COMMIT`), the first baseline
+ * the store was measured against.
  *
  * @module
  */

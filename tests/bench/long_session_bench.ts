@@ -1,14 +1,15 @@
 /**
- * Long-session benchmark (issue 11; a plain script, not `Deno.bench`): for sessions of 1,000,
- * 100,000 and 1,000,000 stored events, in a fresh child process each (so RSS is its own):
+ * Long-session benchmark (docs/long-sessions.md "Benchmarks"; a plain script, not `Deno.bench`):
+ * for sessions of 1,000, 100,000 and 1,000,000 stored events, in a fresh child process each (so
+ * RSS is its own):
  *
  * - resume time: `SessionStore.resume` of the cold session on an open libSQL file (reads the
  *   header, the stored length and the last 1,000 events), the first one of the process and the
  *   median of 5 more (close, resume);
  * - RSS growth: `Deno.memoryUsage().rss` after the resume and 20 creates, minus before the resume;
  * - reminder-create latency, store level: append one `schedule/change` event and `flush` it
- *   (acknowledged, WAL + `synchronous=FULL`), p50 of 20. The schedule plugin is not yet
- *   incremental in this branch (issue 11, `schedule/`), so the agent path is not timed here;
+ *   (acknowledged, WAL + `synchronous=FULL`), p50 of 20. The agent path (the plugin's tool over
+ *   the incremental schedule state) is timed by `schedule_state_bench.ts`, not here;
  * - the schedule rebuild read: `store.readByType(session, ["schedule/change"])` (one change per
  *   1,000 events, from the `events_by_type` index).
  *

@@ -1,6 +1,6 @@
 /**
- * Live owner benchmark (a plain script, not `Deno.bench`; issue 5 "Benchmark"). Prints one
- * markdown table:
+ * Live owner benchmark (a plain script, not `Deno.bench`; figures in README "Performance").
+ * Prints one markdown table:
  *
  * - heap per idle owner: `Deno.memoryUsage().heapUsed` after a forced GC, before and after 10,000
  *   live sessions (one pending reminder, own agent, FIFO and owner each, and the session's

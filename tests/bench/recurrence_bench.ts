@@ -1,9 +1,9 @@
 /**
- * Issue 21's benchmark: the worst-case CPU of one `nextOccurrence` and one `catchUp` over the
- * accepted rule space (random rules from `schedule/_rrule_arbitrary_test.ts`, 10 zones, a fresh
- * compile per rule so the probe is counted too), and the owner's due-to-dispatch lateness with
- * 1,000 live recurring series falling due in the same minute (libSQL file). Prints figures; never
- * asserts timings.
+ * The recurrence benchmark (README "Performance"): the worst-case CPU of one `nextOccurrence`
+ * and one `catchUp` over the accepted rule space (random rules from
+ * `schedule/_rrule_arbitrary_test.ts`, 10 zones, a fresh compile per rule so the probe is counted
+ * too), and the owner's due-to-dispatch lateness with 1,000 live recurring series falling due in
+ * the same minute (libSQL file). Prints figures; never asserts timings.
  *
  * Run: `deno run -A tests/bench/recurrence_bench.ts` (≈ 1.5 minutes: it waits for a whole minute).
  *

@@ -155,7 +155,7 @@ export interface StoreVsRaw {
   readonly ratio: number;
   /** Median of the per-round ratios (a round's parts ran back to back). */
   readonly pairedRatio: number;
-  /** Median store / median batch baseline (the issue's original baseline). */
+  /** Median store / median batch baseline (the first baseline, `BEGIN IMMEDIATE … COMMIT`). */
   readonly batchRatio: number;
 }
 

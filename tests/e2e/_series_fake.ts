@@ -1,6 +1,6 @@
 /**
- * The issue 21 series routes, faked inside the browser with `page.route` over a real host, so
- * the page's controls can be driven in Chromium before the server side exists: the listed rows
+ * The series routes, faked inside the browser with `page.route` over a real host, so the page's
+ * controls can be driven in Chromium apart from the server side: the listed rows
  * of a daily series gain `paused`, `exdates` and a five-occurrence `preview` (fixed-offset zones
  * only), and `…/pause`, `…/resume`, `…/skip`, `…/update` and `…/history` answer as
  * docs/recurring.md "Host and page" says. Anything else goes to the real host.

@@ -1,8 +1,8 @@
 /**
- * Issue 13 and issue 12 item 8 against the real host process: session titles derived
+ * The page against the real host process (README "The page"): session titles derived
  * server-side from the log (forks name their parent) readable at 390 px, and the recurring
  * reminder lane ("remind me every minute to blink" fires twice as cards, snooze works, stop
- * ends it), which needs the schedule v2 server side (docs/recurring.md) from its own branch.
+ * ends it) over the schedule v2 server side (docs/recurring.md "Host and page").
  */
 import { equal, match, ok } from "node:assert/strict";
 import { until } from "./_api.ts";

@@ -1,10 +1,11 @@
 /**
- * Issue 8, real browser against a real host process: two tabs in different zones share one
- * session. A message from the New York tab steers the Berlin tab's running turn (queued, then
- * steering on the page); every `user-rpc` keeps its own tab's `clientTimeZone`; an implicit
- * local `at` is accepted for the Berlin tab and needs confirmation when New York's zone is
- * involved; retry and edit from the other tab keep the original message's zone; the stop button
- * cancels a running turn; persisted history after a SIGKILL restart still shows every zone.
+ * Real browser, real host process (docs/design.md "4. Session and request time-zone
+ * ownership"): two tabs in different zones share one session. A message from the New York tab
+ * steers the Berlin tab's running turn (queued, then steering on the page); every `user-rpc`
+ * keeps its own tab's `clientTimeZone`; an implicit local `at` is accepted for the Berlin tab and
+ * needs confirmation when New York's zone is involved; retry and edit from the other tab keep the
+ * original message's zone; the stop button cancels a running turn; persisted history after a
+ * SIGKILL restart still shows every zone.
  *
  * The model is a real OpenAI-compatible endpoint answering with the offline model behind a gate
  * (`_gated_model.ts`), so a turn can be held in its model call while the other tab acts.

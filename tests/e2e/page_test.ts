@@ -1,8 +1,8 @@
 /**
- * Issue 13, the built page against the fake API (`ui/testing/fake_api.ts`) in real Chromium:
- * browser notifications, scrolling that follows the user, the phone layout, accessibility
- * (axe-core, skip link, Escape, reduced motion), safe Markdown, and recurring cards with
- * snooze / stop (issue 12 item 8, against the contract in docs/recurring.md).
+ * The built page (README "The page") against the fake API (`ui/testing/fake_api.ts`) in real
+ * Chromium: browser notifications, scrolling that follows the user, the phone layout,
+ * accessibility (axe-core, skip link, Escape, reduced motion), safe Markdown, and recurring
+ * cards with snooze / stop (against the contract in docs/recurring.md "Host and page").
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { startFakeApi } from "../../ui/testing/fake_api.ts";

@@ -1,5 +1,5 @@
 /**
- * Issue 7, real browser against a real host process: reminders go through the whole tool
+ * Real browser, real host process (README "What it does"): reminders go through the whole tool
  * pipeline of the keyless offline model, render as durable cards from attached history, survive
  * reloads and SIGKILL restarts without a second delivery, and a deliberately missing model
  * adapter (`model: { kind: "none" }`) closes the follow-up turn with an error after the dispatch

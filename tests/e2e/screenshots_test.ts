@@ -1,5 +1,5 @@
 /**
- * Screenshots of the page's new states (issue 13) into `tests/e2e/screenshots/`: desktop and
+ * Screenshots of the page's states (README "The page") into `tests/e2e/screenshots/`: desktop and
  * 390 px, light and dark, English and Chinese, over one chat with a one-shot card, a recurring
  * card after a snooze, Markdown and a failed turn; plus the phone drawer and reminders sheet.
  */

@@ -1,12 +1,12 @@
 /**
- * Issue 21 "Deliver" 2–6, real browser against the real host: a daily reminder made by words is
+ * Series controls, real browser against the real host: a daily reminder made by words is
  * paused, resumed, has its next occurrence skipped (the preview shows it skipped) and its time
  * edited to 10:00 from the reminders panel (the preview follows), and its History lists what the
  * log says (created, paused, resumed, excluded, changed), in English and in Chinese
  * (docs/recurring.md "Host and page"). Then, at 390 px, the open Edit form fits the sheet.
  *
- * The first pair needs the issue 21 server routes (`…/pause`, `…/resume`, `…/skip`, `…/update`,
- * `…/history` and the listed `paused` and `preview`), built on their own branch. The second pair
+ * The first pair drives the host's own series routes (README "HTTP API": `…/pause`, `…/resume`,
+ * `…/skip`, `…/update`, `…/history` and the listed `paused` and `preview`). The second pair
  * runs the same steps with those routes faked in the browser over the real host
  * (`_series_fake.ts`), so the page side is checked on its own, and adds a refused edit: its
  * sentence in the UI language, never the code.
@@ -177,7 +177,7 @@ async function narrow(page: Page, name: string): Promise<void> {
 for (const c of CASES) {
   Deno.test({
     name:
-      `issue 21 (${c.lang}): pause, resume, skip next, edit to 10:00 and history from the panel`,
+      `series controls (${c.lang}): pause, resume, skip next, edit to 10:00 and history from the panel`,
     ignore: !HAS_CHROMIUM,
     fn: () =>
       withPage(c, async (page, host) => {
@@ -192,7 +192,7 @@ for (const c of CASES) {
 for (const c of CASES) {
   Deno.test({
     name:
-      `issue 21 page side (${c.lang}, routes faked in the browser): the same steps; a refused edit reads as a sentence`,
+      `series controls, page side (${c.lang}, routes faked in the browser): the same steps; a refused edit reads as a sentence`,
     ignore: !HAS_CHROMIUM,
     fn: () =>
       withPage(c, async (page, host) => {

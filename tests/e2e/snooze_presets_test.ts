@@ -1,5 +1,5 @@
 /**
- * Issue 21 "Deliver" 4, real browser against the real host: the reminders panel's snooze
+ * Real browser against the real host: the reminders panel's snooze
  * presets "Tomorrow morning" (09:00 tomorrow in the session's zone) and "Pick a time" (a date
  * and a time in that zone) move a one-time reminder, in English and in Chinese; the listed
  * target is the instant the zone gives (docs/recurring.md "Host and page").
@@ -38,7 +38,7 @@ function instant(date: string, time: string): string {
 
 for (const c of CASES) {
   Deno.test({
-    name: `issue 21 (${c.lang}): Tomorrow morning and Pick a time snooze a one-time reminder`,
+    name: `snooze presets (${c.lang}): Tomorrow morning and Pick a time snooze a one-time reminder`,
     ignore: !HAS_CHROMIUM,
     async fn() {
       const dataDir = await Deno.makeTempDir({ prefix: `chime-e2e-presets-${c.lang}-` });

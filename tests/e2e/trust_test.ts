@@ -1,6 +1,6 @@
 /**
- * Issue 13 item 1 ("stop/edit/cancel that mean what they say") in real Chromium against a real
- * host process, each lane asserted through the page and the durable API
+ * Stop, Edit and cancel that mean what they say (README "What it does") in real Chromium against
+ * a real host process, each lane asserted through the page and the durable API
  * (`GET /api/sessions/:id/reminders`, `GET /history`):
  *
  * 1. Cancel twice, English and Chinese: two reminders, two cancels by words ⇒ none active; each

@@ -1,7 +1,7 @@
 /**
- * Fuzz property of the configuration parser (issue 14): any `chime.jsonc` text and environment
- * either loads into a configuration that holds every documented invariant or fails with a
- * `ConfigError`; nothing else is thrown.
+ * Fuzz property of the configuration parser (README "Configuration"): any `chime.jsonc` text
+ * and environment either loads into a configuration that holds every documented invariant or
+ * fails with a `ConfigError`; nothing else is thrown.
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * Fuzz property of every route's body and parameter validation (issue 14), through
+ * Fuzz property of every route's body and parameter validation (README "HTTP API"), through
  * `app.request()` against a real in-memory libSQL store: no request is answered with a 5xx,
  * every refusal is a coded JSON error, and nothing invalid is ever accepted.
  *

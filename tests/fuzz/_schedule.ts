@@ -1,5 +1,5 @@
 /**
- * Fuzz properties of the pure schedule parts (issue 14): the `schedule/change` decoder and fold
+ * Fuzz properties of the pure schedule parts: the `schedule/change` decoder and fold
  * and the strict RFC 3339 parser. Stated so they survive new protocol versions
  * (docs/recurring.md): decoding never throws anything but `ScheduleError` and never accepts
  * what the encoder would not re-produce; the fold accepts only logs whose every

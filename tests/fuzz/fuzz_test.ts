@@ -1,5 +1,5 @@
 /**
- * 10,000 fuzz inputs in `deno task test` (issue 14): the same targets as `deno task fuzz`,
+ * 10,000 fuzz inputs in `deno task test`: the same targets as `deno task fuzz`,
  * which runs 1,000,000. A failure prints fast-check's seed and shrunk counterexample.
  *
  * @module

@@ -1,8 +1,8 @@
 /**
  * `deno task fuzz [TOTAL] [--seed N]`: 1,000,000 inputs by default through the schedule
  * decoder and fold, the RFC 3339 parser, the config parser and every route's body validation
- * (issue 14). Prints one line per target and exits non-zero on the first failure, with
- * fast-check's seed and shrunk counterexample.
+ * (README "How it behaves on failure", "Bad input"). Prints one line per target and exits
+ * non-zero on the first failure, with fast-check's seed and shrunk counterexample.
  *
  * @module
  */

@@ -1,8 +1,8 @@
 /**
- * A test stand-in for the storage fence of docs/long-sessions.md "Fenced appends" (the s11 half
- * of issue 16) over any backend: before a session's events are written, the token the host
- * holds is compared with `session_leases`; a difference (or no row) refuses the write with
- * code `lease_lost`. Two hosts in one process share one inner backend through two of these.
+ * A test stand-in for the storage fence of docs/long-sessions.md "Fenced appends" over any
+ * backend: before a session's events are written, the token the host holds is compared with
+ * `session_leases`; a difference (or no row) refuses the write with code `lease_lost`. Two hosts
+ * in one process share one inner backend through two of these.
  *
  * @module
  */
@@ -41,9 +41,7 @@ export function fencedBackend(
     })).rows[0];
     if (row === undefined || Number(row.token) !== token) {
       refused++;
-      // The contract's `SessionError` code `lease_lost` (not in this branch's code union yet).
-      const error = new SessionError("persistence_failed", `Cannot append: lease of ${id} lost`);
-      throw Object.assign(error, { code: "lease_lost" });
+      throw new SessionError("lease_lost", `Cannot append: lease of ${id} lost`);
     }
   };
   const own: Record<PropertyKey, unknown> = {

@@ -23,7 +23,7 @@ const LIMIT_MS = 50;
 
 /**
  * Rules that never occur, the slowest of 3,000 random ones to refuse here on a cold cache
- * (170–180 ms each when the probe ran to its end in one go), and the one of the issue report.
+ * (170–180 ms each when the probe ran to its end in one go), and the one first reported slow.
  */
 const NEVER: readonly { rrule: string; date: string; time: string; zone: string }[] = [
   {

@@ -1,5 +1,5 @@
 /**
- * Composition (issue 8 item 3): the web-schedule overlay starts the host from source (as
+ * Composition (README "Quick start"): the web-schedule overlay starts the host from source (as
  * `deno task dev` does) and from the built form (`deno task build`: the workspace bundled into
  * one module, run with `deno run` from another working directory); both pass the same keyless
  * main job.

@@ -1,8 +1,9 @@
 /**
- * Cancel through the HTTP route (issue 8): during a model call to a real OpenAI-compatible
- * endpoint, during a tool call, and during a pre-step hook (before `step/start`, which then
- * records nothing for that step); `409 no_running_turn` when idle, live or cold. The agent-level
- * rules are `agent/cancel_retry_test.ts`; these lanes prove the route drives them.
+ * Cancel through the HTTP route (README "HTTP API"): during a model call to a real
+ * OpenAI-compatible endpoint, during a tool call, and during a pre-step hook (before
+ * `step/start`, which then records nothing for that step); `409 no_running_turn` when idle, live
+ * or cold. The agent-level rules are `agent/cancel_retry_test.ts`; these lanes prove the route
+ * drives them.
  *
  * @module
  */

@@ -1,6 +1,7 @@
 /**
- * The security settings of `chime.jsonc` and their environment overrides (issue 14): allowed
- * hosts, the token, idle release and HTTP timeouts, with their defaults and clear refusals.
+ * The security settings of `chime.jsonc` and their environment overrides (README "Security",
+ * "Configuration"): allowed hosts, the token, idle release and HTTP timeouts, with their defaults
+ * and clear refusals.
  *
  * @module
  */

@@ -1,6 +1,6 @@
 /**
- * The real page in real Chromium under the host's security rules (issue 14): signed in by the
- * one-time URL or the login form, it creates a session, chats and streams with no Content
+ * The real page in real Chromium under the host's security rules (README "Security"): signed in
+ * by the one-time URL or the login form, it creates a session, chats and streams with no Content
  * Security Policy violation and no refused request. Skips with a printed reason without
  * `/usr/bin/chromium`.
  *

@@ -1,8 +1,8 @@
 /**
- * The smaller HTTP faults of issue 14 through `app.request()`: a body cut short or stalled is a
- * coded 4xx (never a 500 or a logged stack), an unexpected failure answers a generic 500 and is
- * logged once, and a 404 retry or edit never activates a cold session (its overdue reminder
- * does not fire).
+ * The smaller HTTP faults (README "How it behaves on failure") through `app.request()`: a body
+ * cut short or stalled is a coded 4xx (never a 500 or a logged stack), an unexpected failure
+ * answers a generic 500 and is logged once, and a 404 retry or edit never activates a cold
+ * session (its overdue reminder does not fire).
  *
  * @module
  */

@@ -1,8 +1,8 @@
 /**
- * Idle release (issue 14): a live session with no running turn, no open stream and no pending
- * reminder is made cold after the idle time; a session with a pending reminder stays live
- * (docs/design.md#decision: reminders run only while their session is live). Fake clock, real
- * schedule plugin.
+ * Idle release (README "How it behaves on failure"): a live session with no running turn, no
+ * open stream and no pending reminder is made cold after the idle time; a session with a pending
+ * reminder stays live (docs/design.md#decision: reminders run only while their session is live).
+ * Fake clock, real schedule plugin.
  *
  * @module
  */

@@ -1,8 +1,8 @@
 /**
- * Issue 16 in one process: two host runtimes over one shared backend and one lease table (the
- * storage fence stood in by {@linkcode FencedBackend}). A session live on A answers 409 with
- * A's URL on B; reads are served anywhere; a lease taken over turns the session cold on A with a
- * `session-lost` stream event, and A's appends are refused.
+ * Leases in one process (docs/deploy.md): two host runtimes over one shared backend and one
+ * lease table (the storage fence stood in by {@linkcode FencedBackend}). A session live on A
+ * answers 409 with A's URL on B; reads are served anywhere; a lease taken over turns the session
+ * cold on A with a `session-lost` stream event, and A's appends are refused.
  */
 import assert from "node:assert/strict";
 import { createClient } from "@libsql/client";

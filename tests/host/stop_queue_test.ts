@@ -1,5 +1,5 @@
 /**
- * Stop over HTTP (issue 13 "Stop does not stop"): the cancel answer and the durable
+ * Stop over HTTP (README "Contract notes"): the cancel answer and the durable
  * `turn/end.stoppedMessageIds` name the running request and the one queued behind it; no later
  * turn carries either out, and every later model call sees them as stopped.
  *

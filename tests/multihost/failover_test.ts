@@ -1,8 +1,8 @@
 /**
- * Issue 16 with real processes: three hosts on one shared file database. A session resumed on A
- * answers 409 with A's URL on B and C; A is killed with a reminder due in 5 s; once the lease
- * expired B takes the session, rebuilds its owner from the log and delivers the reminder once;
- * A restarted cannot write.
+ * Leases and failover with real processes (docs/deploy.md): three hosts on one shared file
+ * database. A session resumed on A answers 409 with A's URL on B and C; A is killed with a
+ * reminder due in 5 s; once the lease expired B takes the session, rebuilds its owner from the
+ * log and delivers the reminder once; A restarted cannot write.
  *
  * @module
  */

@@ -1,7 +1,7 @@
 /**
- * `201` of `POST /api/sessions` means the header is stored (issue 14): a real host is SIGKILLed
- * the moment the `201` status arrives, 20 times, and every acknowledged session is found after
- * the restart.
+ * `201` of `POST /api/sessions` means the header is stored (README "HTTP API"): a real host is
+ * SIGKILLed the moment the `201` status arrives, 20 times, and every acknowledged session is
+ * found after the restart.
  */
 import assert from "node:assert/strict";
 import { LibsqlBackend } from "@chime/session";

@@ -1,8 +1,8 @@
 /**
- * The host over damaged or strict storage (issue 14): a damaged session answers a coded
- * `storage_corrupt` (no stack) while the others keep serving; a `cwd` with a lone surrogate is
- * refused with nothing stored; every acknowledged message is followed by a `flushed` notice
- * without any schedule barrier.
+ * The host over damaged or strict storage (README "How it behaves on failure"): a damaged
+ * session answers a coded `storage_corrupt` (no stack) while the others keep serving; a `cwd`
+ * with a lone surrogate is refused with nothing stored; every acknowledged message is followed
+ * by a `flushed` notice without any schedule barrier.
  */
 import assert from "node:assert/strict";
 import { ScriptedModel } from "@chime/agent";

@@ -1,6 +1,7 @@
 /**
- * `host/main.ts` and storage (issue 14): `--check-storage` runs the doctor on the configured
- * store, and a read-only or already-written store fails startup with one clear line.
+ * `host/main.ts` and storage (README "How it behaves on failure"): `--check-storage` runs the
+ * doctor on the configured store, and a read-only or already-written store fails startup with
+ * one clear line.
  */
 import assert from "node:assert/strict";
 import { childEnv } from "../_env.ts";

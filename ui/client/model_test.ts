@@ -399,7 +399,7 @@ Deno.test("the session list pages with nextBefore; new, fork and the phone panel
   model[Symbol.dispose]();
 });
 
-Deno.test("a session owned by another host shows a link to it and opens no stream (issue 16)", async () => {
+Deno.test("a session owned by another host shows a link to it and opens no stream", async () => {
   const host = fakeHost(DEFAULT);
   host.logs.set("a", { events: [ev(0, "user-rpc", { text: "hi" })], views: {} });
   let owned = true;

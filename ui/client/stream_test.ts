@@ -107,7 +107,7 @@ Deno.test("a stream the browser closed (409 session_cold) resumes before it open
   stream[Symbol.dispose]();
 });
 
-Deno.test("a session-lost event closes the stream for good and names the owner (issue 16)", async () => {
+Deno.test("a session-lost event closes the stream for good and names the owner", async () => {
   const { win } = await loadedWindow(2);
   const sources: FakeSource[] = [];
   const owners: string[] = [];

@@ -40,7 +40,7 @@ const settle = async () => {
   for (let i = 0; i < 20; i++) await Promise.resolve();
 };
 
-Deno.test("pause, resume, skip, update and snooze-until post the issue 21 routes; outcomes follow", async () => {
+Deno.test("pause, resume, skip, update and snooze-until post their reminder routes; outcomes follow", async () => {
   const { panel, asked } = fakeHost();
   await panel.series("sch_1", "pause", "row:sch_1");
   equal(panel.outcomes.value.get("row:sch_1")?.state, "paused");
