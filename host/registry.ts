@@ -84,9 +84,11 @@ export const PLUGINS: Readonly<Record<string, RegistryEntry>> = {
     options: ["maxRemindersPerHour"],
     check: (options, where) =>
       checkWholeNumber(`${where}.maxRemindersPerHour`, options.maxRemindersPerHour, 1, 10_000),
-    create: (options) =>
+    create: (options, host) =>
       schedulePlugin({
         logger: pluginLogger("schedule"),
+        // The Upcoming start-up cache, derived from the logs (docs/upcoming.md).
+        ...(host.dataDir === undefined ? {} : { upcomingCacheDir: `${host.dataDir}/schedule` }),
         ...(options.maxRemindersPerHour === undefined
           ? {}
           : { maxRemindersPerHour: options.maxRemindersPerHour as number }),

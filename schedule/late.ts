@@ -18,6 +18,14 @@
  * `session/opened` / `session/closed` pair (not written today) would tighten `closed` and tell
  * it from a host that was down with no turn running.
  *
+ * This is the one cause computation: the history route (`./web.ts`) and the card's
+ * presentation (`./presentation.ts`) both call {@linkcode lateCause}. Only the events within
+ * {@linkcode LATE_CONTEXT_BEFORE} before and {@linkcode LATE_CONTEXT_AFTER} after the dispatch
+ * count, whatever else a caller passes, so a sparse window and the dense log give the same cause.
+ * A card is built when its dispatch is durable, before the `followup` that follows it, so it
+ * passes the events before the dispatch only: it can name every cause but `hourly-limit`, which
+ * the history names (docs/upcoming.md "Why it was late").
+ *
  * @module
  */
 import type { SessionEvent } from "@chime/session/event";
@@ -105,6 +113,9 @@ export function lateCause(
   if ((entry.latenessMs ?? 0) < OVERDUE_THRESHOLD_MS) return undefined;
   const due = Date.parse(entry.occurrenceAt);
   const dispatchAt = entry.at;
+  const lo = entry.seq - LATE_CONTEXT_BEFORE;
+  const hi = entry.seq + LATE_CONTEXT_AFTER;
+  const near = events.filter((e) => e.seq >= lo && e.seq <= hi);
   const make = (
     kind: LateCause["kind"],
     from: string,
@@ -129,7 +140,7 @@ export function lateCause(
     }[kind];
     return { kind, from, until, ms, text, seqs };
   };
-  const after = events.filter((e) => e.seq > entry.seq);
+  const after = near.filter((e) => e.seq > entry.seq);
   const coalesced = after.find((e) => {
     if (e.type !== "followup") return false;
     const frame = frameOf(e);
@@ -138,7 +149,7 @@ export function lateCause(
   if (coalesced !== undefined) {
     return make("hourly-limit", entry.occurrenceAt, dispatchAt, [entry.seq, coalesced.seq]);
   }
-  const before = events.filter((e) => e.seq < entry.seq);
+  const before = near.filter((e) => e.seq < entry.seq);
   // The turn open at the occurrence, if any.
   let open: SessionEvent | undefined;
   let last: SessionEvent | undefined;

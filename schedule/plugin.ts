@@ -43,6 +43,11 @@ export interface SchedulePluginOptions {
    * @default {@linkcode storeReader} of the agent's store (its `readByType` index when it has one)
    */
   readonly readChanges?: ScheduleChangeReader;
+  /**
+   * The folder of the Upcoming projection's start-up cache (docs/upcoming.md "The start-up
+   * cache"; the host passes `<dataDir>/schedule`). @default none: every start reads the logs
+   */
+  readonly upcomingCacheDir?: string;
 }
 
 function install(scope: AgentScope, options: SchedulePluginOptions): void | Promise<void> {
@@ -131,7 +136,9 @@ export function schedulePlugin(options: SchedulePluginOptions = {}): Plugin {
     endSession: async (target) => {
       await endSchedules(target, options.readChanges);
     },
-    web: scheduleWeb(),
+    web: scheduleWeb(
+      options.upcomingCacheDir === undefined ? {} : { upcomingCacheDir: options.upcomingCacheDir },
+    ),
     logCheck: scheduleLogCheck,
   };
 }

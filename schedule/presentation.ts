@@ -26,52 +26,31 @@ import {
   type SnoozeOf,
 } from "./protocol.ts";
 import { describeRule, type OccurrencePreview, previewOccurrences } from "./recurrence.ts";
+import { OVERDUE_THRESHOLD_MS } from "./frame.ts";
+import { LATE_CONTEXT_BEFORE, type LateCause, lateCause } from "./late.ts";
 
 /** How many occurrences after a delivered one a recurring card previews. */
 const CARD_PREVIEW = 5;
 
 /**
- * From this lateness on (ms) a card says its delivery was late. A live, idle session delivers
- * within about a second of the due time (docs/recurring.md "Delivery": the clock check runs every
- * second), so a minute late means the session was closed then, or a turn held it.
+ * From this lateness on (ms) a card says its delivery was late: the frame's `overdue` threshold
+ * (`OVERDUE_THRESHOLD_MS`, `./frame.ts`). A live, idle session delivers within about a second of
+ * the due time (docs/recurring.md "Delivery": the clock check runs every second), so a minute late
+ * means something held it; {@linkcode Lateness.cause} says what, from the log (`./late.ts`).
  */
-export const LATE_AFTER_MS = 60_000;
+export const LATE_AFTER_MS: number = OVERDUE_THRESHOLD_MS;
 
-/** Why a delivery was late, read from the log (docs/recurring.md "Host and page"). */
+/** How late a delivery was, and why as far as the log before its dispatch tells. */
 export interface Lateness {
   /** Dispatch time minus the occurrence, ms (≥ {@linkcode LATE_AFTER_MS}). */
   readonly ms: number;
   /**
-   * `busy`: a turn started or ended between the occurrence and the dispatch (the session was
-   * live and the reminder waited for the turn); `closed`: nothing ran in between, so the session
-   * was closed (cold) at its time and the reminder was delivered when it opened again.
+   * Why, from log facts only (`lateCause` of `./late.ts` over the events before the dispatch):
+   * `closed`, `host-down` or `busy` with the stretch that held it; absent when those events hold
+   * no fact (e.g. a turn longer than the window). `hourly-limit` is read from the `followup`
+   * after the dispatch, so only the reminder's history names it.
    */
-  readonly while: "closed" | "busy";
-}
-
-/**
- * The lateness of a dispatch, when it is late.
- *
- * @param occurrenceAt the delivered occurrence, UTC RFC 3339
- * @param dispatchedAt the dispatch event's `at`, UTC RFC 3339
- * @param lastTurnAt the `at` of the latest `turn/start` or `turn/end` before the dispatch
- * @returns the lateness, or `undefined` under {@linkcode LATE_AFTER_MS}
- */
-export function latenessOf(
-  occurrenceAt: string,
-  dispatchedAt: string,
-  lastTurnAt: string | undefined,
-): Lateness | undefined {
-  const due = Date.parse(occurrenceAt);
-  const ms = Date.parse(dispatchedAt) - due;
-  if (!(ms >= LATE_AFTER_MS)) return undefined;
-  const busy = lastTurnAt !== undefined && Date.parse(lastTurnAt) >= due;
-  return { ms, while: busy ? "busy" : "closed" };
-}
-
-/** Whether an event starts or ends a turn (what {@linkcode latenessOf} reads). */
-export function isTurnEdge(event: { readonly type: string }): boolean {
-  return event.type === "turn/start" || event.type === "turn/end";
+  readonly cause?: LateCause;
 }
 
 /** What a reminder receipt shows. */
@@ -188,10 +167,8 @@ export function scheduleReminderPresentations(
   // Excluded occurrences per id, kept as the fold keeps them (`carryOver` in _apply.ts).
   const excluded = new Map<ScheduleId, readonly string[]>();
   const receipts = new Map<number, ReminderPresentation>();
-  let lastTurnAt: string | undefined;
-  for (const event of events) {
+  for (const [index, event] of events.entries()) {
     if (event.seq > through) break;
-    if (isTurnEdge(event)) lastTurnAt = event.at;
     if (event.type !== SCHEDULE_CHANGE) continue;
     const change = tryDecodeScheduleChange(event.data);
     if (change?.op === "create" || change?.op === "update") {
@@ -207,12 +184,44 @@ export function scheduleReminderPresentations(
       const record = (event.seq >= seedLength ? nearestOwn : nearest).get(change.id);
       if (record !== undefined) {
         const shown = receipt(record, change, excluded.get(change.id));
-        const late = latenessOf(shown.occurrenceAt, event.at, lastTurnAt);
+        const late = latenessAt(header, events, index, shown, change.id);
         receipts.set(event.seq, late === undefined ? shown : { ...shown, late });
       }
     }
   }
   return receipts;
+}
+
+/**
+ * The lateness of the dispatch at `events[index]`, its cause read by `lateCause` (`./late.ts`)
+ * from the events before it within its window (own dispatches: none below `seedLength`).
+ */
+function latenessAt(
+  header: SessionHeader,
+  events: readonly SessionEvent[],
+  index: number,
+  shown: ReminderPresentation,
+  id: ScheduleId,
+): Lateness | undefined {
+  const dispatch = events[index]!;
+  const ms = Date.parse(dispatch.at) - Date.parse(shown.occurrenceAt);
+  if (!(ms >= LATE_AFTER_MS)) return undefined;
+  const seedLength = foldStart(header);
+  const floor = Math.max(
+    dispatch.seq - LATE_CONTEXT_BEFORE,
+    dispatch.seq >= seedLength ? seedLength : 0,
+  );
+  let lo = index;
+  while (lo > 0 && events[lo - 1]!.seq >= floor) lo--;
+  const entry = {
+    seq: dispatch.seq,
+    at: dispatch.at,
+    kind: "delivered" as const,
+    occurrenceAt: shown.occurrenceAt,
+    latenessMs: ms,
+  };
+  const cause = lateCause(entry, id, events.slice(lo, index + 1), header.timeZone ?? "UTC");
+  return cause === undefined ? { ms } : { ms, cause };
 }
 
 /**
@@ -273,3 +282,4 @@ export type { SessionEvent } from "@chime/session/event";
 export type { SessionHeader } from "@chime/session/header";
 export type { SessionLineage } from "@chime/session/header";
 export type { OccurrencePreview } from "./recurrence.ts";
+export type { LateCause } from "./late.ts";

@@ -13,12 +13,27 @@ import type { WebHost } from "@chime/contract";
 import type { SessionHeader } from "@chime/session";
 import type { SessionEvent } from "@chime/session";
 import { foldSession, foldStart } from "./fold.ts";
-import { LiveSchedule } from "./live.ts";
-import { isPaused, scheduledAtMs, type ScheduleId, type ScheduleRecord } from "./protocol.ts";
-import { readStoredChanges, storeReader } from "./reader.ts";
-import { type ActiveReminder, activeReminder } from "./reminders.ts";
-import { DELIVERY_MODE, scheduleValue } from "./value.ts";
+import type { ScheduleId, ScheduleRecord } from "./protocol.ts";
+import { readStoredChanges } from "./reader.ts";
+import type { ActiveReminder } from "./reminders.ts";
+import { DELIVERY_MODE } from "./value.ts";
 import { SCHEDULE_CHANGE } from "./protocol.ts";
+import { type CachedPart, type CachedRows, readCacheMeta, writeCache } from "./_upcoming_cache.ts";
+import {
+  add,
+  byKey,
+  type Candidate,
+  decodeCursor,
+  encodeCursor,
+  firstAfter,
+  keyFor,
+  liveCandidates,
+  localTime,
+  present,
+  reminderZone,
+} from "./_upcoming_rows.ts";
+
+export { decodeCursor, localTime, reminderZone };
 
 /** Default and largest page size of {@linkcode UpcomingProjection.page}. */
 export const UPCOMING_LIMIT = { default: 50, max: 200 } as const;
@@ -71,100 +86,24 @@ export interface UpcomingQuery {
 }
 
 /** One session's part: its header and its durable active records, at a stored length. */
-interface Part {
-  readonly header: SessionHeader;
-  readonly length: number;
-  readonly active: readonly ScheduleRecord[];
+type Part = CachedPart;
+
+/** The start-up cache in use: its parts count unless `skip` names their session. */
+interface Snapshot {
+  readonly lengths: ReadonlyMap<string, number>;
+  readonly rows: CachedRows;
+  /** Sessions whose cached part is not used: read again, live, or gone from storage. */
+  readonly skip: Set<string>;
 }
 
-/** A row before it is presented: its sort key and where it comes from. */
-interface Candidate {
-  readonly key: number;
-  readonly sessionId: string;
-  readonly record: ScheduleRecord;
-  readonly header: SessionHeader;
-  readonly live: boolean;
-}
+/** Parts in the cache whose length moved beyond this many are read by one scan instead. */
+const STALE_SCAN = 256;
 
-/** Paused series sort after every dated reminder. */
-const PAUSED_KEY = Number.MAX_SAFE_INTEGER;
-
-/**
- * An opaque page cursor: the last row's sort key, session id and reminder id.
- *
- * @param c the last row of a page
- * @returns base64url text
- */
-function encodeCursor(c: Candidate): string {
-  const text = JSON.stringify([c.key, c.sessionId, c.record.id]);
-  return btoa(text).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
-}
-
-/**
- * Reads a cursor back.
- *
- * @param text a `nextCursor`
- * @returns the key, or `undefined` for text that is not one
- */
-export function decodeCursor(text: string): [number, string, string] | undefined {
-  try {
-    const value = JSON.parse(atob(text.replaceAll("-", "+").replaceAll("_", "/")));
-    const ok = Array.isArray(value) && value.length === 3 && Number.isSafeInteger(value[0]) &&
-      typeof value[1] === "string" && typeof value[2] === "string";
-    return ok ? value as [number, string, string] : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function compare(a: Candidate, b: readonly [number, string, string]): number {
-  return a.key - b[0] || (a.sessionId < b[1] ? -1 : a.sessionId > b[1] ? 1 : 0) ||
-    (a.record.id < b[2] ? -1 : a.record.id > b[2] ? 1 : 0);
-}
-
-function keyOf(c: Candidate): [number, string, string] {
-  return [c.key, c.sessionId, c.record.id];
-}
-
-/**
- * The local wall time of an instant in a zone.
- *
- * @param ms epoch ms (UTC)
- * @param timeZone an IANA zone
- * @returns `{ local: 'YYYY-MM-DDTHH:MM', timeZone, offset: '±HH:MM' }`
- */
-export function localTime(
-  ms: number,
-  timeZone: string,
-): { local: string; timeZone: string; offset: string } {
-  const zoned = Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO(timeZone);
-  const local = zoned.toPlainDateTime().toString({ smallestUnit: "minute" });
-  return { local, timeZone, offset: zoned.offset.slice(0, 6) };
-}
-
-/** The zone a reminder's time is shown in: the series' zone, the session's, else UTC. */
-export function reminderZone(record: ScheduleRecord, header: SessionHeader): string {
-  return record.kind === "recurring" ? record.timeZone : header.timeZone ?? "UTC";
-}
+/** The cache is written again at most this often (ms), after a part changed. */
+export const CACHE_SAVE_MS = 60_000;
 
 /** How often shared storage's stored lengths are polled (ms), off the request path: other hosts' writes. */
 export const REVALIDATE_MS = 2_000;
-
-function byKey(a: Candidate, b: Candidate): number {
-  return compare(a, keyOf(b));
-}
-
-/** The index of the first candidate after `key` in an ascending array. */
-function firstAfter(sorted: readonly Candidate[], key: readonly [number, string, string]): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (compare(sorted[mid]!, key) <= 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 /**
  * The cross-session projection of one store (docs/upcoming.md). One instance per store; it
@@ -176,6 +115,21 @@ function firstAfter(sorted: readonly Candidate[], key: readonly [number, string,
  */
 export class UpcomingProjection implements Disposable {
   readonly #parts = new Map<string, Part>();
+  readonly #cacheDir: string | undefined;
+  #snapshot: Snapshot | undefined;
+  #materializing: Promise<void> | undefined;
+  #dirty = false;
+  #savedAt = -Infinity;
+
+  /**
+   * A projection of one store, empty until {@linkcode UpcomingProjection.warm}.
+   *
+   * @param options `cacheDir`: the folder of the start-up cache (docs/upcoming.md "The start-up
+   *   cache"), @default none: every start reads the logs
+   */
+  constructor(options: { readonly cacheDir?: string } = {}) {
+    this.#cacheDir = options.cacheDir;
+  }
   #sorted: Candidate[] | undefined;
   #subscription: Disposable | undefined;
   readonly #watch = new Set<string>();
@@ -197,9 +151,10 @@ export class UpcomingProjection implements Disposable {
     const { store } = host;
     this.#subscription ??= store.onLive((session) => {
       this.#watch.add(session.id);
+      this.#snapshot?.skip.add(session.id);
       if (this.#parts.delete(session.id)) this.#sorted = undefined;
     });
-    this.#warming ??= this.#readAll(store).catch(() => {
+    this.#warming ??= this.#start(store).catch(() => {
       this.#warming = undefined;
     });
     if (host.sharedStorage && this.#poll === undefined) {
@@ -234,15 +189,27 @@ export class UpcomingProjection implements Disposable {
       throw new RangeError("Cannot list reminders: cursor is not one this list gave");
     }
     const now = host.store.clock.now();
+    // A later page seeks by its cursor: that needs every part in memory.
+    if (after !== undefined) await this.#materialize(host);
     const cold = await this.#cold(host);
     const live = (await liveCandidates(host)).sort(byKey);
     const picked: Candidate[] = [];
     let i = after === undefined ? 0 : firstAfter(cold, after);
     let j = after === undefined ? 0 : firstAfter(live, after);
-    while (picked.length <= limit && (i < cold.length || j < live.length)) {
+    // The first page after a start with a verified cache: its rows, read only as far as needed.
+    const cached = this.#cachedFrom();
+    let k = await cached?.(0);
+    while (picked.length <= limit) {
       const a = cold[i];
       const b = live[j];
-      const c = b === undefined || (a !== undefined && byKey(a, b) < 0) ? cold[i++]! : live[j++]!;
+      const d = k?.candidate;
+      let c = a;
+      if (c === undefined || (b !== undefined && byKey(b, c) < 0)) c = b;
+      if (c === undefined || (d !== undefined && byKey(d, c) < 0)) c = d;
+      if (c === undefined) break;
+      if (c === a) i++;
+      else if (c === b) j++;
+      else k = await cached!(k!.next);
       if (query.before !== undefined && c.key >= query.before) break;
       picked.push(c);
     }
@@ -266,6 +233,7 @@ export class UpcomingProjection implements Disposable {
   async records(
     host: Pick<WebHost, "store" | "durableLength" | "sharedStorage">,
   ): Promise<{ header: SessionHeader; record: ScheduleRecord; live: boolean }[]> {
+    await this.#materialize(host);
     return [...await this.#cold(host), ...await liveCandidates(host)];
   }
 
@@ -283,7 +251,105 @@ export class UpcomingProjection implements Disposable {
     const own = events.filter((e) => e.seq >= from && e.seq < length);
     const active = header.delegationDepth > 0 ? [] : [...foldSession(header, own).active.values()];
     this.#parts.set(header.id, { header, length, active });
+    this.#snapshot?.skip.add(header.id);
     this.#sorted = undefined;
+    this.#dirty = true;
+  }
+
+  /**
+   * The start: the cache when there is one whose parts the stored lengths confirm (the parts
+   * whose length moved, or that it lacks, read again from the log), else one pass over the store;
+   * then the cache is written.
+   */
+  async #start(store: WebHost["store"]): Promise<void> {
+    const meta = this.#cacheDir === undefined ? undefined : await readCacheMeta(this.#cacheDir);
+    if (meta !== undefined) {
+      const stored = await store.storedLengths();
+      // Sessions live before the projection followed the store (`onLive` notes the later ones)
+      // are shown from their live state, and read again once cold.
+      const skip = new Set(store.liveSessions().map((session) => session.id));
+      for (const id of skip) this.#watch.add(id);
+      for (const [id, length] of meta.lengths) if (stored.get(id) !== length) skip.add(id);
+      const stale = [...stored.keys()].filter((id) => meta.lengths.get(id) !== stored.get(id));
+      if (stale.length <= STALE_SCAN) {
+        this.#snapshot = { lengths: meta.lengths, rows: meta.rows, skip };
+        for (const id of stale) if (store.live(id) === undefined) await this.#read(store, id);
+        this.#save(store);
+        return;
+      }
+    }
+    await this.#readAll(store);
+    this.#save(store, true);
+  }
+
+  /**
+   * Writes the cache (synchronously: no write outlives the call) when parts changed since the
+   * last write, at most every {@linkcode CACHE_SAVE_MS} unless `now`. While a cache is in use
+   * its parts are not all in memory: nothing is written (the next start reads again only what
+   * moved). A failed write costs the next start its speed, nothing else, so it is not raised.
+   */
+  #save(store: WebHost["store"], now = false): void {
+    if (this.#cacheDir === undefined || this.#snapshot !== undefined || !this.#dirty) return;
+    const at = store.clock.now();
+    if (!now && at - this.#savedAt < CACHE_SAVE_MS) return;
+    this.#savedAt = at;
+    this.#dirty = false;
+    try {
+      writeCache(this.#cacheDir, this.#parts, keyFor);
+    } catch {
+      // A derived cache: see the method comment.
+    }
+  }
+
+  /**
+   * A reader of the cache's candidates in list order from row `i`, skipping the sessions
+   * whose cached part is not used (read again, live, gone).
+   */
+  #cachedFrom():
+    | ((i: number) => Promise<{ candidate: Candidate; next: number } | undefined>)
+    | undefined {
+    const snapshot = this.#snapshot;
+    if (snapshot === undefined) return undefined;
+    return async (i) => {
+      for (;; i++) {
+        const row = await snapshot.rows.row(i);
+        if (row === undefined) return undefined;
+        const id = row.header.id;
+        if (snapshot.skip.has(id)) continue;
+        const { key, header, record } = row;
+        return { candidate: { key, sessionId: id, record, header, live: false }, next: i + 1 };
+      }
+    };
+  }
+
+  /** Moves every used part of the cache into memory (a later page, the feed, a poll). */
+  async #materialize(host: Pick<WebHost, "store">): Promise<void> {
+    const snapshot = this.#snapshot;
+    if (snapshot === undefined) return;
+    this.#materializing ??= (async () => {
+      const active = new Map<string, ScheduleRecord[]>();
+      const headers = new Map<string, SessionHeader>();
+      for (const { header, record } of await snapshot.rows.all()) {
+        headers.set(header.id, header);
+        const list = active.get(header.id);
+        if (list === undefined) active.set(header.id, [record]);
+        else list.push(record);
+      }
+      for (const [id, length] of snapshot.lengths) {
+        if (snapshot.skip.has(id) || this.#parts.has(id)) continue;
+        this.#parts.set(id, { header: headers.get(id), length, active: active.get(id) ?? [] });
+      }
+      this.#snapshot = undefined;
+      this.#sorted = undefined;
+      this.#save(host.store);
+    })().catch(async () => {
+      // A cache that cannot be read whole: read the logs instead.
+      this.#snapshot = undefined;
+      await this.#readAll(host.store);
+    }).finally(() => {
+      this.#materializing = undefined;
+    });
+    await this.#materializing;
   }
 
   /**
@@ -307,6 +373,7 @@ export class UpcomingProjection implements Disposable {
 
   /** Shared storage: re-reads the parts whose stored length moved (other hosts' writes). */
   async #revalidate(store: WebHost["store"]): Promise<void> {
+    await this.#materialize({ store });
     const lengths = await store.storedLengths();
     for (const [id, part] of this.#parts) {
       if (lengths.get(id) !== part.length) {
@@ -337,6 +404,7 @@ export class UpcomingProjection implements Disposable {
         this.#refreshing = undefined;
       });
       await this.#refreshing;
+      this.#save(store);
     }
     // A part of a session that is live now is shown from its live state instead.
     for (const id of this.#parts.keys()) {
@@ -347,69 +415,13 @@ export class UpcomingProjection implements Disposable {
     }
     if (this.#sorted === undefined) {
       const rows: Candidate[] = [];
-      for (const [id, part] of this.#parts) add(rows, id, part.header, part.active, false);
+      for (const [id, part] of this.#parts) {
+        if (part.header !== undefined) add(rows, id, part.header, part.active, false);
+      }
       this.#sorted = rows.sort(byKey);
     }
     return this.#sorted;
   }
-}
-
-function add(
-  out: Candidate[],
-  sessionId: string,
-  header: SessionHeader,
-  records: Iterable<ScheduleRecord>,
-  live: boolean,
-): void {
-  for (const record of records) {
-    const key = isPaused(record) ? PAUSED_KEY : scheduledAtMs(record);
-    out.push({ key, sessionId, record, header, live });
-  }
-}
-
-/** The live root sessions' rows, from their durable state (below the watermark). */
-async function liveCandidates(
-  host: Pick<WebHost, "store" | "durableLength">,
-): Promise<Candidate[]> {
-  const { store } = host;
-  const out: Candidate[] = [];
-  for (const session of store.liveSessions()) {
-    if (session.header.delegationDepth > 0) continue;
-    const durable = host.durableLength(session);
-    const active = LiveSchedule.of(session)?.activeAt(durable);
-    if (active !== undefined) {
-      add(out, session.id, session.header, active.values(), true);
-      continue;
-    }
-    const from = session.header.seedLength ?? 0;
-    const events = await storeReader(store)(session, { from, to: Math.max(from, durable) });
-    add(out, session.id, session.header, foldSession(session.header, events).active.values(), true);
-  }
-  return out;
-}
-
-async function present(
-  host: Pick<WebHost, "sessionTitle">,
-  c: Candidate,
-  now: number,
-): Promise<UpcomingEntry> {
-  const reminder = activeReminder(scheduleValue(c.record, now));
-  const state: UpcomingState = reminder.paused
-    ? "paused"
-    : reminder.status === "overdue"
-    ? "overdue"
-    : c.live
-    ? "live"
-    : "cold";
-  const title = host.sessionTitle === undefined ? null : await host.sessionTitle(c.header);
-  return {
-    sessionId: c.sessionId,
-    sessionTitle: title,
-    live: c.live,
-    state,
-    next: localTime(Date.parse(reminder.scheduledAt), reminderZone(c.record, c.header)),
-    reminder,
-  };
 }
 
 // Types in the signatures above, re-exported for documentation.

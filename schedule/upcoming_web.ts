@@ -149,11 +149,13 @@ function noLinks(): Response {
 /**
  * The routes across sessions and the session feed route of the schedule plugin.
  *
+ * @param options `cacheDir`: the Upcoming projection's start-up cache folder
+ *   (docs/upcoming.md "The start-up cache"), @default none
  * @returns `{ apiRoutes, sessionRoutes, warm, onDeleted }` (`warm` starts reading the
  *   projection at host start, `PluginWeb.warm`; `onDeleted` revokes a deleted session's feed
  *   key, `PluginWeb.onDeleted`)
  */
-export function upcomingRoutes(): {
+export function upcomingRoutes(options: { readonly cacheDir?: string } = {}): {
   apiRoutes: ApiRoute[];
   sessionRoutes: SessionRoute[];
   warm(host: WebHost): void;
@@ -162,7 +164,7 @@ export function upcomingRoutes(): {
   const projections = new WeakMap<object, UpcomingProjection>();
   const projection = (host: WebHost) => {
     let found = projections.get(host.store);
-    if (found === undefined) projections.set(host.store, found = new UpcomingProjection());
+    if (found === undefined) projections.set(host.store, found = new UpcomingProjection(options));
     return found;
   };
   const upcoming: ApiRoute = {

@@ -9,7 +9,12 @@ import type { ContextScan, EventView, ViewSource } from "@chime/contract";
 import type { SessionEvent, SessionHeader } from "@chime/session";
 import { tryDecodeScheduleChange } from "./decoder.ts";
 import { foldStart } from "./fold.ts";
-import { isTurnEdge, scheduleChangeView, scheduleReminderPresentations } from "./presentation.ts";
+import { LATE_CONTEXT_BEFORE } from "./late.ts";
+import {
+  LATE_AFTER_MS,
+  scheduleChangeView,
+  scheduleReminderPresentations,
+} from "./presentation.ts";
 import { SCHEDULE_CHANGE } from "./protocol.ts";
 
 /**
@@ -21,39 +26,45 @@ import { SCHEDULE_CHANGE } from "./protocol.ts";
  */
 function dispatchContext(header: SessionHeader, gated: readonly SessionEvent[]): ContextScan {
   const seedLength = foldStart(header);
+  // A recurring dispatch names its occurrence, so whether it is late is known here; a one-shot's
+  // occurrence is its create's, found further back, so its window is kept in case.
+  const windows: number[] = [];
   let pending = gated.flatMap((event) => {
     const change = tryDecodeScheduleChange(event.data);
-    return change?.op === "dispatch"
-      ? [{ seq: event.seq, id: change.id, own: event.seq >= seedLength }]
-      : [];
+    if (change?.op !== "dispatch") return [];
+    const occurrenceAt = "occurrenceAt" in change ? change.occurrenceAt : undefined;
+    if (
+      occurrenceAt === undefined || Date.parse(event.at) - Date.parse(occurrenceAt) >= LATE_AFTER_MS
+    ) {
+      windows.push(event.seq);
+    }
+    return [{ seq: event.seq, id: change.id, own: event.seq >= seedLength }];
   });
-  // The nearest turn edge before each dispatch tells a late card why it was late
-  // (`latenessOf`): the scan runs backwards, so an edge serves every dispatch after it that has
-  // none yet; `waiting` is the newest dispatch still without one.
-  const dispatches = pending.map((p) => p.seq);
-  let waiting = Math.max(-1, ...dispatches);
+  // A late card's cause reads the events just before its dispatch (`lateCause`, `./late.ts`):
+  // keep every event within LATE_CONTEXT_BEFORE of a dispatch that may be late; the scan runs backwards, so it
+  // is done once it is below the lowest window and every create was found.
+  const lowest = Math.min(...windows) - LATE_CONTEXT_BEFORE;
+  let reached = Infinity;
   return {
     offer(event) {
-      if (isTurnEdge(event) && event.seq < waiting) {
-        waiting = Math.max(-1, ...dispatches.filter((seq) => seq < event.seq));
-        return true;
-      }
+      reached = event.seq;
+      const near = windows.some((d) => event.seq < d && event.seq >= d - LATE_CONTEXT_BEFORE);
       // Below the boundary an own dispatch can no longer pair: it has no receipt.
       if (event.seq < seedLength) pending = pending.filter((p) => !p.own);
-      if (event.type !== SCHEDULE_CHANGE || pending.length === 0) return false;
+      if (event.type !== SCHEDULE_CHANGE || pending.length === 0) return near;
       const change = tryDecodeScheduleChange(event.data);
       // An exclusion before a dispatch shapes that card's preview: keep it.
       if (change?.op === "exclude") {
-        return pending.some((p) => p.id === change.id && p.seq > event.seq);
+        return near || pending.some((p) => p.id === change.id && p.seq > event.seq);
       }
       // An update pairs like the create it replaces (`./presentation.ts`).
-      if (change?.op !== "create" && change?.op !== "update") return false;
+      if (change?.op !== "create" && change?.op !== "update") return near;
       const before = pending.length;
       pending = pending.filter((p) => p.id !== change.record.id || p.seq <= event.seq);
-      return pending.length < before;
+      return near || pending.length < before;
     },
     get done() {
-      return pending.length === 0;
+      return pending.length === 0 && reached <= lowest;
     },
   };
 }

@@ -369,10 +369,14 @@ async function sessionCounts(host: WebHost, id: string): Promise<SessionCounts |
  * console.assert(web.renderer === "@chime/ui/schedule");
  * ```
  *
+ * @param options `upcomingCacheDir`: the folder of the Upcoming start-up cache
+ *   (docs/upcoming.md "The start-up cache"), @default none: every start reads the logs
  * @returns routes, views, renderer and panel
  */
-export function scheduleWeb(): PluginWeb {
-  const extra = upcomingRoutes();
+export function scheduleWeb(options: { readonly upcomingCacheDir?: string } = {}): PluginWeb {
+  const extra = upcomingRoutes(
+    options.upcomingCacheDir === undefined ? {} : { cacheDir: options.upcomingCacheDir },
+  );
   return {
     routes: [
       list,

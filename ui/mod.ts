@@ -67,6 +67,7 @@ export type {
   HistoryEntry,
   HistoryKind,
   HistoryPage,
+  LateWire,
   OccurrencePreview,
   PreviewOccurrenceWire,
   RecurringPresentation,

@@ -36,9 +36,28 @@ export interface ReminderPresentation {
   readonly snoozeOf?: SnoozeOfWire;
   /**
    * Set when the dispatch came a minute or more after the occurrence: by how much (ms) and why,
-   * read from the log (`closed`: the session was closed at its time; `busy`: a turn held it).
+   * from the log's facts before the dispatch (`lateCause`, `schedule/late.ts`): `closed` (the
+   * session was closed from `from` to `until`), `host-down`, `busy` (a turn ran for `ms`),
+   * `hourly-limit`; no `cause` when those facts tell nothing.
    */
-  readonly late?: { readonly ms: number; readonly while: "closed" | "busy" };
+  readonly late?: LateWire;
+}
+
+/**
+ * A card's lateness as the host presents it (`Lateness` of `@chime/schedule/presentation`): how
+ * late (ms) and, when the log before the dispatch tells, why (`LateCause` of `schedule/late.ts`,
+ * its stretch in UTC; `ms` is `until − from`).
+ */
+export interface LateWire {
+  /** Dispatch time minus the occurrence, ms. */
+  readonly ms: number;
+  /** Why, from log facts only. */
+  readonly cause?: {
+    readonly kind: "closed" | "host-down" | "busy" | "hourly-limit";
+    readonly from: string;
+    readonly until: string;
+    readonly ms: number;
+  };
 }
 
 /** How a recurring reminder repeats, as the host presents it (docs/recurring.md). */
@@ -70,6 +89,8 @@ export type PreviewOccurrenceWire = OccurrencePreview;
 export type ReminderHistoryEntryWire = Omit<HistoryEntry, "snoozeId"> & {
   /** The snooze record of the chain the entry concerns (a plain string on the wire). */
   readonly snoozeId?: string;
+  /** A late delivery's cause (`lateCause`, `schedule/late.ts`; the history reads the followup too). */
+  readonly cause?: LateWire["cause"];
 };
 
 /** The body of `POST /api/sessions/:id/reminders/:rid/update`: only the fields that change. */

@@ -23,6 +23,7 @@ import {
   SELECT_EVENTS,
   SELECT_HEADERS,
   SELECT_LENGTHS,
+  SELECT_LENGTHS_PLAIN,
   SELECT_TAIL,
   selectByType,
   selectPage,
@@ -136,15 +137,23 @@ export async function readHeaders(client: Client): Promise<SessionHeader[]> {
 }
 
 /**
- * Every stored session's length in one query ({@linkcode SELECT_LENGTHS}).
+ * Every stored session's length in one read ({@linkcode SELECT_LENGTHS_PLAIN}, then {@linkcode SELECT_LENGTHS}
+ * for ids that are not plain).
  *
  * @param client the database
  * @returns id → stored length
  */
 export async function readLengths(client: Client): Promise<Map<string, number>> {
-  const rows = (await client.execute(SELECT_LENGTHS)).rows;
+  const [plain, other] = await client.batch([SELECT_LENGTHS_PLAIN, SELECT_LENGTHS], "read");
   const out = new Map<string, number>();
-  for (const row of rows) {
+  const text = plain!.rows[0]?.lengths;
+  if (typeof text === "string" && text.length > 0) {
+    for (const line of text.split("\n")) {
+      const space = line.lastIndexOf(" ");
+      out.set(line.slice(0, space), Number(line.slice(space + 1)) + 1);
+    }
+  }
+  for (const row of other!.rows) {
     const id = row.id instanceof ArrayBuffer ? decoder.decode(row.id) : String(row.id);
     out.set(id, row.last_seq === null ? 0 : Number(row.last_seq) + 1);
   }

@@ -27,9 +27,19 @@ export const SELECT_CURSOR = `SELECT ${HEADER_READ},
   (SELECT max(seq) FROM events WHERE session_id = sessions.id) AS last_seq
   FROM sessions WHERE id = ?`;
 
-/** Every stored session's last seq (a primary-key seek each), for `lengths()`. */
+/**
+ * Every stored session's last seq (a primary-key seek each), for `lengths()`: the ids that are
+ * plain (`[A-Za-z0-9_-]`, every id the host makes) as one `id seq` line each in one text value,
+ * so the client decodes one value instead of a row per session.
+ */
+export const SELECT_LENGTHS_PLAIN = `SELECT group_concat(id || ' ' ||
+  coalesce((SELECT max(seq) FROM events WHERE session_id = sessions.id), -1), char(10)) AS lengths
+  FROM sessions WHERE id NOT GLOB '*[^A-Za-z0-9_-]*'`;
+
+/** The other ids' last seqs (none in a store this host made), one row each. */
 export const SELECT_LENGTHS = `SELECT CAST(id AS BLOB) AS id,
-  (SELECT max(seq) FROM events WHERE session_id = sessions.id) AS last_seq FROM sessions`;
+  (SELECT max(seq) FROM events WHERE session_id = sessions.id) AS last_seq FROM sessions
+  WHERE id GLOB '*[^A-Za-z0-9_-]*'`;
 
 /** All headers, newest first. */
 export const SELECT_HEADERS = `SELECT ${HEADER_READ} FROM sessions

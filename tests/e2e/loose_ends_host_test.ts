@@ -254,12 +254,22 @@ e2e("a reminder delivered after its session was closed says how late, and why", 
     await say(page, "hello");
     await page.getByTestId("message-assistant").waitFor();
     await host.kill();
-    // While the host is down, a reminder that was set to fire 3 minutes ago (as if "in 1
-    // minute" had been said just before the session closed) is in the session's log.
+    // While the host is down, the session's log is made ten minutes older, and a reminder
+    // that was set to fire 3 minutes ago (as if "in 1 minute" had been said just before the
+    // session closed) is added to it.
     const file = join(dir, "sessions", `${id}.jsonl`);
-    const lines = (await Deno.readTextFile(file)).trimEnd().split("\n");
-    const last = JSON.parse(lines.at(-1)!) as { seq: number };
     const now = Date.now();
+    const older = (await Deno.readTextFile(file)).trimEnd().split("\n").map((line) => {
+      const row = JSON.parse(line) as { at?: string; createdAt?: string };
+      for (const key of ["at", "createdAt"] as const) {
+        if (typeof row[key] === "string") {
+          row[key] = new Date(Date.parse(row[key]) - 10 * 60_000).toISOString();
+        }
+      }
+      return JSON.stringify(row);
+    });
+    await Deno.writeTextFile(file, `${older.join("\n")}\n`);
+    const last = JSON.parse(older.at(-1)!) as { seq: number };
     const record = {
       id: "sch_LateLate1234",
       kind: "at",
@@ -277,11 +287,27 @@ e2e("a reminder delivered after its session was closed says how late, and why", 
     await waitLive(page);
     const late = page.getByTestId("reminder-late");
     await late.waitFor();
-    equal(await late.getAttribute("data-while"), "closed");
-    match(await late.innerText(), /^Delivered 3 minutes late, while the session was closed$/);
+    // Why, from the log: nothing was recorded from the create (its last event before the due
+    // time) until the session was opened again.
+    equal(await late.getAttribute("data-cause"), "closed");
+    const from = new Intl.DateTimeFormat("en-GB", {
+      timeZone: BERLIN,
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    }).format(new Date(create.at));
+    match(
+      await late.innerText(),
+      new RegExp(
+        `^Delivered 3 minutes late: the session was closed from ${from} to \\d\\d:\\d\\d$`,
+      ),
+    );
     await shot(page, "loose-late-1280-light-en");
     await page.getByRole("button", { name: "中文" }).click();
-    await waitText(late, /^晚了 3 分钟送达：到时间时会话未打开$/);
+    await waitText(
+      late,
+      new RegExp(`^晚了 3 分钟送达：会话在 ${from} 到 \\d\\d:\\d\\d 之间处于关闭状态$`),
+    );
     await shot(page, "loose-late-1280-light-zh");
     await page.getByRole("button", { name: "EN" }).click();
     // Cancelling it now: the agent says it is gone and when, instead of asking for an id.

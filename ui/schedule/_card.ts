@@ -54,9 +54,15 @@ export function reminderPresentation(view: unknown): ReminderPresentation | unde
   };
 }
 
+const CAUSES: ReadonlySet<unknown> = new Set(["closed", "host-down", "busy", "hourly-limit"]);
+
 function isLate(late: unknown): late is NonNullable<ReminderPresentation["late"]> {
-  const l = late as { ms?: unknown; while?: unknown } | undefined;
-  return typeof l?.ms === "number" && (l.while === "closed" || l.while === "busy");
+  const l = late as { ms?: unknown; cause?: Record<string, unknown> } | undefined;
+  if (typeof l?.ms !== "number") return false;
+  const c = l.cause;
+  return c === undefined ||
+    (CAUSES.has(c.kind) && typeof c.from === "string" && typeof c.until === "string" &&
+      typeof c.ms === "number");
 }
 
 /**
@@ -115,8 +121,12 @@ export function reminderCard(
     presentation.late
       ? el(
         "p",
-        { class: "late", "data-testid": "reminder-late", "data-while": presentation.late.while },
-        lateLine(presentation.late, ctx.lang === "zh"),
+        {
+          class: "late",
+          "data-testid": "reminder-late",
+          "data-cause": presentation.late.cause?.kind,
+        },
+        lateLine(presentation.late, ctx.lang, ctx.timeZone, presentation.occurrenceAt),
       )
       : null,
     presentation.missed ? el("p", { class: "missed" }, t.missed(presentation.missed)) : null,

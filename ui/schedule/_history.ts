@@ -10,7 +10,7 @@ import { el } from "../_el.ts";
 import { icon } from "../icons.ts";
 import type { RenderContext, Rendered } from "../registry.ts";
 import { failureText } from "./_strings.ts";
-import { SERIES_TEXT } from "./_series_strings.ts";
+import { causeClause, SERIES_TEXT } from "./_series_strings.ts";
 import type { ScheduleServices } from "./_services.ts";
 import { formatOccurrence } from "./text.ts";
 import type { ReminderHistoryEntryWire } from "../wire.ts";
@@ -30,6 +30,9 @@ export function historyLine(e: ReminderHistoryEntryWire, ctx: RenderContext): st
     facts.push(`${t.occurrence} ${local(e.occurrenceAt)}`);
   }
   if (e.kind === "delivered" && typeof e.latenessMs === "number") facts.push(t.late(e.latenessMs));
+  if (e.kind === "delivered" && e.cause && e.occurrenceAt) {
+    facts.push(causeClause(e.cause, ctx.lang, ctx.timeZone, e.occurrenceAt));
+  }
   if (e.missed) facts.push(t.missedN(e.missed));
   if (e.nextAt) facts.push(`${e.kind === "snoozed" ? t.until : t.next} ${local(e.nextAt)}`);
   return facts.join(" · ");

@@ -5,6 +5,8 @@
  *
  * @module
  */
+import { localParts } from "./_local_time.ts";
+import type { LateWire } from "../wire.ts";
 
 /** How many of a rule's periods passed without an occurrence, per language and frequency. */
 function periods(n: number, freq: string | undefined, zh: boolean): string {
@@ -29,18 +31,44 @@ function lateness(ms: number, zh: boolean): string {
   return zh ? `${h} 小时` : `${h} h`;
 }
 
+/** Why a delivery was late, per language: the card's clause after "Delivered … late". */
+const CAUSE_TEXT = {
+  en: {
+    late: (size: string) => `Delivered ${size} late`,
+    closed: (from: string, until: string) => `the session was closed from ${from} to ${until}`,
+    "host-down": (from: string, until: string) => `the host was down from ${from} to ${until}`,
+    busy: (d: string) => `the agent was busy for ${d}`,
+    "hourly-limit": "the hourly limit held it",
+    join: ": ",
+  },
+  zh: {
+    late: (size: string) => `晚了 ${size}送达`,
+    closed: (from: string, until: string) => `会话在 ${from} 到 ${until} 之间处于关闭状态`,
+    "host-down": (from: string, until: string) => `主机在 ${from} 到 ${until} 之间停止运行`,
+    busy: (d: string) => `Agent 忙碌了 ${d}`,
+    "hourly-limit": "每小时提醒上限让它等待了",
+    join: "：",
+  },
+} as const;
+
 /**
- * A late delivery in words, for a card: "Delivered 2 minutes late, while the session was
- * closed" (README.md#the-page).
+ * A late delivery in words, for a card: how late, then why from the log's facts ("Delivered 5
+ * hours late: the session was closed from 02:10 to 07:40"; README.md "Why it was late"). Times
+ * are the viewer's wall clock, with the date when it is not the occurrence's day.
  *
  * @param late the presentation's lateness
- * @param zh Chinese
+ * @param lang the UI language
+ * @param zone the viewer's IANA zone (UTC when not accepted)
+ * @param occurrenceAt the delivered occurrence, UTC RFC 3339 (the day times are written against)
  * @returns the sentence
  */
 export function lateLine(
-  late: { readonly ms: number; readonly while: string },
-  zh: boolean,
+  late: LateWire,
+  lang: "en" | "zh",
+  zone: string,
+  occurrenceAt: string,
 ): string {
+  const zh = lang === "zh";
   const m = Math.round(late.ms / 60_000);
   const h = Math.round(late.ms / 3_600_000);
   const d = Math.round(late.ms / 86_400_000);
@@ -50,14 +78,38 @@ export function lateLine(
     : h < 48
     ? (zh ? `${h} 小时` : en(h, "hour"))
     : (zh ? `${d} 天` : en(d, "day"));
-  if (zh) {
-    return late.while === "busy"
-      ? `晚了 ${size}送达：等上一轮回复结束后才送出`
-      : `晚了 ${size}送达：到时间时会话未打开`;
-  }
-  return late.while === "busy"
-    ? `Delivered ${size} late, after the turn that was running`
-    : `Delivered ${size} late, while the session was closed`;
+  const t = CAUSE_TEXT[lang];
+  if (late.cause === undefined) return t.late(size);
+  return `${t.late(size)}${t.join}${causeClause(late.cause, lang, zone, occurrenceAt)}`;
+}
+
+/**
+ * Why a delivery was late, as a clause ("the session was closed from 02:10 to 07:40"), in the
+ * viewer's zone with the date when it is not the occurrence's day: the card's and the history's.
+ *
+ * @param cause a `LateCause` (its kind and stretch, UTC)
+ * @param lang the UI language
+ * @param zone the viewer's IANA zone (UTC when not accepted)
+ * @param occurrenceAt the delivered occurrence, UTC RFC 3339
+ * @returns the clause
+ */
+export function causeClause(
+  cause: NonNullable<LateWire["cause"]>,
+  lang: "en" | "zh",
+  zone: string,
+  occurrenceAt: string,
+): string {
+  const t = CAUSE_TEXT[lang];
+  const day = localParts(occurrenceAt, zone).date;
+  const clock = (iso: string) => {
+    const p = localParts(iso, zone);
+    return p.date === day ? p.time : `${p.date} ${p.time}`;
+  };
+  return cause.kind === "busy"
+    ? t.busy(lateness(cause.ms, lang === "zh"))
+    : cause.kind === "hourly-limit"
+    ? t["hourly-limit"]
+    : t[cause.kind](clock(cause.from), clock(cause.until));
 }
 
 /** The series strings, by language. */

@@ -96,6 +96,7 @@ export type {
   EventView,
   HistoryEntry,
   HistoryKind,
+  LateWire,
   OccurrencePreview,
   PreviewOccurrenceWire,
   RecurringPresentation,

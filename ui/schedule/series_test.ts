@@ -272,3 +272,22 @@ Deno.test("the History disclosure fetches when opened and lists each entry at it
     "已删除",
   );
 });
+
+Deno.test("a history line of a late delivery names its cause in the viewer's zone", () => {
+  const c = { lang: "en" as const, timeZone: "UTC" };
+  const entry = {
+    seq: 4,
+    at: "2030-01-01T07:40:00.000Z",
+    kind: "delivered" as const,
+    occurrenceAt: "2030-01-01T02:30:00.000Z",
+    latenessMs: 18_600_000,
+    cause: {
+      kind: "closed" as const,
+      from: "2030-01-01T02:10:00.000Z",
+      until: "2030-01-01T07:40:00.000Z",
+      ms: 19_800_000,
+    },
+  };
+  match(historyLine(entry, c), / · 5 h late · the session was closed from 02:10 to 07:40$/);
+  match(historyLine(entry, { ...c, lang: "zh" }), /会话在 02:10 到 07:40 之间处于关闭状态$/);
+});

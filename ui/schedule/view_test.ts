@@ -256,3 +256,66 @@ Deno.test("regression: repeatLine() names the zone once when the host's words al
   );
   equal(repeatLine(minutely, undefined, ctx(undefined, "zh")), "重复：每分钟（Asia/Shanghai）");
 });
+
+Deno.test("a late card says how late and why, from the cause its presentation carries, in en and zh", () => {
+  const occurrenceAt = "2030-01-01T02:30:00.000Z";
+  const late = (cause?: unknown): EventView => ({
+    type: "schedule/change",
+    presentation: {
+      scheduleId: "sch_2",
+      prompt: "tea",
+      occurrenceAt,
+      late: { ms: 18_600_000, ...(cause ? { cause } : {}) },
+    },
+  });
+  const closed = {
+    kind: "closed",
+    from: "2030-01-01T02:10:00.000Z",
+    until: "2030-01-01T07:40:00.000Z",
+    ms: 19_800_000,
+  };
+  const line = (view: EventView, lang: "en" | "zh", timeZone = "UTC") =>
+    byTestId(
+      renderScheduleChange(presentEvent(e(3, { version: 1, op: "dispatch", id: "sch_2" }), view), {
+        ...ctx(undefined, lang),
+        timeZone,
+      }),
+      "reminder-late",
+    )?.children;
+  const card = renderScheduleChange(
+    presentEvent(e(3, { version: 1, op: "dispatch", id: "sch_2" }), late(closed)),
+    { ...ctx(undefined, "en"), timeZone: "UTC" },
+  );
+  equal(byTestId(card, "reminder-late")?.["data-cause"], "closed");
+  equal(
+    vnodeText(line(late(closed), "en")),
+    "Delivered 5 hours late: the session was closed from 02:10 to 07:40",
+  );
+  equal(
+    vnodeText(line(late(closed), "zh")),
+    "晚了 5 小时送达：会话在 02:10 到 07:40 之间处于关闭状态",
+  );
+  // The viewer's zone, with the date when the stretch began on another day there.
+  equal(
+    vnodeText(line(late(closed), "en", "America/Los_Angeles")),
+    "Delivered 5 hours late: the session was closed from 18:10 to 23:40",
+  );
+  const overnight = { ...closed, from: "2029-12-31T22:10:00.000Z" };
+  equal(
+    vnodeText(line(late(overnight), "en")),
+    "Delivered 5 hours late: the session was closed from 2029-12-31 22:10 to 07:40",
+  );
+  const busy = { kind: "busy", from: occurrenceAt, until: "2030-01-01T02:33:00.000Z", ms: 180_000 };
+  equal(vnodeText(line(late(busy), "en")), "Delivered 5 hours late: the agent was busy for 3 min");
+  equal(vnodeText(line(late(busy), "zh")), "晚了 5 小时送达：Agent 忙碌了 3 分钟");
+  const down = { ...closed, kind: "host-down" };
+  equal(
+    vnodeText(line(late(down), "en")),
+    "Delivered 5 hours late: the host was down from 02:10 to 07:40",
+  );
+  const limit = { ...closed, kind: "hourly-limit" };
+  equal(vnodeText(line(late(limit), "zh")), "晚了 5 小时送达：每小时提醒上限让它等待了");
+  // No cause the log could tell: only how late; a cause of an unknown kind is not a lateness.
+  equal(vnodeText(line(late(), "en")), "Delivered 5 hours late");
+  equal(line(late({ ...closed, kind: "weather" }), "en"), undefined);
+});
