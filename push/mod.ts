@@ -61,6 +61,7 @@ export type {
   WebHost,
 } from "@chime/contract";
 export type {
+  LateCause,
   Lateness,
   OccurrencePreview,
   ReminderPresentation,
