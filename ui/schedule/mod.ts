@@ -182,4 +182,4 @@ export type {
   SnoozeOf,
   UpcomingEntry,
   UpcomingState,
-} from "@chime/schedule";
+} from "@chime/schedule/upcoming";
