@@ -143,9 +143,11 @@ export function pumpClient(
           if (!cancelled) {
             // A last frame still queued gets one heartbeat's time to drain; a stalled socket
             // then has its response errored, not kept open waiting for writes.
-            if ((controller.desiredSize ?? 0) < maxBytes) {
+            // Each pull of a reader that is still reading wakes this; only the time ends it.
+            const deadline = Date.now() + heartbeatMs;
+            while ((controller.desiredSize ?? 0) < maxBytes && Date.now() < deadline) {
               drained = Promise.withResolvers();
-              const timer = setTimeout(() => drained?.resolve(), heartbeatMs);
+              const timer = setTimeout(() => drained?.resolve(), deadline - Date.now());
               await drained.promise;
               clearTimeout(timer);
             }
