@@ -176,3 +176,30 @@ Deno.test("the view context keeps the window before a late dispatch (sparse = de
     "busy",
   );
 });
+
+Deno.test("the view context of an on-time one-shot ends at its create, not a late window below it", async () => {
+  const before: Step[] = Array.from(
+    { length: LATE_CONTEXT_BEFORE + 20 },
+    (_, i) => [T0 + i, "assistant/message", { turnId: "t", text: `${i}` }] as const,
+  );
+  const between: Step[] = Array.from(
+    { length: 5 },
+    (_, i) => [T0 + min(1) + i, "assistant/message", { turnId: "t", text: `${i}` }] as const,
+  );
+  const [header, events] = await stored([
+    ...before,
+    [T0 + min(1), "schedule/change", { version: 1, op: "create", record }],
+    ...between,
+    dispatch(T0 + min(30) + 500),
+  ]);
+  const last = events.at(-1)!;
+  const scan = scheduleViews.context!(header, [last]);
+  let offered = 0;
+  for (const e of events.slice(0, -1).reverse()) {
+    if (scan.done) break;
+    offered++;
+    scan.offer(e);
+  }
+  assert.equal(scan.done, true);
+  assert.equal(offered, between.length + 1, "the events back to the create, none below it");
+});

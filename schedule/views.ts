@@ -26,29 +26,33 @@ import { SCHEDULE_CHANGE } from "./protocol.ts";
  */
 function dispatchContext(header: SessionHeader, gated: readonly SessionEvent[]): ContextScan {
   const seedLength = foldStart(header);
-  // A recurring dispatch names its occurrence, so whether it is late is known here; a one-shot's
-  // occurrence is its create's, found further back, so its window is kept in case.
-  const windows: number[] = [];
+  // A dispatch whose card may be late keeps a window of LATE_CONTEXT_BEFORE events before it
+  // (its cause, `lateCause` in `./late.ts`). A recurring dispatch names its occurrence, so that is
+  // known here; a one-shot's occurrence is the `scheduledAt` of the create it pairs with, so its
+  // window is open until that create is offered and closes there when the card is on time.
+  const windows = new Set<number>();
   let pending = gated.flatMap((event) => {
     const change = tryDecodeScheduleChange(event.data);
     if (change?.op !== "dispatch") return [];
     const occurrenceAt = "occurrenceAt" in change ? change.occurrenceAt : undefined;
-    if (
-      occurrenceAt === undefined || Date.parse(event.at) - Date.parse(occurrenceAt) >= LATE_AFTER_MS
-    ) {
-      windows.push(event.seq);
-    }
-    return [{ seq: event.seq, id: change.id, own: event.seq >= seedLength }];
+    if (occurrenceAt === undefined || late(event.at, occurrenceAt)) windows.add(event.seq);
+    return [{
+      seq: event.seq,
+      at: event.at,
+      id: change.id,
+      own: event.seq >= seedLength,
+      oneShot: occurrenceAt === undefined,
+    }];
   });
-  // A late card's cause reads the events just before its dispatch (`lateCause`, `./late.ts`):
-  // keep every event within LATE_CONTEXT_BEFORE of a dispatch that may be late; the scan runs backwards, so it
-  // is done once it is below the lowest window and every create was found.
-  const lowest = Math.min(...windows) - LATE_CONTEXT_BEFORE;
+  const inWindow = (seq: number) => {
+    for (const d of windows) if (seq < d && seq >= d - LATE_CONTEXT_BEFORE) return true;
+    return false;
+  };
   let reached = Infinity;
   return {
     offer(event) {
       reached = event.seq;
-      const near = windows.some((d) => event.seq < d && event.seq >= d - LATE_CONTEXT_BEFORE);
+      const near = inWindow(event.seq);
       // Below the boundary an own dispatch can no longer pair: it has no receipt.
       if (event.seq < seedLength) pending = pending.filter((p) => !p.own);
       if (event.type !== SCHEDULE_CHANGE || pending.length === 0) return near;
@@ -59,14 +63,29 @@ function dispatchContext(header: SessionHeader, gated: readonly SessionEvent[]):
       }
       // An update pairs like the create it replaces (`./presentation.ts`).
       if (change?.op !== "create" && change?.op !== "update") return near;
-      const before = pending.length;
-      pending = pending.filter((p) => p.id !== change.record.id || p.seq <= event.seq);
-      return near || pending.length < before;
+      const paired = pending.filter((p) => p.id === change.record.id && p.seq > event.seq);
+      if (paired.length === 0) return near;
+      pending = pending.filter((p) => !paired.includes(p));
+      for (const p of paired) {
+        if (p.oneShot && !late(p.at, change.record.scheduledAt)) {
+          windows.delete(p.seq);
+        }
+      }
+      return true;
     },
+    // The scan runs backwards: it is done once every create was found and it is below the
+    // lowest open window.
     get done() {
-      return pending.length === 0 && reached <= lowest;
+      if (pending.length > 0) return false;
+      for (const d of windows) if (reached > d - LATE_CONTEXT_BEFORE) return false;
+      return true;
     },
   };
+}
+
+/** `true` when a dispatch at `at` came {@linkcode LATE_AFTER_MS} or more after `occurrenceAt`. */
+function late(at: string, occurrenceAt: string): boolean {
+  return Date.parse(at) - Date.parse(occurrenceAt) >= LATE_AFTER_MS;
 }
 
 /**
