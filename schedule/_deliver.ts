@@ -103,8 +103,8 @@ export function deliverDue(
     }
     try {
       const change = facts === undefined
-        ? dispatchChange(record.id)
-        : occurrenceChange(skip ? "skip" : "dispatch", record.id, facts);
+        ? dispatchChange(record.id, held)
+        : occurrenceChange(skip ? "skip" : "dispatch", record.id, facts, held);
       agent.append(SCHEDULE_CHANGE, change);
     } catch (cause) {
       // The follow-up may already be queued: stop rather than risk a second delivery.

@@ -176,9 +176,11 @@ function decodeV2(data: Record<string, unknown>): ScheduleChange {
       return { version: 2, op, id, occurrenceAt, nextAt };
     }
     case "dispatch": {
+      if (Object.hasOwn(data, "held") && data.held !== true) fail("held is not true");
+      const held = data.held === true ? { held: true as const } : {};
       if (!Object.hasOwn(data, "occurrenceAt")) {
-        const change = exactKeys(data, "change", ["version", "op", "id"]);
-        return { version: 2, op, id: decodeId(change.id, "id") };
+        const change = exactKeys(data, "change", ["version", "op", "id"], ["held"]);
+        return { version: 2, op, id: decodeId(change.id, "id"), ...held };
       }
       const change = exactKeys(data, "change", [
         "version",
@@ -187,8 +189,8 @@ function decodeV2(data: Record<string, unknown>): ScheduleChange {
         "occurrenceAt",
         "missed",
         "nextAt",
-      ]);
-      return { version: 2, op, id: decodeId(change.id, "id"), ...occurrence(change) };
+      ], ["held"]);
+      return { version: 2, op, id: decodeId(change.id, "id"), ...occurrence(change), ...held };
     }
     case "skip": {
       const keys = ["version", "op", "id", "occurrenceAt", "missed", "nextAt", "reason"];
@@ -354,11 +356,14 @@ export function excludeChange(
  * already determines the occurrence).
  *
  * @param id the active record's id
- * @returns `{ version: 2, op: 'dispatch', id }`
+ * @param held `true` when the owner held the delivery for the hourly budget (docs/recurring.md
+ *   "Delivery")
+ * @returns `{ version: 2, op: 'dispatch', id, held? }`
  * @throws {ScheduleError} `invalid_event` for a malformed id
  */
-export function dispatchChange(id: ScheduleId): DispatchChange {
-  return decodeScheduleChange({ version: 2, op: "dispatch", id }) as DispatchChange;
+export function dispatchChange(id: ScheduleId, held = false): DispatchChange {
+  const data = { version: 2, op: "dispatch", id, ...(held ? { held } : {}) };
+  return decodeScheduleChange(data) as DispatchChange;
 }
 
 /**
@@ -367,6 +372,8 @@ export function dispatchChange(id: ScheduleId): DispatchChange {
  * @param op `dispatch` (delivered) or `skip` (outside the catch-up window)
  * @param id the active recurring record's id
  * @param facts the occurrence, how many were coalesced, and the next target or `null`
+ * @param held a `dispatch` the owner held for the hourly budget (docs/recurring.md "Delivery");
+ *   ignored for a `skip`
  * @returns the change
  * @throws {ScheduleError} `invalid_event` for malformed facts
  */
@@ -374,10 +381,11 @@ export function occurrenceChange(
   op: "dispatch" | "skip",
   id: ScheduleId,
   facts: OccurrenceFacts,
+  held = false,
 ): RecurringDispatchChange | SkipChange {
   const data = op === "skip"
     ? { version: 2, op, id, ...facts, reason: "catch-up-window" }
-    : { version: 2, op, id, ...facts };
+    : { version: 2, op, id, ...facts, ...(held ? { held } : {}) };
   return decodeScheduleChange(data) as RecurringDispatchChange | SkipChange;
 }
 

@@ -3,6 +3,7 @@ import { afterRecord, atRecord, day, id, seriesRecord, throwsCode, v2 } from "./
 import {
   createChange,
   decodeScheduleChange,
+  dispatchChange,
   occurrenceChange,
   stopChange,
   updateChange,
@@ -100,6 +101,40 @@ Deno.test("version 2 constructors build decodable data", () => {
   assert.equal(createChange(seriesRecord("a")).version, 2);
   throwsCode(
     () => occurrenceChange("dispatch", id("a"), { ...facts, missed: -1 }),
+    "invalid_event",
+  );
+});
+
+Deno.test("a dispatch held for the hourly budget says `held: true` (either shape); any other held is refused", () => {
+  const facts = { occurrenceAt: day(0), missed: 0, nextAt: day(2) };
+  assert.deepEqual(occurrenceChange("dispatch", id("a"), facts, true), {
+    version: 2,
+    op: "dispatch",
+    id: id("a"),
+    ...facts,
+    held: true,
+  });
+  assert.deepEqual(dispatchChange(id("a"), true), {
+    version: 2,
+    op: "dispatch",
+    id: id("a"),
+    held: true,
+  });
+  // A skip is never held: the flag is not written.
+  assert.equal("held" in occurrenceChange("skip", id("a"), facts, true), false);
+  for (const held of [false, "true", 1, null]) {
+    throwsCode(
+      () => decodeScheduleChange({ version: 2, op: "dispatch", id: id("a"), held }),
+      "invalid_event",
+    );
+    throwsCode(
+      () => decodeScheduleChange({ version: 2, op: "dispatch", id: id("a"), ...facts, held }),
+      "invalid_event",
+    );
+  }
+  // Version 1 has no such field.
+  throwsCode(
+    () => decodeScheduleChange({ version: 1, op: "dispatch", id: id("a"), held: true }),
     "invalid_event",
   );
 });

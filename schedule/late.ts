@@ -3,8 +3,9 @@
  * is late when its dispatch was recorded at least {@linkcode OVERDUE_THRESHOLD_MS} after its
  * occurrence. The facts are the dispatch's occurrence and `at`, and the events around it:
  *
- * - `hourly-limit`: the reminder's `followup` frame says `coalesced: true` (the owner waited
- *   for the per-session hourly budget, docs/recurring.md "Delivery");
+ * - `hourly-limit`: the dispatch says `held: true` (the owner waited for the per-session hourly
+ *   budget, docs/recurring.md "Delivery"), or, in a log written before dispatches said so, the
+ *   reminder's `followup` frame after it says `coalesced: true`;
  * - `busy`: a turn was running at the occurrence (`turn/start` at or before it, its `turn/end`
  *   after it); the agent was busy until that `turn/end`;
  * - `host-down`: the first event after the occurrence is a `turn/end` whose error is
@@ -23,8 +24,9 @@
  * {@linkcode LATE_CONTEXT_BEFORE} before and {@linkcode LATE_CONTEXT_AFTER} after the dispatch
  * count, whatever else a caller passes, so a sparse window and the dense log give the same cause.
  * A card is built when its dispatch is durable, before the `followup` that follows it, so it
- * passes the events before the dispatch only: it can name every cause but `hourly-limit`, which
- * the history names (docs/upcoming.md "Why it was late").
+ * passes the events up to its dispatch only; the dispatch's own `held` names the hourly limit,
+ * so the card and the history give the same cause (docs/upcoming.md "Why it was late"). Only in
+ * a log written before dispatches carried `held` does the history alone name it, from the frame.
  *
  * @module
  */
@@ -140,6 +142,10 @@ export function lateCause(
     }[kind];
     return { kind, from, until, ms, text, seqs };
   };
+  const dispatch = near.find((e) => e.seq === entry.seq);
+  if ((dispatch?.data as { held?: unknown } | null | undefined)?.held === true) {
+    return make("hourly-limit", entry.occurrenceAt, dispatchAt, [entry.seq]);
+  }
   const after = near.filter((e) => e.seq > entry.seq);
   const coalesced = after.find((e) => {
     if (e.type !== "followup") return false;

@@ -102,7 +102,25 @@ Deno.test("a card of a delivery after the host went down mid-turn says the host 
   assert.deepEqual(card?.cause, history);
 });
 
-Deno.test("the hourly limit is named by the history (its followup comes after the dispatch), not guessed by the card", async () => {
+Deno.test("a held dispatch names the hourly limit on the card as in the history", async () => {
+  const held: Step = [T0 + min(60), "schedule/change", {
+    version: 2,
+    op: "dispatch",
+    id: ID,
+    held: true,
+  }];
+  const [header, events] = await stored([
+    create,
+    [T0 + min(10), "assistant/message", { turnId: "t", text: "ok" }],
+    held,
+  ]);
+  const { card, history } = both(header, events);
+  assert.equal(card?.cause?.kind, "hourly-limit");
+  assert.equal(card?.cause?.text.en, "the hourly limit held it");
+  assert.deepEqual(card?.cause, history);
+});
+
+Deno.test("in a log from before `held`, the history names the hourly limit from the frame; the card stays as built", async () => {
   const frame = `<schedule-reminder>\n${JSON.stringify({ id: ID, coalesced: true })}`;
   const [header, events] = await stored([
     create,

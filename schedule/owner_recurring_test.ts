@@ -138,9 +138,10 @@ Deno.test("the hourly budget coalesces and tells the model", async () => {
   for (let i = 0; i < 56; i++) await w.clock.advance(MINUTE); // to T0 + 61 min
   await settle(w.clock);
   assert.deepEqual(ops(w), ["create", "dispatch", "dispatch", "dispatch"]);
-  const change = last(w) as { occurrenceAt: string; missed: number };
+  const change = last(w) as { occurrenceAt: string; missed: number; held?: true };
   assert.equal(change.occurrenceAt, new Date(T0 + 61 * MINUTE).toISOString());
   assert.equal(change.missed, 58);
+  assert.equal(change.held, true, "the dispatch itself says the budget held it");
   const frame = frames(w).at(-1)!;
   assert.equal(frame.coalesced, true);
   assert.equal(frame.id, created.id);
@@ -154,6 +155,7 @@ Deno.test("a series held by the budget says coalesced even with nothing missed",
   await w.clock.advance(MINUTE);
   await settle(w.clock);
   assert.deepEqual(ops(w), ["create", "create", "dispatch"], "the one-shot took the budget");
+  assert.equal((last(w) as { held?: true }).held, undefined, "on time: not held");
   for (let i = 0; i < 60; i++) await w.clock.advance(MINUTE); // to T0 + 61 min
   await settle(w.clock);
   assert.deepEqual(ops(w), ["create", "create", "dispatch", "dispatch"]);
@@ -166,6 +168,7 @@ Deno.test("a series held by the budget says coalesced even with nothing missed",
   const next = frames(w).at(-1)!;
   assert.equal(next.occurrenceAt, new Date(T0 + MINUTE + 24 * HOUR).toISOString());
   assert.equal(next.coalesced, undefined, "on time with the budget free: nothing to say");
+  assert.equal((last(w) as { held?: true }).held, undefined);
 });
 
 Deno.test("after downtime a budget that is still full coalesces", async () => {
@@ -228,4 +231,19 @@ Deno.test("maxRemindersPerHour must be a positive integer", async () => {
   for (const bad of [0, 1.5, -1]) {
     assert.throws(() => w.startOwner({ maxRemindersPerHour: bad }), RangeError);
   }
+});
+
+Deno.test("a one-shot held by the budget says so in its dispatch", async () => {
+  await using w = await world();
+  await w.startOwner({ maxRemindersPerHour: 1 });
+  await w.call("schedule_create", { prompt: "first", after_seconds: 60 });
+  await w.call("schedule_create", { prompt: "second", after_seconds: 60 });
+  await w.clock.advance(MINUTE);
+  await settle(w.clock);
+  assert.deepEqual(ops(w), ["create", "create", "dispatch"]);
+  assert.equal((last(w) as { held?: true }).held, undefined);
+  for (let i = 0; i < 60; i++) await w.clock.advance(MINUTE);
+  await settle(w.clock);
+  assert.deepEqual(ops(w), ["create", "create", "dispatch", "dispatch"]);
+  assert.equal((last(w) as { held?: true }).held, true);
 });

@@ -208,6 +208,11 @@ export interface DispatchChange {
   readonly op: "dispatch";
   /** The record's id; the active record determines the occurrence. */
   readonly id: ScheduleId;
+  /**
+   * Version 2 only: the owner held this delivery for the per-session hourly budget
+   * (docs/recurring.md "Delivery"); a late card names the hourly limit from it.
+   */
+  readonly held?: true;
 }
 
 /** The occurrence facts shared by a recurring dispatch and a skip. */
@@ -228,6 +233,11 @@ export interface RecurringDispatchChange extends OccurrenceFacts {
   readonly op: "dispatch";
   /** The recurring record's id. */
   readonly id: ScheduleId;
+  /**
+   * The owner held this delivery for the per-session hourly budget (docs/recurring.md
+   * "Delivery"); a late card names the hourly limit from it.
+   */
+  readonly held?: true;
 }
 
 /** A recurring occurrence outside its catch-up window: reported, not delivered (version 2). */
