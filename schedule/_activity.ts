@@ -1,5 +1,5 @@
 // Private: the model-visible note about reminder changes made outside the model's own tool calls
-// (page snooze/stop/pause/resume/skip/edit, catch-up skips), given once at the first step of the next turn through the
+// (page snooze/stop/pause/resume/skip/edit, calendar import, catch-up skips), given once at the first step of the next turn through the
 // plugin's pre-step hook. Nothing extra is persisted: the facts are the durable schedule/change
 // events themselves. The hook reads only the window it needs: from the tail back to the turn
 // before the current one.
@@ -20,7 +20,10 @@ function describe(change: ScheduleChange): string | undefined {
         ? `The user snoozed reminder ${change.record.snoozeOf.id} ` +
           `(${JSON.stringify(change.record.prompt)}) until ${change.record.scheduledAt} ` +
           `as ${change.record.id}.`
-        : undefined;
+        // Outside a tool call, only the page's calendar import creates anything else.
+        : `The user imported reminder ${change.record.id} ` +
+          `(${JSON.stringify(change.record.prompt)}) from a calendar; next at ` +
+          `${change.record.scheduledAt}.`;
     case "update":
       return `The user moved reminder ${change.id} (${JSON.stringify(change.record.prompt)}) ` +
         `to ${change.record.scheduledAt}.`;

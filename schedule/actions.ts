@@ -10,6 +10,7 @@
 import type { AgentHandle } from "@chime/contract";
 import type { Clock } from "@chime/session";
 import { decideSnooze, decideStop, decideUpdate } from "./_decide.ts";
+import { decideImport, type ImportResult } from "./_import.ts";
 import { type PageFailure, pageZone, untilInstant, zonedEdit } from "./_page.ts";
 import { decidePause, decideResume, decideSkip, type SkipResult } from "./_series.ts";
 import { type Decision, transact, type Tx } from "./_tx.ts";
@@ -17,6 +18,7 @@ import type { LocalDateTime } from "./calendar.ts";
 import { toolError, type ToolFailure } from "./errors.ts";
 import type { ScheduleFifo } from "./fifo.ts";
 import type { ScheduleState } from "./fold.ts";
+import type { ImportedEvent, ImportFailure } from "./ics_import.ts";
 import { MAX_SNOOZE_SECONDS, MIN_SNOOZE_SECONDS } from "./_args.ts";
 import { isScheduleId, type RandomBytes, type ScheduleId } from "./protocol.ts";
 import type { UpdateRequest } from "./rules.ts";
@@ -25,6 +27,7 @@ import type { RecordResult, ScheduleValue } from "./value.ts";
 
 export { checkEditBody, checkUntil, type PageFailure } from "./_page.ts";
 export type { SkipResult } from "./_series.ts";
+export type { ImportResult } from "./_import.ts";
 
 export { scheduleActivityNote } from "./_activity.ts";
 
@@ -206,6 +209,29 @@ export class ScheduleActions {
       const zone = pageZone(state, request.id, this.#sessionZone());
       if (typeof zone !== "string") return zone;
       return decideUpdate(state, zonedEdit({ ...request, selector }, zone), context);
+    });
+  }
+
+  /**
+   * Import from a calendar (docs/upcoming.md "Import from a calendar"): one transaction that
+   * creates a reminder per event with a coming occurrence, each decided as `schedule_create`
+   * (a floating time in the session's zone). An event already past is listed in `past`; any
+   * other refusal writes nothing.
+   *
+   * @param events the checked events (`icsCreateRequests`, `./ics_import.ts`)
+   * @returns the created reminders and the past events, or the refusal with the event's `index`
+   *   (`timezone_confirmation_required` for a floating time in a session with no zone, the
+   *   create codes) or `persistence_uncertain`
+   */
+  importEvents(events: readonly ImportedEvent[]): Promise<ImportResult | ImportFailure> {
+    const names = { action: "import calendar", confirm: "confirm the import" };
+    return transact(this.#tx, names, (state) => {
+      const context = {
+        now: this.#now(),
+        clientTimeZones: "missing" as const,
+        hasTimeContextMarker: false,
+      };
+      return decideImport(state, events, context, this.#sessionZone(), this.#random);
     });
   }
 

@@ -285,6 +285,14 @@ export {
   SESSION_LOCAL_NOTE,
   vtimezone,
 } from "./ics.ts";
+export {
+  ICS_IMPORT_MAX_CHARS,
+  ICS_IMPORT_MAX_EVENTS,
+  icsCreateRequests,
+  type ImportedEvent,
+  type ImportFailure,
+} from "./ics_import.ts";
+export type { ImportResult } from "./_import.ts";
 export { LATE_CONTEXT_AFTER, LATE_CONTEXT_BEFORE, type LateCause, lateCause } from "./late.ts";
 export {
   decodeCursor,

@@ -376,7 +376,9 @@ Deno.test("the activity note leaves out the model's own tool calls and dispatche
     scheduleActivityNote(events, "t2"),
     "[schedule-activity]\n" +
       `The user moved reminder ${id} ("x") to ${at}.\n` +
-      `Reminder ${id} skipped its occurrence at ${at} (outside its catch-up window; 1 earlier missed).`,
+      `Reminder ${id} skipped its occurrence at ${at} (outside its catch-up window; 1 earlier missed).\n` +
+      // Outside a tool call a plain create is the page's calendar import.
+      `The user imported reminder sch_bbbbbbbb ("x") from a calendar; next at ${at}.`,
   );
 });
 

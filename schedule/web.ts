@@ -27,6 +27,7 @@ import {
   scheduleActions,
 } from "./actions.ts";
 import type { ToolFailure } from "./errors.ts";
+import { icsCreateRequests, type ImportFailure } from "./ics_import.ts";
 import { missing } from "./_decide.ts";
 import { foldSession } from "./fold.ts";
 import { type HistoryEntry, reminderHistory } from "./history.ts";
@@ -128,6 +129,11 @@ async function actionsFor(
 ): Promise<ScheduleActions | Response> {
   const refusal = await preflight(context, action);
   if (refusal !== undefined) return refusal;
+  return await sessionActions(context);
+}
+
+/** The session's actions, resuming it (every check of the request done before). */
+async function sessionActions(context: RouteContext): Promise<ScheduleActions | Response> {
   const session = await context.host.resume(context.sessionId);
   const actions = scheduleActions(await context.host.agentFor(session));
   return actions ?? problem({
@@ -237,6 +243,42 @@ const update: SessionRoute = {
     return reminderAnswer(await actions.update(checked.value));
   },
 };
+
+const importCalendar: SessionRoute = {
+  method: "POST",
+  path: "/reminders/import",
+  // The text is parsed and every event checked before the session is resumed.
+  async handle(_request, context) {
+    const body = await context.json();
+    const extra = Object.keys(body).find((key) => key !== "ics");
+    if (extra !== undefined || typeof body.ics !== "string") {
+      return problem({
+        code: "invalid_arguments",
+        message: "Cannot import calendar: the body must be { ics: string }",
+        field: extra ?? "ics",
+      }, 400);
+    }
+    const checked = icsCreateRequests(body.ics);
+    if (!checked.ok) return importRefusal(checked);
+    const actions = await sessionActions(context);
+    if (actions instanceof Response) return actions;
+    const result = await actions.importEvents(checked.value);
+    if (!result.ok) return importRefusal(result);
+    const { ok: _, created, past } = result;
+    const reminders = created.map(({ uid, ...value }) => ({
+      ...activeReminder(value),
+      ...(uid === undefined ? {} : { uid }),
+    }));
+    return Response.json({ created: reminders, past });
+  },
+};
+
+/** A refused import: its code's status, with the event's `index` and `property` when named. */
+function importRefusal(failure: ImportFailure): Response {
+  const { index, property } = failure;
+  const at = { ...(index === undefined ? {} : { index }), ...(property ? { property } : {}) };
+  return problem({ ...failure.error, field: "ics", ...at }, STATUS[failure.error.code] ?? 400);
+}
 
 const history: SessionRoute = {
   method: "GET",
@@ -386,6 +428,7 @@ export function scheduleWeb(options: { readonly upcomingCacheDir?: string } = {}
       seriesRoute("resume"),
       skip,
       update,
+      importCalendar,
       history,
       ...extra.sessionRoutes,
     ],

@@ -31,7 +31,12 @@ import { UpcomingViewModel } from "./upcoming.ts";
 import { UPCOMING_TEXT, UpcomingView } from "./upcoming_view.tsx";
 
 export * from "./view.ts";
-export { durableScheduleMark, type ReminderPanel, ReminderPanelModel } from "./panel.ts";
+export {
+  durableScheduleMark,
+  type ImportOutcome,
+  type ReminderPanel,
+  ReminderPanelModel,
+} from "./panel.ts";
 // Types in the signatures above, re-exported for documentation.
 export type { DamagedChangeWire } from "../wire.ts";
 export { PANEL_TEXT, RemindersPanel } from "./panel_view.tsx";

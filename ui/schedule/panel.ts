@@ -122,7 +122,31 @@ export interface ReminderPanel extends PanelModel {
    * @param scheduleId the reminder
    */
   loadHistory(scheduleId: string): Promise<void>;
+  /** The last calendar import's outcome, until the session changes. */
+  readonly imported: Readable<ImportOutcome | undefined>;
+  /**
+   * Imports pasted iCalendar text (`POST …/reminders/import { ics }`, docs/upcoming.md "Import
+   * from a calendar").
+   *
+   * @param ics the pasted text
+   * @returns whether the host accepted it
+   */
+  importCalendar(ics: string): Promise<boolean>;
 }
+
+/**
+ * What a calendar import came to: running; done with the number of reminders made and of past
+ * events left out; or refused with the host's code and the 0-based event index it named.
+ */
+export type ImportOutcome =
+  | { readonly state: "busy" }
+  | { readonly state: "done"; readonly created: number; readonly past: number }
+  | {
+    readonly state: "failed";
+    readonly code: string;
+    readonly index?: number;
+    readonly property?: string;
+  };
 
 /** The reminders panel model: `new ReminderPanelModel(host)`; dispose it with the page. */
 export const ReminderPanelModel: new (host: PanelHost) => ReminderPanel = createModel((
@@ -193,6 +217,36 @@ export const ReminderPanelModel: new (host: PanelHost) => ReminderPanel = create
     }
   };
 
+  const imported = signal<ImportOutcome | undefined>(undefined);
+  const importCalendar = async (ics: string): Promise<boolean> => {
+    const id = host.current.peek();
+    if (!id) return false;
+    imported.value = { state: "busy" };
+    const set = (outcome: ImportOutcome) => {
+      if (host.current.peek() === id) imported.value = outcome;
+    };
+    try {
+      const r = await host.request<{ created: readonly unknown[]; past: readonly unknown[] }>(
+        id,
+        "/reminders/import",
+        { method: "POST", body: { ics } },
+      );
+      set({ state: "done", created: r.created.length, past: r.past.length });
+      void refresh(id);
+      return true;
+    } catch (err) {
+      const details = (err as { details?: Record<string, unknown> } | null)?.details ?? {};
+      const { index, property } = details;
+      set({
+        state: "failed",
+        code: codeOf(err),
+        ...(typeof index === "number" ? { index } : {}),
+        ...(typeof property === "string" ? { property } : {}),
+      });
+      return false;
+    }
+  };
+
   // A create, delete or dispatch became durable: the host's fold changed.
   const mark = computed(() => {
     const w = host.win.value;
@@ -245,6 +299,8 @@ export const ReminderPanelModel: new (host: PanelHost) => ReminderPanel = create
     series,
     update,
     loadHistory,
+    imported,
+    importCalendar,
 
     /** A session opened or reconnected: fetch its reminders. */
     opened(id: string): void {
@@ -258,6 +314,7 @@ export const ReminderPanelModel: new (host: PanelHost) => ReminderPanel = create
       damaged.value = [];
       actions.clear();
       histories.value = new Map();
+      imported.value = undefined;
     },
   };
 });

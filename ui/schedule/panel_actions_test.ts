@@ -121,3 +121,41 @@ Deno.test("history is fetched on demand, refetched after a change, lent to the r
   failing.panel[Symbol.dispose]();
   panel[Symbol.dispose]();
 });
+
+Deno.test("importCalendar posts the pasted text, counts what was made and refetches; a refusal keeps its event", async () => {
+  const asked: string[] = [];
+  let refuse = false;
+  const panel = new ReminderPanelModel({
+    current: signal<string | null>("s1"),
+    win: signal<SessionWindow | null>(null),
+    request: <T>(id: string, path: string, init?: PanelRequest) => {
+      asked.push(`${init?.method ?? "GET"} ${id}${path}`);
+      if (path === "/reminders") {
+        return Promise.resolve({ reminders: [row], deliveryMode: "session-local" } as T);
+      }
+      if (refuse) {
+        const details = { field: "ics", index: 2, property: "EXDATE" };
+        return Promise.reject(
+          Object.assign(new Error("no"), { code: "unsupported_rule", details }),
+        );
+      }
+      deepEqual(init?.body, { ics: "BEGIN:VEVENT" });
+      return Promise.resolve({ created: [row, row], past: [{ index: 2 }] } as T);
+    },
+    fail: () => {},
+  });
+  equal(await panel.importCalendar("BEGIN:VEVENT"), true);
+  deepEqual(panel.imported.value, { state: "done", created: 2, past: 1 });
+  await settle();
+  deepEqual(asked, ["POST s1/reminders/import", "GET s1/reminders"]);
+  refuse = true;
+  equal(await panel.importCalendar("BEGIN:VEVENT"), false);
+  deepEqual(panel.imported.value, {
+    state: "failed",
+    code: "unsupported_rule",
+    index: 2,
+    property: "EXDATE",
+  });
+  panel.reset();
+  equal(panel.imported.value, undefined, "a session change clears it");
+});

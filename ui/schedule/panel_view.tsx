@@ -57,6 +57,87 @@ export const PANEL_TEXT: Readonly<
   },
 };
 
+/** The import control's texts by language. */
+const IMPORT_TEXT = {
+  en: {
+    summary: "Import from a calendar",
+    label: "Paste an .ics event (VEVENT)",
+    button: "Import",
+    busy: "Importing…",
+    done: (created: number, past: number) =>
+      `Imported ${created} reminder${created === 1 ? "" : "s"}` +
+      (past > 0 ? `; ${past} past event${past === 1 ? "" : "s"} left out` : ""),
+    event: (n: number) => `event ${n}: `,
+    codes: {
+      unsupported_rule: "chime cannot keep this (an all-day event, EXDATE, RDATE, a moved " +
+        "occurrence, or a rule outside the supported subset)",
+      invalid_time_zone: "its TZID is not an IANA time zone",
+      timezone_confirmation_required: "it has a floating time and the session has no time zone",
+      rule_never_occurs: "its rule never occurs",
+      invalid_arguments: "this is not an iCalendar event with a SUMMARY and a DTSTART",
+    } as Record<string, string>,
+    failed: (code: string) => `Import failed (${code})`,
+  },
+  zh: {
+    summary: "从日历导入",
+    label: "粘贴 .ics 事件（VEVENT）",
+    button: "导入",
+    busy: "正在导入…",
+    done: (created: number, past: number) =>
+      `已导入 ${created} 个提醒` + (past > 0 ? `；${past} 个已过去的事件未导入` : ""),
+    event: (n: number) => `第 ${n} 个事件：`,
+    codes: {
+      unsupported_rule:
+        "chime 无法保留它（全天事件、EXDATE、RDATE、改动过的单次发生，或超出支持范围的规则）",
+      invalid_time_zone: "它的 TZID 不是 IANA 时区",
+      timezone_confirmation_required: "它使用浮动时间，而会话没有时区",
+      rule_never_occurs: "它的规则永远不会发生",
+      invalid_arguments: "这不是带 SUMMARY 和 DTSTART 的 iCalendar 事件",
+    } as Record<string, string>,
+    failed: (code: string) => `导入失败（${code}）`,
+  },
+};
+
+/** The import disclosure: a text area for pasted iCalendar text and its outcome. */
+function importControl(model: ReminderPanel, lang: Lang): Rendered {
+  const t = IMPORT_TEXT[lang];
+  const outcome = model.imported.value;
+  const onSubmit = (event: Event) => {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    const area = form.elements.namedItem("ics") as HTMLTextAreaElement;
+    if (area.value.trim() === "") return;
+    void model.importCalendar(area.value).then((ok) => {
+      if (ok) area.value = "";
+    });
+  };
+  let line: string | null = null;
+  if (outcome?.state === "busy") line = t.busy;
+  if (outcome?.state === "done") line = t.done(outcome.created, outcome.past);
+  if (outcome?.state === "failed") {
+    const which = outcome.index === undefined ? "" : t.event(outcome.index + 1);
+    line = which + (t.codes[outcome.code] ?? t.failed(outcome.code));
+  }
+  return (
+    <details class="ics-import" data-testid="ics-import">
+      <summary>{t.summary}</summary>
+      <form onSubmit={onSubmit}>
+        <label for="ics-import-text">{t.label}</label>
+        <textarea id="ics-import-text" name="ics" rows={5} spellcheck={false} />
+        <button type="submit" disabled={outcome?.state === "busy"}>{t.button}</button>
+      </form>
+      <p
+        role="status"
+        class={`small${outcome?.state === "failed" ? " error" : ""}`}
+        data-testid="ics-import-status"
+        data-state={outcome?.state}
+      >
+        {line}
+      </p>
+    </details>
+  );
+}
+
 /** The notice of quarantined changes: one line each, naming the seq (and the reminder). */
 function damagedNotice(damaged: readonly DamagedChangeWire[], lang: Lang): Rendered {
   if (damaged.length === 0) return null;
@@ -179,6 +260,7 @@ export function RemindersPanel(props: PanelViewProps): Rendered {
         </ul>
       )}
       {damagedNotice(model.damaged.value, ctx.lang)}
+      {importControl(model, ctx.lang)}
       <p class="session-local small">{SESSION_LOCAL_LABEL[ctx.lang]}</p>
       {listed && <FocusRow id={focus!} open={props.open} />}
     </aside>

@@ -22,7 +22,11 @@ const ctx = ctxWith;
 const click = (node: unknown, id: string) => (byTestId(node, id)?.onClick as () => void)();
 
 function panel(list: ActiveReminderWire[], c: RenderContext) {
-  const model = { reminders: signal(list), damaged: signal([]) } as unknown as ReminderPanel;
+  const model = {
+    reminders: signal(list),
+    damaged: signal([]),
+    imported: signal(undefined),
+  } as unknown as ReminderPanel;
   return RemindersPanel({ model, ctx: c, open: true, onClose: () => {} });
 }
 
