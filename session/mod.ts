@@ -28,6 +28,8 @@ export {
   type PersistenceBackend,
   type StorageDriver,
   type StorageDriverSettings,
+  type StorageHealth,
+  type StorageLoss,
   type StorageParseContext,
   StorageSettingsError,
   type StoredCursor,

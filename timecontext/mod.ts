@@ -71,6 +71,8 @@ export type {
   RouteMethod,
   SessionHeader,
   StepBatch,
+  StorageHealth,
+  StorageLoss,
   StoredSession,
   TimerHandle,
   ToolContext,

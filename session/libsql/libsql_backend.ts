@@ -6,7 +6,9 @@
  * @module
  */
 import { type Client, createClient } from "@libsql/client";
-import type { TypeAcrossPage, TypedEvent } from "../backend.ts";
+import type { StorageHealth, StorageLoss, TypeAcrossPage, TypedEvent } from "../backend.ts";
+import type { SessionError } from "../errors.ts";
+import { FileIdentity } from "./_identity.ts";
 import { databasePath, prepareSchema, rejected, remoteUnavailable } from "./_libsql_open.ts";
 import { storageUnavailable } from "../_redact.ts";
 import { lockDatabaseFile } from "../_writer_lock.ts";
@@ -65,8 +67,22 @@ export class LibsqlBackend extends SqlBackend {
   readonly kind = "libsql";
   readonly #client: Client;
   readonly #lock: Disposable | undefined;
+  /** The identity check of a local database file; `undefined` in memory or remote. */
+  readonly #identity: FileIdentity | undefined;
+  /** Set once the files vanished and the rescue copy was attempted. */
+  #loss: StorageLoss | undefined;
+  readonly #lossListeners = new Set<(loss: StorageLoss) => void>();
 
-  private constructor(client: Client, lock: Disposable | undefined, fence: Fence | undefined) {
+  private constructor(
+    client: Client,
+    lock: Disposable | undefined,
+    fence: Fence | undefined,
+    path: string | undefined,
+  ) {
+    const holder: { rescue?: (error: SessionError) => Promise<void> } = {};
+    const identity = path === undefined
+      ? undefined
+      : new FileIdentity(path, { onLost: (error) => void holder.rescue?.(error) });
     super(
       {
         cursor: (id) => readCursor(client, id),
@@ -78,9 +94,73 @@ export class LibsqlBackend extends SqlBackend {
       },
       libsqlCommitTarget(client),
       fence,
+      identity === undefined ? {} : { guard: identity },
     );
+    holder.rescue = (error) => this.#rescue(error);
     this.#client = client;
     this.#lock = lock;
+    this.#identity = identity;
+  }
+
+  /**
+   * The still-open connection sees the unlinked files: it copies what it holds (every
+   * acknowledged write) beside the database path, then tells the listeners.
+   */
+  async #rescue(error: SessionError): Promise<void> {
+    const path = this.#identity!.path;
+    const stamp = new Date().toISOString().replaceAll(":", "-").replace(".", "-");
+    const to = `${path}.rescued-${stamp}`;
+    let rescuedTo: string | undefined;
+    let rescueError: string | undefined;
+    try {
+      await this.#client.execute(`VACUUM INTO '${to.replaceAll("'", "''")}'`);
+      rescuedTo = to;
+    } catch (cause) {
+      rescueError = cause instanceof Error ? cause.message : String(cause);
+    }
+    this.#loss = {
+      code: "storage_lost",
+      message: error.message,
+      path,
+      rescuedTo,
+      ...(rescueError === undefined ? {} : { rescueError }),
+    };
+    for (const listener of this.#lossListeners) listener(this.#loss);
+    this.#lossListeners.clear();
+  }
+
+  /**
+   * Whether writes can be stored: for a local file, checks now that the database and its
+   * `-wal` are still the files at the path.
+   *
+   * @returns `ready: false` with the `storage_lost` message once they are not
+   */
+  health(): StorageHealth {
+    try {
+      this.#identity?.check();
+      return { ready: true, reasons: [] };
+    } catch (error) {
+      return { ready: false, reasons: [(error as Error).message] };
+    }
+  }
+
+  /**
+   * Calls `listener` once the database file or its `-wal` vanished (or was replaced) under this
+   * backend and the rescue copy (`VACUUM INTO '<path>.rescued-<UTC time>'`) was attempted; at
+   * once (on a later microtask) when that happened already. Every write after the loss is
+   * refused with `storage_lost`.
+   *
+   * @param listener told the loss and the rescue copy's path
+   * @returns a handle whose disposal unsubscribes
+   */
+  onStorageLost(listener: (loss: StorageLoss) => void): Disposable {
+    const loss = this.#loss;
+    if (loss !== undefined) {
+      queueMicrotask(() => listener(loss));
+      return { [Symbol.dispose]: () => {} };
+    }
+    this.#lossListeners.add(listener);
+    return { [Symbol.dispose]: () => this.#lossListeners.delete(listener) };
   }
 
   /**
@@ -134,7 +214,7 @@ export class LibsqlBackend extends SqlBackend {
         await client.execute("PRAGMA journal_mode = WAL");
         await client.execute("PRAGMA synchronous = FULL");
       }
-      return new LibsqlBackend(client, lock, options.fence);
+      return new LibsqlBackend(client, lock, options.fence, path);
     } catch (error) {
       client.close();
       lock?.[Symbol.dispose]();
@@ -180,6 +260,7 @@ export class LibsqlBackend extends SqlBackend {
 
   /** Closes the client and releases the file lock (after the last queued write). */
   protected closeClient(): Promise<void> {
+    this.#identity?.[Symbol.dispose]();
     this.#client.close();
     this.#lock?.[Symbol.dispose]();
     return Promise.resolve();
