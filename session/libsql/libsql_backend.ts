@@ -9,7 +9,13 @@ import { type Client, createClient } from "@libsql/client";
 import type { StorageHealth, StorageLoss, TypeAcrossPage, TypedEvent } from "../backend.ts";
 import type { SessionError } from "../errors.ts";
 import { FileIdentity } from "./_identity.ts";
-import { databasePath, prepareSchema, rejected, remoteUnavailable } from "./_libsql_open.ts";
+import {
+  checkSideFiles,
+  databasePath,
+  prepareSchema,
+  rejected,
+  remoteUnavailable,
+} from "./_libsql_open.ts";
 import { storageUnavailable } from "../_redact.ts";
 import { lockDatabaseFile } from "../_writer_lock.ts";
 import {
@@ -25,6 +31,7 @@ import {
 import type { Fence } from "../_group_commit.ts";
 import { SqlBackend } from "../_sql_backend.ts";
 import { libsqlCommitTarget } from "./_libsql_commit.ts";
+import { guarded } from "./_libsql_errors.ts";
 
 /** Options of {@linkcode LibsqlBackend.open}. */
 export interface LibsqlBackendOptions {
@@ -85,12 +92,14 @@ export class LibsqlBackend extends SqlBackend {
       : new FileIdentity(path, { onLost: (error) => void holder.rescue?.(error) });
     super(
       {
-        cursor: (id) => readCursor(client, id),
-        load: (id) => loadAll(client, id),
-        tail: (id, count) => readTail(client, id, count),
-        readByType: (id, types, from, to) => readTypes(client, id, types, from, to),
-        readEvents: (id, page) => readPage(client, id, page),
-        list: () => readHeaders(client),
+        // A damaged page is `storage_corrupt` for the session read (_libsql_errors.ts).
+        cursor: (id) => guarded(id, () => readCursor(client, id)),
+        load: (id) => guarded(id, () => loadAll(client, id)),
+        tail: (id, count) => guarded(id, () => readTail(client, id, count)),
+        readByType: (id, types, from, to) =>
+          guarded(id, () => readTypes(client, id, types, from, to)),
+        readEvents: (id, page) => guarded(id, () => readPage(client, id, page)),
+        list: () => guarded(undefined, () => readHeaders(client)),
       },
       libsqlCommitTarget(client),
       fence,
@@ -174,7 +183,8 @@ export class LibsqlBackend extends SqlBackend {
    * @param options the URL (and token), `shared` and `fence`
    * @returns the open backend
    * @throws {SessionError} `schema_rejected` for an older, newer, foreign, forged or unreadable
-   *   database; `storage_in_use` when another process holds a file not opened `shared`;
+   *   database; `storage_read_only` when the file, its directory, or an existing `-wal` or
+   *   `-shm` cannot be written; `storage_in_use` when another process holds a file not opened `shared`;
    *   `storage_unavailable` when a remote server cannot be reached or refuses the token
    *   (messages and details carry the URL with `authToken` redacted)
    */
@@ -188,6 +198,14 @@ export class LibsqlBackend extends SqlBackend {
     const lock = path === undefined || shared
       ? undefined
       : await lockDatabaseFile(path, `database ${options.url}`);
+    if (path !== undefined) {
+      try {
+        await checkSideFiles(path, `database ${options.url}`);
+      } catch (error) {
+        lock?.[Symbol.dispose]();
+        throw error;
+      }
+    }
     // One connection in file mode keeps per-connection pragmas in force for every statement;
     // native calls are synchronous, so a pool would add nothing but connections.
     const client = createClient({
@@ -228,7 +246,7 @@ export class LibsqlBackend extends SqlBackend {
    * @returns id → stored length
    */
   async lengths(): Promise<Map<string, number>> {
-    return await readLengths(this.#client);
+    return await guarded(undefined, () => readLengths(this.#client));
   }
 
   /**
@@ -241,7 +259,7 @@ export class LibsqlBackend extends SqlBackend {
    * @throws {SessionError} `storage_corrupt` for a damaged row
    */
   async readTypeAcross(types: readonly string[], page: TypeAcrossPage): Promise<TypedEvent[]> {
-    return await readTypesAcross(this.#client, types, page);
+    return await guarded(undefined, () => readTypesAcross(this.#client, types, page));
   }
 
   /**
