@@ -63,6 +63,7 @@ export type {
   StoredTail,
   TimerHandle,
   UserRpcData,
+  WithdrawnObserver,
 } from "@chime/session";
 export { Agent } from "./agent.ts";
 export type { AgentLogger, AgentOptions, ReadEvents, SubmitInput } from "./agent_options.ts";

@@ -135,6 +135,7 @@ export type {
   StoredTail,
   TimerHandle,
   UserRpcData,
+  WithdrawnObserver,
 } from "@chime/session";
 
 // Types the signatures above name, re-exported so each entry point documents whole

@@ -64,6 +64,7 @@ export type {
   StoredTail,
   TimerHandle,
   UserRpcData,
+  WithdrawnObserver,
 } from "@chime/session";
 export {
   type AppOptions,

@@ -98,4 +98,5 @@ export type {
   TypeAcrossPage,
   TypedEvent,
   UserRpcData,
+  WithdrawnObserver,
 } from "@chime/session";

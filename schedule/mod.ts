@@ -56,6 +56,7 @@ export type {
   StoredTail,
   TimerHandle,
   UserRpcData,
+  WithdrawnObserver,
 } from "@chime/session";
 export type {
   AgentHandle,

@@ -75,6 +75,7 @@ export {
   SessionStore,
   type SessionStoreOptions,
   type StoredTypes,
+  type WithdrawnObserver,
 } from "./store.ts";
 export { isTimeZone, normalizeTimeZone, timeZonesEqual } from "./zone.ts";
 export { redactUrl } from "./_redact.ts";

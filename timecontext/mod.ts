@@ -76,6 +76,7 @@ export type {
   StoredSession,
   TimerHandle,
   ToolContext,
+  WithdrawnObserver,
 } from "@chime/contract";
 export type {
   LiveCause,
