@@ -56,11 +56,14 @@ export type {
   SessionHeader,
   SessionLineage,
   SessionStore,
+  StorageHealth,
+  StorageLoss,
   StoredCursor,
   StoredSession,
   StoredTail,
   TimerHandle,
   UserRpcData,
+  WithdrawnObserver,
 } from "@chime/session";
 export { Agent } from "./agent.ts";
 export type { AgentLogger, AgentOptions, ReadEvents, SubmitInput } from "./agent_options.ts";

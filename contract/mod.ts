@@ -128,11 +128,14 @@ export type {
   SessionHeader,
   SessionLineage,
   SessionStore,
+  StorageHealth,
+  StorageLoss,
   StoredCursor,
   StoredSession,
   StoredTail,
   TimerHandle,
   UserRpcData,
+  WithdrawnObserver,
 } from "@chime/session";
 
 // Types the signatures above name, re-exported so each entry point documents whole

@@ -25,7 +25,7 @@ import {
   reset,
 } from "@logtape/logtape";
 import type { MiddlewareHandler } from "hono";
-import type { SessionStore } from "@chime/session";
+import type { PersistenceBackend, SessionStore } from "@chime/session";
 import { ConfigError } from "./errors.ts";
 
 /** The root category of every chime logger. */
@@ -229,4 +229,29 @@ export function logUnexpected(): (error: unknown) => void {
       error,
     });
   };
+}
+
+/**
+ * Logs, once at error level under `chime.host`, that storage was lost under the running host
+ * (`storage_lost`: the database or its `-wal` removed or replaced), naming the rescue copy the
+ * still-open connection wrote and how to put it back.
+ *
+ * @param backend the host's backend (one without `onStorageLost` logs nothing)
+ * @returns a handle whose disposal stops listening
+ */
+export function logStorageLoss(backend: Pick<PersistenceBackend, "onStorageLost">): Disposable {
+  const logger = chimeLogger("host");
+  return backend.onStorageLost?.((loss) => {
+    if (loss.rescuedTo !== undefined) {
+      logger.error(
+        "storage_lost: {message}. Every write the host acknowledged is in {rescuedTo}: stop " +
+          "the host, move that file to {path} (remove {path}-wal and {path}-shm) and start it again",
+        { ...loss },
+      );
+    } else {
+      logger.error("storage_lost: {message}. No rescue copy could be written: {rescueError}", {
+        ...loss,
+      });
+    }
+  }) ?? { [Symbol.dispose]: () => {} };
 }

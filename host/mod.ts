@@ -57,11 +57,14 @@ export type {
   SessionHeader,
   SessionLineage,
   SessionStore,
+  StorageHealth,
+  StorageLoss,
   StoredCursor,
   StoredSession,
   StoredTail,
   TimerHandle,
   UserRpcData,
+  WithdrawnObserver,
 } from "@chime/session";
 export {
   type AppOptions,

@@ -9,7 +9,7 @@ import { type AppOptions, createApp, type HostApp } from "./http/app.ts";
 import { defaultAssets } from "./http/assets.ts";
 import type { HostConfig } from "./config/config.ts";
 import { ConfigError } from "./errors.ts";
-import { logLifecycle } from "./log.ts";
+import { logLifecycle, logStorageLoss } from "./log.ts";
 import { HostRuntime, type RuntimeOptions } from "./sessions/runtime.ts";
 import { isLoopbackName } from "./http/security.ts";
 import { join } from "node:path";
@@ -119,6 +119,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     ]),
   });
   const lifecycle = logLifecycle(runtime.store);
+  const storageLoss = logStorageLoss(runtime.store.backend);
   const idleMs = config.timeouts.idleSeconds * 1000;
   // The app is built once the public port is known (it names the sign-in cookie).
   const app = Promise.withResolvers<HostApp>();
@@ -144,6 +145,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     await server?.shutdown();
     await runtime[Symbol.asyncDispose]();
     lifecycle[Symbol.dispose]();
+    storageLoss[Symbol.dispose]();
     throw listenFailure(error, hostname, options.port ?? config.port);
   }
   const http = server;
@@ -175,6 +177,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       const closed = http.shutdown();
       await runtime[Symbol.asyncDispose]();
       lifecycle[Symbol.dispose]();
+      storageLoss[Symbol.dispose]();
       await front?.close();
       await closed;
     })();

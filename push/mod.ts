@@ -88,6 +88,8 @@ export type {
   SessionHeader,
   SessionLineage,
   SessionStore,
+  StorageHealth,
+  StorageLoss,
   StoredCursor,
   StoredSession,
   StoredTail,
@@ -96,4 +98,5 @@ export type {
   TypeAcrossPage,
   TypedEvent,
   UserRpcData,
+  WithdrawnObserver,
 } from "@chime/session";

@@ -49,11 +49,14 @@ export type {
   SessionHeader,
   SessionLineage,
   SessionStore,
+  StorageHealth,
+  StorageLoss,
   StoredCursor,
   StoredSession,
   StoredTail,
   TimerHandle,
   UserRpcData,
+  WithdrawnObserver,
 } from "@chime/session";
 export type {
   AgentHandle,

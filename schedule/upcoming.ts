@@ -456,6 +456,8 @@ export type {
   SessionHeader,
   SessionLineage,
   SessionStore,
+  StorageHealth,
+  StorageLoss,
   StoredCursor,
   StoredSession,
   StoredTail,
@@ -463,6 +465,7 @@ export type {
   TimerHandle,
   TypeAcrossPage,
   TypedEvent,
+  WithdrawnObserver,
 } from "@chime/session";
 export type { AgentHandle, AgentPhase, LinkKeys, WebHost } from "@chime/contract";
 export type { OccurrencePreview } from "./recurrence.ts";

@@ -94,6 +94,24 @@ export interface CommitTarget {
   leaseHeld(id: string, token: number): Promise<boolean>;
 }
 
+/**
+ * A check a backend runs around each write transaction: the files it writes are still the ones
+ * that survive a restart (libSQL's `FileIdentity`, issue 26 fault 2). A write is never
+ * acknowledged after a failed check.
+ */
+export interface StorageGuard {
+  /**
+   * @throws {SessionError} `storage_lost` when storage can no longer keep what is written
+   */
+  check(): void;
+}
+
+/** Options of {@linkcode GroupCommit}. */
+export interface GroupCommitOptions {
+  /** Checked before each write transaction and again before its calls resolve. @default none */
+  readonly guard?: StorageGuard;
+}
+
 /** Microtask hops the drain waits at most for the callers of the last commit to come back. */
 const GATHER_HOPS = 16;
 
@@ -116,6 +134,7 @@ export class GroupCommit {
   #closed = false;
   /** When the drain last let a whole event-loop turn pass (`performance.now()`, ms). */
   #turnAt = 0;
+  readonly #guard: StorageGuard | undefined;
   /** Number of write transactions committed so far. */
   commits = 0;
 
@@ -123,12 +142,15 @@ export class GroupCommit {
    * @param target what a transaction runs
    * @param fence the token per session, or `undefined` when nothing is fenced
    * @param cursor reads a session's stored header and length (first use of a session)
+   * @param options the `guard` checked around each transaction
    */
   constructor(
     target: CommitTarget,
     fence: Fence | undefined,
     cursor: (id: string) => Promise<StoredCursor | undefined>,
+    options: GroupCommitOptions = {},
   ) {
+    this.#guard = options.guard;
     this.#target = target;
     this.#fence = fence;
     this.#cursor = cursor;
@@ -140,7 +162,7 @@ export class GroupCommit {
    * @param texts `JSON.stringify(event.data)` per event where known (stored as is)
    *
    * @throws {SessionError} `persistence_failed` once closed; the refusals of `validate`,
-   *   `lease_lost`, or the driver's error
+   *   `lease_lost`, `storage_lost` from the guard, or the driver's error
    */
   submit(
     id: string,
@@ -272,8 +294,17 @@ export class GroupCommit {
     if (accepted.length === 0) return;
     let lost: ReadonlySet<string>;
     try {
+      this.#guard?.check();
       lost = await this.#target.write(accepted, this.#fence);
+      // Rows written to a file that is no longer at its path do not survive a restart: the
+      // calls fail, so nothing of this transaction is acknowledged.
+      this.#guard?.check();
     } catch (error) {
+      if (error instanceof SessionError && error.code === "storage_lost") {
+        for (const p of accepted) this.#lengths.delete(p.id);
+        for (const p of accepted) p.reject(error);
+        return;
+      }
       for (const p of accepted) this.#lengths.delete(p.id);
       if (!shared || accepted.length === 1) {
         for (const p of accepted) p.reject(error);

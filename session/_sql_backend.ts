@@ -15,7 +15,12 @@ import type {
 import type { SessionEvent } from "./event.ts";
 import { normalizeHeader, type SessionHeader } from "./header.ts";
 import { checkForkPoint } from "./_fork.ts";
-import { type CommitTarget, type Fence, GroupCommit } from "./_group_commit.ts";
+import {
+  type CommitTarget,
+  type Fence,
+  GroupCommit,
+  type GroupCommitOptions,
+} from "./_group_commit.ts";
 
 /** A SQL backend's read queries, each bound to its client or pool. */
 export interface SqlReads {
@@ -61,10 +66,17 @@ export abstract class SqlBackend implements PersistenceBackend {
    * @param reads the read queries
    * @param target what one write transaction runs
    * @param fence the token this process holds per session, `undefined` when unfenced
+   * @param options `guard`: checked before each write transaction and before its calls
+   *   resolve (libSQL's file identity); none by default (PostgreSQL)
    */
-  protected constructor(reads: SqlReads, target: CommitTarget, fence: Fence | undefined) {
+  protected constructor(
+    reads: SqlReads,
+    target: CommitTarget,
+    fence: Fence | undefined,
+    options: GroupCommitOptions = {},
+  ) {
     this.#reads = reads;
-    this.#group = new GroupCommit(target, fence, (id) => this.cursor(id));
+    this.#group = new GroupCommit(target, fence, (id) => this.cursor(id), options);
   }
 
   /** Number of write transactions committed so far (for tests and benchmarks). */

@@ -49,12 +49,14 @@ export class Checkpoints {
    * @param backend where the controller writes; `undefined` for a store that does not persist
    * @param seedEnd the prefix the controller rebuilds on initialization
    * @param durableLength the prefix storage already holds
+   * @param onWriteFailed when given, the controller halts at its first failed write and tells it
    */
   attach(
     session: Session,
     backend: PersistenceBackend | undefined,
     seedEnd: number,
     durableLength: number,
+    onWriteFailed?: (error: SessionError) => void,
   ): void {
     const publish = (throughSeq: number): void => this.publish(session, throughSeq);
     if (backend === undefined) {
@@ -66,6 +68,7 @@ export class Checkpoints {
       // Every commit of the coordinator is observed, not only checkpoints: plain chat is
       // acknowledged as saved too (eager and group commits).
       onCommit: publish,
+      ...(onWriteFailed === undefined ? {} : { onWriteFailed }),
     });
     const listeners = new Set<FlushListener>([(_s, through) => controller.flush(through)]);
     this.#live.set(session, { listeners, controller, publish });

@@ -15,13 +15,15 @@ import { SessionError } from "./errors.ts";
  * (closing any descriptor of a database file would drop SQLite's fcntl locks on it). */
 const held = new Set<string>();
 
-function readOnly(error: unknown): boolean {
+/** Whether an open or create failed because the file system or the file refuses writes. */
+export function readOnly(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return error instanceof Deno.errors.PermissionDenied ||
     code === "EROFS" || code === "EACCES" || code === "EPERM";
 }
 
-function readOnlyError(what: string, path: string, cause: unknown): SessionError {
+/** The `storage_read_only` refusal of `path` (`details.path`). */
+export function readOnlyError(what: string, path: string, cause: unknown): SessionError {
   return new SessionError(
     "storage_read_only",
     `Cannot open ${what}: ${path} is not writable (writes would fail or vanish)`,

@@ -162,6 +162,48 @@ export interface PersistenceBackend extends AsyncDisposable {
    * @returns `true` when something was removed, `false` when nothing was stored
    */
   remove?(id: string): Promise<boolean>;
+  /**
+   * Optional: whether this backend can take writes now (a host's `GET /readyz`). A libSQL file
+   * whose database or `-wal` is no longer the file at its path reports `storage_lost`
+   * (docs/errors.md). Without it, the backend is taken as ready.
+   *
+   * @returns `{ ready: true, reasons: [] }`, or `ready: false` with why
+   */
+  health?(): StorageHealth;
+  /**
+   * Optional: calls `listener` once when the backend stops taking writes because its files
+   * vanished (`storage_lost`), after its rescue copy was attempted; at once when that happened
+   * already.
+   *
+   * @param listener told the loss, with the rescue copy's path when it was written
+   * @returns a handle whose disposal unsubscribes
+   */
+  onStorageLost?(listener: (loss: StorageLoss) => void): Disposable;
+}
+
+/** What {@linkcode PersistenceBackend.health} reports. */
+export interface StorageHealth {
+  /** `true` while writes can be stored durably. */
+  readonly ready: boolean;
+  /** Why not ready, one sentence each (empty when ready). */
+  readonly reasons: readonly string[];
+}
+
+/** A backend's loss of its files ({@linkcode PersistenceBackend.onStorageLost}). */
+export interface StorageLoss {
+  /** Always `storage_lost`. */
+  readonly code: "storage_lost";
+  /** `Cannot write: …`, naming the file that vanished or was replaced. */
+  readonly message: string;
+  /** The database path the backend was opened on. */
+  readonly path: string;
+  /**
+   * Where the still-open connection copied everything it held (`VACUUM INTO`), every
+   * acknowledged write included; `undefined` when the copy failed (see `rescueError`).
+   */
+  readonly rescuedTo: string | undefined;
+  /** Why the rescue copy failed, when it did. */
+  readonly rescueError?: string;
 }
 
 /** A page of {@linkcode PersistenceBackend.readTypeAcross}. */

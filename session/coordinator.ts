@@ -89,6 +89,10 @@ export class PersistenceController implements AsyncDisposable {
   readonly #onCommit: CommitObserver;
   /** The highest bound reported to `#onCommit`. */
   #reported = 0;
+  /** Told the first failed write when the controller withdraws on failure (then it halts). */
+  readonly #onWriteFailed: ((error: SessionError) => void) | undefined;
+  /** The failure that halted this controller: every later op is refused with it. */
+  #halted: SessionError | undefined;
 
   /**
    * Creates the controller for one live session and subscribes to its appends.
@@ -98,15 +102,23 @@ export class PersistenceController implements AsyncDisposable {
    * @param seedEnd length of the immutable prefix to (re)build on initialization: the fork
    *   seed, the loaded events of a resumed session, or `0` for a new one
    * @param options `onCommit`, told each bound that became durable (once per advance, default
-   *   none), and `durableLength`, the prefix already known durable (a resumed session's loaded
-   *   log, default `0`)
+   *   none), `durableLength`, the prefix already known durable (a resumed session's loaded
+   *   log, default `0`), and `onWriteFailed`: when given, the first failed write halts the
+   *   controller (nothing more is written, every later flush rejects with that failure: what it
+   *   carried is withdrawn, never stored later) and is told the failure (default: none, the
+   *   next flush recovers)
    */
   constructor(
     session: Session,
     backend: PersistenceBackend,
     seedEnd: number,
-    options: { readonly onCommit?: CommitObserver; readonly durableLength?: number } = {},
+    options: {
+      readonly onCommit?: CommitObserver;
+      readonly durableLength?: number;
+      readonly onWriteFailed?: (error: SessionError) => void;
+    } = {},
   ) {
+    this.#onWriteFailed = options.onWriteFailed;
     this.#session = session;
     this.#backend = backend;
     this.#seedEnd = seedEnd;
@@ -150,7 +162,7 @@ export class PersistenceController implements AsyncDisposable {
   }
 
   #scheduleEager(): void {
-    if (this.#eagerQueued || this.#disposed) return;
+    if (this.#eagerQueued || this.#disposed || this.#halted !== undefined) return;
     this.#eagerQueued = true;
     queueMicrotask(this.#eager);
   }
@@ -182,11 +194,16 @@ export class PersistenceController implements AsyncDisposable {
   /** Runs the ops in order until one waits for storage or none is left. */
   #run(): void {
     while (this.#head < this.#ops.length) {
+      if (this.#halted !== undefined) {
+        this.#fail(this.#halted);
+        continue;
+      }
       let pending: Promise<void> | typeof CALLBACK | undefined;
       try {
         pending = this.#start();
       } catch (error) {
-        this.#fail(error);
+        // Thrown before storage was asked (no write refused): the next flush retries.
+        this.#fail(error, false);
         continue;
       }
       if (pending === CALLBACK) return;
@@ -280,18 +297,24 @@ export class PersistenceController implements AsyncDisposable {
     }
   }
 
-  /** The head op failed: the cursor becomes unknown and its flush (if any) rejects. */
-  #fail(error: unknown): void {
+  /**
+   * The head op failed: the cursor becomes unknown and its flush (if any) rejects. A write
+   * storage refused (`refused`) halts a controller that withdraws on failure.
+   */
+  #fail(error: unknown, refused = true): void {
     const op = this.#ops[this.#head];
     this.#next();
     this.#cursor = undefined;
-    op?.reject(
-      error instanceof SessionError ? error : new SessionError(
-        "persistence_failed",
-        `Cannot flush: ${this.#backend.kind} write for ${this.#session.id} failed`,
-        { cause: error },
-      ),
+    const failure = error instanceof SessionError ? error : new SessionError(
+      "persistence_failed",
+      `Cannot flush: ${this.#backend.kind} write for ${this.#session.id} failed`,
+      { cause: error },
     );
+    op?.reject(failure);
+    if (refused && this.#onWriteFailed !== undefined && this.#halted === undefined) {
+      this.#halted = failure;
+      this.#onWriteFailed(failure);
+    }
   }
 
   async #recoverCursor(): Promise<number> {

@@ -19,6 +19,7 @@ export type SessionErrorCode =
   | "storage_unavailable"
   | "storage_read_only"
   | "storage_corrupt"
+  | "storage_lost"
   | "lease_lost"
   | "invalid_arguments";
 

@@ -28,6 +28,8 @@ export {
   type PersistenceBackend,
   type StorageDriver,
   type StorageDriverSettings,
+  type StorageHealth,
+  type StorageLoss,
   type StorageParseContext,
   StorageSettingsError,
   type StoredCursor,
@@ -73,6 +75,7 @@ export {
   SessionStore,
   type SessionStoreOptions,
   type StoredTypes,
+  type WithdrawnObserver,
 } from "./store.ts";
 export { isTimeZone, normalizeTimeZone, timeZonesEqual } from "./zone.ts";
 export { redactUrl } from "./_redact.ts";

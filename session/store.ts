@@ -32,6 +32,7 @@ import type {
   LiveObserver,
   ReadByTypeOptions,
   SessionStoreOptions,
+  WithdrawnObserver,
 } from "./store_types.ts";
 
 export type * from "./store_types.ts";
@@ -84,6 +85,7 @@ export class SessionStore implements AsyncDisposable {
     this.#reportError = options.reportError ?? ((e) => globalThis.reportError(e));
     this.#persist = options.persist ?? true;
     this.#checkpoints = new Checkpoints(this.#reportError);
+    this.#withdraw = options.withdrawFailedWrites ?? false;
     this.#forkContext = {
       backend: this.#backend,
       persist: this.#persist,
@@ -138,6 +140,7 @@ export class SessionStore implements AsyncDisposable {
       this.#persist ? this.#backend : undefined,
       seedEnd,
       durableLength,
+      this.#withdraw ? (error) => this.#withdrawFailedWrites(session, error) : undefined,
     );
     for (const observer of [...this.#liveObservers]) {
       try {
@@ -253,6 +256,37 @@ export class SessionStore implements AsyncDisposable {
   addFlushListener(session: Session, listener: FlushListener): Disposable {
     return this.#checkpoints.addListener(session, listener);
   }
+
+  /**
+   * Subscribes to withdrawn writes ({@linkcode SessionStoreOptions.withdrawFailedWrites}): the
+   * observer is told the live session whose write failed, and makes it cold.
+   *
+   * @returns a handle whose disposal unsubscribes
+   */
+  onWithdrawn(observer: WithdrawnObserver): Disposable {
+    this.#withdrawnObservers.add(observer);
+    return { [Symbol.dispose]: () => this.#withdrawnObservers.delete(observer) };
+  }
+
+  /**
+   * A live session's write failed and was withdrawn: its controller has halted (nothing of the
+   * failed write, nor of later appends, is stored), its close skips the flush, and the
+   * observers make it cold, so the next resume reads back the durable log only.
+   */
+  #withdrawFailedWrites(session: Session, error: unknown): void {
+    this.#withdrawn.add(session);
+    for (const observer of [...this.#withdrawnObservers]) {
+      try {
+        observer(session, error);
+      } catch (failure) {
+        this.#reportError(failure);
+      }
+    }
+  }
+
+  readonly #withdraw: boolean;
+  readonly #withdrawn = new WeakSet<Session>();
+  readonly #withdrawnObservers = new Set<WithdrawnObserver>();
 
   /**
    * Subscribes to sessions going live, with how much of each was read back from storage (see
@@ -451,7 +485,8 @@ export class SessionStore implements AsyncDisposable {
     return this.#withLock(session.id, async () => {
       if (this.#live.get(session.id) !== session) return;
       try {
-        await this.flush(session);
+        // A withdrawn session's unstored tail is dropped, never written now.
+        if (!this.#withdrawn.has(session)) await this.flush(session);
       } finally {
         this.#live.delete(session.id);
         const controller = this.#checkpoints.detach(session);

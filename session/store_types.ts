@@ -60,6 +60,16 @@ export interface SessionStoreOptions {
    */
   readonly persist?: boolean;
   /**
+   * A failed write is withdrawn (issue 26 fault 7): the first write of a live session that
+   * storage refuses halts its persistence controller, so neither that write's events nor any
+   * appended after them are ever stored by a later flush, and the session is reported to
+   * {@linkcode SessionStore.onWithdrawn} observers, which make it cold ({@linkcode
+   * SessionStore.close} then skips its flush). Resuming it reads the durable log back: the
+   * live session returns to its durable length. A `503 persistence_failed` then means "not
+   * stored, retry" (the host turns this on). @default false (the next flush retries the write)
+   */
+  readonly withdrawFailedWrites?: boolean;
+  /**
    * At least this many of the newest committed events stay in each live session's memory;
    * older ones are read with {@linkcode SessionStore.read} (`docs/long-sessions.md`
    * §"Bounded live session"). @default 1,000
@@ -96,3 +106,10 @@ export interface ForkOptions {
   /** A chosen child id. @default generated */
   readonly id?: string;
 }
+
+/**
+ * Told that a live session's failed write was withdrawn
+ * ({@linkcode SessionStoreOptions.withdrawFailedWrites}): nothing of it, nor anything appended
+ * after it, will be stored; make the session cold ({@linkcode SessionStore.close}).
+ */
+export type WithdrawnObserver = (session: Session, error: unknown) => void;

@@ -71,9 +71,12 @@ export type {
   RouteMethod,
   SessionHeader,
   StepBatch,
+  StorageHealth,
+  StorageLoss,
   StoredSession,
   TimerHandle,
   ToolContext,
+  WithdrawnObserver,
 } from "@chime/contract";
 export type {
   LiveCause,

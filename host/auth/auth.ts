@@ -49,7 +49,7 @@ export interface TokenAuthOptions {
 const SIGN_OUTS = new Set(["/api/auth/sign-out", "/api/auth/sign-out-everywhere"]);
 
 /** Paths answered without the token. */
-const OPEN_PATHS = new Set(["/healthz", "/login"]);
+const OPEN_PATHS = new Set(["/healthz", "/readyz", "/login"]);
 
 const encoder = new TextEncoder();
 
@@ -100,7 +100,7 @@ export function loginPage(failed: boolean, retryAfterSeconds?: number): string {
 }
 
 /**
- * Asks every request for the token, except `/healthz` and `/login`. API calls without it
+ * Asks every request for the token, except `/healthz`, `/readyz` and `/login`. API calls without it
  * answer `401 unauthorized`; page requests are redirected to `/login`. A page request with a
  * right `?token=` gets the cookie of a new sign-in ({@linkcode SignIns}; `503
  * sign_ins_unwritable` when it cannot be stored) and is redirected to the same URL without the

@@ -248,6 +248,18 @@ export class Feeds {
   }
 
   /**
+   * Ends every stream of a live object whose failed write was withdrawn (issue 26 fault 7): what
+   * they were sent past the durable length will never be stored, so each client reconnects and
+   * reads the log back from storage.
+   *
+   * @param session the exact live object
+   */
+  endWithdrawn(session: Session): void {
+    const frame = sseFrame({ kind: "session-lost", url: "" }, session.length - 1);
+    for (const client of [...(this.#feeds.get(session)?.clients ?? [])]) client.end(frame);
+  }
+
+  /**
    * Tells every client of a session id that the session was deleted (`event: session-deleted`,
    * `{ code: "session_not_found" }`) and ends their streams (README.md "The page"). Every live
    * object of that id is covered, one already released by the delete included.

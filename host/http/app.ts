@@ -26,6 +26,7 @@ import type { StreamOptions } from "../feed/sse.ts";
 import { requestLog } from "../log.ts";
 import { traceRequests } from "../telemetry.ts";
 import { alertRoutes } from "../feed/alerts.ts";
+import { readyRoute } from "./_ready.ts";
 
 /** One static file served by the host (the embedded UI island). */
 export interface StaticAsset {
@@ -133,6 +134,9 @@ export const STATUS_BY_CODE: Readonly<
   disposed: 503,
   shutting_down: 503,
   persistence_failed: 503,
+  // The database or its -wal vanished under the host: nothing more is acknowledged
+  // (session/libsql/_identity.ts); /readyz says so too.
+  storage_lost: 503,
   // Damaged storage for one session: the code and `{ sessionId, seq }`, never a stack.
   storage_corrupt: 500,
 };
@@ -195,6 +199,7 @@ export function createApp(runtime: HostRuntime, options: AppOptions = {}): HostA
   const maxBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT;
   app.use("/api/*", jsonBodies({ maxBytes, timeoutMs }));
   app.get("/healthz", (c) => c.json({ ok: true }));
+  app.get("/readyz", readyRoute(runtime));
   app.get("/api/client-config", (c) => c.json(clientConfig(runtime)));
   app.use("/api/sessions/:id/*", leaseRouting(runtime));
   // The pages' alert stream and the acknowledgement (README "The page", docs/push.md).

@@ -233,7 +233,16 @@ export class HostRuntime implements AsyncDisposable {
       this.watermark.seed(session, durable);
       seedVerifiedPrefix(session, durable);
     });
+    // A refused write is withdrawn (issue 26 fault 7): the session turns cold without storing
+    // it, its agent, owners and timers go with the live object, and the next request resumes
+    // the durable log only; streams end so the page reads history back.
+    this.#withdrawn = store.onWithdrawn((session) => {
+      this.feeds.endWithdrawn(session);
+      void this.release(session);
+    });
   }
+
+  readonly #withdrawn: Disposable;
 
   /**
    * Opens storage and loads every plugin (before any agent can be published).
@@ -288,6 +297,7 @@ export class HostRuntime implements AsyncDisposable {
     }
     const store = new SessionStore({
       backend,
+      withdrawFailedWrites: true,
       ...(options.clock === undefined ? {} : { clock: options.clock }),
       ...(options.reportError === undefined ? {} : { reportError: options.reportError }),
     });
@@ -548,6 +558,7 @@ export class HostRuntime implements AsyncDisposable {
     await this.leases?.[Symbol.asyncDispose]().catch((e) => errors.push(e));
     this.#flushed[Symbol.dispose]();
     this.#live[Symbol.dispose]();
+    this.#withdrawn[Symbol.dispose]();
     this.#telemetry[Symbol.dispose]();
     if (errors.length === 1) throw errors[0];
     if (errors.length > 1) throw new AggregateError(errors, "Cannot shut down cleanly");

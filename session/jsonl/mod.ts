@@ -23,6 +23,8 @@ export type {
   SessionEvent,
   SessionHeader,
   StorageDriver,
+  StorageHealth,
+  StorageLoss,
   StoredCursor,
   StoredSession,
   StoredTail,

@@ -11,6 +11,7 @@ import type { Client, InStatement, InValue } from "@libsql/client";
 import type { SessionHeader } from "../header.ts";
 import { type CommitTarget, encodeRows, type Pending } from "../_group_commit.ts";
 import { leaseHeld } from "./_libsql_read.ts";
+import { guarded } from "./_libsql_errors.ts";
 import { HEADER_COLUMNS, headerArgs } from "./_libsql_sql.ts";
 
 /** Rows per multi-row insert: 6,000 × 5 variables (+2 for a fence) stay below 32,766. */
@@ -176,9 +177,15 @@ export function libsqlCommitTarget(client: Client): CommitTarget {
   return {
     async write(accepted, fence) {
       const plan = planCommit(accepted, fence);
-      const results = plan.stmts.length === 1
-        ? [await client.execute(plan.stmts[0]!)]
-        : await client.batch(plan.stmts, "write");
+      // One session's call (the group commit retries a failed group call by call) names it.
+      const only = accepted.every((p) => p.id === accepted[0]?.id) ? accepted[0]?.id : undefined;
+      const results = await guarded(
+        only,
+        async () =>
+          plan.stmts.length === 1
+            ? [await client.execute(plan.stmts[0]!)]
+            : await client.batch(plan.stmts, "write"),
+      );
       const lost = new Set<string>();
       for (const f of plan.fenced) {
         const probe = results[f.probe]!;

@@ -8,6 +8,7 @@ import type { Client } from "@libsql/client";
 import { classifySchema, CREATE_V15, type SchemaEntry } from "@chime/migrations";
 import { fileURLToPath } from "node:url";
 import { schemaRejected } from "../_redact.ts";
+import { readOnly, readOnlyError } from "../_writer_lock.ts";
 
 /**
  * The file path of a local libSQL URL (`file:path`, `file:///abs`), or `undefined` for an
@@ -69,4 +70,29 @@ export function remoteUnavailable(url: string, error: unknown): boolean {
   if (url.startsWith("file:") || url === ":memory:") return false;
   const code = (error as { code?: unknown } | null)?.code;
   return !(typeof code === "string" && code.startsWith("SQLITE"));
+}
+
+/**
+ * Refuses a database whose `-wal` or `-shm` exists but cannot be written (issue 26 fault 8):
+ * SQLite would map a read-only `-shm` and the process would die of SIGBUS at its first write.
+ * The check asks the kernel (an open for writing, closed at once), not the mode bits, so it is
+ * right for root too: root writes a `0444` file (then SQLite can too), but not an immutable one
+ * (`chattr +i`) or one on a read-only mount. Run before SQLite opens the files.
+ *
+ * @param path the database file path
+ * @param what what is opened, for the message (`database file:…`)
+ * @throws {SessionError} `storage_read_only` (`details.path` names the side file)
+ */
+export async function checkSideFiles(path: string, what: string): Promise<void> {
+  for (const side of [`${path}-wal`, `${path}-shm`]) {
+    let file: Deno.FsFile;
+    try {
+      file = await Deno.open(side, { read: true, write: true });
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) continue;
+      if (readOnly(error)) throw readOnlyError(what, side, error);
+      throw error;
+    }
+    file.close();
+  }
 }

@@ -6,8 +6,16 @@
  * @module
  */
 import { type Client, createClient } from "@libsql/client";
-import type { TypeAcrossPage, TypedEvent } from "../backend.ts";
-import { databasePath, prepareSchema, rejected, remoteUnavailable } from "./_libsql_open.ts";
+import type { StorageHealth, StorageLoss, TypeAcrossPage, TypedEvent } from "../backend.ts";
+import type { SessionError } from "../errors.ts";
+import { FileIdentity } from "./_identity.ts";
+import {
+  checkSideFiles,
+  databasePath,
+  prepareSchema,
+  rejected,
+  remoteUnavailable,
+} from "./_libsql_open.ts";
 import { storageUnavailable } from "../_redact.ts";
 import { lockDatabaseFile } from "../_writer_lock.ts";
 import {
@@ -23,6 +31,7 @@ import {
 import type { Fence } from "../_group_commit.ts";
 import { SqlBackend } from "../_sql_backend.ts";
 import { libsqlCommitTarget } from "./_libsql_commit.ts";
+import { guarded } from "./_libsql_errors.ts";
 
 /** Options of {@linkcode LibsqlBackend.open}. */
 export interface LibsqlBackendOptions {
@@ -65,22 +74,102 @@ export class LibsqlBackend extends SqlBackend {
   readonly kind = "libsql";
   readonly #client: Client;
   readonly #lock: Disposable | undefined;
+  /** The identity check of a local database file; `undefined` in memory or remote. */
+  readonly #identity: FileIdentity | undefined;
+  /** Set once the files vanished and the rescue copy was attempted. */
+  #loss: StorageLoss | undefined;
+  readonly #lossListeners = new Set<(loss: StorageLoss) => void>();
 
-  private constructor(client: Client, lock: Disposable | undefined, fence: Fence | undefined) {
+  private constructor(
+    client: Client,
+    lock: Disposable | undefined,
+    fence: Fence | undefined,
+    path: string | undefined,
+  ) {
+    const holder: { rescue?: (error: SessionError) => Promise<void> } = {};
+    const identity = path === undefined
+      ? undefined
+      : new FileIdentity(path, { onLost: (error) => void holder.rescue?.(error) });
     super(
       {
-        cursor: (id) => readCursor(client, id),
-        load: (id) => loadAll(client, id),
-        tail: (id, count) => readTail(client, id, count),
-        readByType: (id, types, from, to) => readTypes(client, id, types, from, to),
-        readEvents: (id, page) => readPage(client, id, page),
-        list: () => readHeaders(client),
+        // A damaged page is `storage_corrupt` for the session read (_libsql_errors.ts).
+        cursor: (id) => guarded(id, () => readCursor(client, id)),
+        load: (id) => guarded(id, () => loadAll(client, id)),
+        tail: (id, count) => guarded(id, () => readTail(client, id, count)),
+        readByType: (id, types, from, to) =>
+          guarded(id, () => readTypes(client, id, types, from, to)),
+        readEvents: (id, page) => guarded(id, () => readPage(client, id, page)),
+        list: () => guarded(undefined, () => readHeaders(client)),
       },
       libsqlCommitTarget(client),
       fence,
+      identity === undefined ? {} : { guard: identity },
     );
+    holder.rescue = (error) => this.#rescue(error);
     this.#client = client;
     this.#lock = lock;
+    this.#identity = identity;
+  }
+
+  /**
+   * The still-open connection sees the unlinked files: it copies what it holds (every
+   * acknowledged write) beside the database path, then tells the listeners.
+   */
+  async #rescue(error: SessionError): Promise<void> {
+    const path = this.#identity!.path;
+    const stamp = new Date().toISOString().replaceAll(":", "-").replace(".", "-");
+    const to = `${path}.rescued-${stamp}`;
+    let rescuedTo: string | undefined;
+    let rescueError: string | undefined;
+    try {
+      await this.#client.execute(`VACUUM INTO '${to.replaceAll("'", "''")}'`);
+      rescuedTo = to;
+    } catch (cause) {
+      rescueError = cause instanceof Error ? cause.message : String(cause);
+    }
+    this.#loss = {
+      code: "storage_lost",
+      message: error.message,
+      path,
+      rescuedTo,
+      ...(rescueError === undefined ? {} : { rescueError }),
+    };
+    for (const listener of this.#lossListeners) listener(this.#loss);
+    this.#lossListeners.clear();
+  }
+
+  /**
+   * Whether writes can be stored: for a local file, checks now that the database and its
+   * `-wal` are still the files at the path.
+   *
+   * @returns `ready: false` with the `storage_lost` message once they are not
+   */
+  health(): StorageHealth {
+    try {
+      this.#identity?.check();
+      return { ready: true, reasons: [] };
+    } catch (error) {
+      return { ready: false, reasons: [(error as Error).message] };
+    }
+  }
+
+  /**
+   * Calls `listener` once the database file or its `-wal` vanished (or was replaced) under this
+   * backend and the rescue copy (`VACUUM INTO '<path>.rescued-<UTC time>'`) was attempted; at
+   * once (on a later microtask) when that happened already. Every write after the loss is
+   * refused with `storage_lost`.
+   *
+   * @param listener told the loss and the rescue copy's path
+   * @returns a handle whose disposal unsubscribes
+   */
+  onStorageLost(listener: (loss: StorageLoss) => void): Disposable {
+    const loss = this.#loss;
+    if (loss !== undefined) {
+      queueMicrotask(() => listener(loss));
+      return { [Symbol.dispose]: () => {} };
+    }
+    this.#lossListeners.add(listener);
+    return { [Symbol.dispose]: () => this.#lossListeners.delete(listener) };
   }
 
   /**
@@ -94,7 +183,8 @@ export class LibsqlBackend extends SqlBackend {
    * @param options the URL (and token), `shared` and `fence`
    * @returns the open backend
    * @throws {SessionError} `schema_rejected` for an older, newer, foreign, forged or unreadable
-   *   database; `storage_in_use` when another process holds a file not opened `shared`;
+   *   database; `storage_read_only` when the file, its directory, or an existing `-wal` or
+   *   `-shm` cannot be written; `storage_in_use` when another process holds a file not opened `shared`;
    *   `storage_unavailable` when a remote server cannot be reached or refuses the token
    *   (messages and details carry the URL with `authToken` redacted)
    */
@@ -108,6 +198,14 @@ export class LibsqlBackend extends SqlBackend {
     const lock = path === undefined || shared
       ? undefined
       : await lockDatabaseFile(path, `database ${options.url}`);
+    if (path !== undefined) {
+      try {
+        await checkSideFiles(path, `database ${options.url}`);
+      } catch (error) {
+        lock?.[Symbol.dispose]();
+        throw error;
+      }
+    }
     // One connection in file mode keeps per-connection pragmas in force for every statement;
     // native calls are synchronous, so a pool would add nothing but connections.
     const client = createClient({
@@ -134,7 +232,7 @@ export class LibsqlBackend extends SqlBackend {
         await client.execute("PRAGMA journal_mode = WAL");
         await client.execute("PRAGMA synchronous = FULL");
       }
-      return new LibsqlBackend(client, lock, options.fence);
+      return new LibsqlBackend(client, lock, options.fence, path);
     } catch (error) {
       client.close();
       lock?.[Symbol.dispose]();
@@ -148,7 +246,7 @@ export class LibsqlBackend extends SqlBackend {
    * @returns id → stored length
    */
   async lengths(): Promise<Map<string, number>> {
-    return await readLengths(this.#client);
+    return await guarded(undefined, () => readLengths(this.#client));
   }
 
   /**
@@ -161,7 +259,7 @@ export class LibsqlBackend extends SqlBackend {
    * @throws {SessionError} `storage_corrupt` for a damaged row
    */
   async readTypeAcross(types: readonly string[], page: TypeAcrossPage): Promise<TypedEvent[]> {
-    return await readTypesAcross(this.#client, types, page);
+    return await guarded(undefined, () => readTypesAcross(this.#client, types, page));
   }
 
   /**
@@ -180,6 +278,7 @@ export class LibsqlBackend extends SqlBackend {
 
   /** Closes the client and releases the file lock (after the last queued write). */
   protected closeClient(): Promise<void> {
+    this.#identity?.[Symbol.dispose]();
     this.#client.close();
     this.#lock?.[Symbol.dispose]();
     return Promise.resolve();

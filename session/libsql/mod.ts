@@ -31,6 +31,8 @@ export type {
   SessionEvent,
   SessionHeader,
   StorageDriver,
+  StorageHealth,
+  StorageLoss,
   StoredCursor,
   StoredSession,
   StoredTail,

@@ -37,6 +37,8 @@ export type {
   SessionHeader,
   StorageDriver,
   StorageDriverSettings,
+  StorageHealth,
+  StorageLoss,
   StorageParseContext,
   StorageReport,
   StoredCursor,

@@ -20,6 +20,8 @@ export type {
   SessionEvent,
   SessionHeader,
   SessionLineage,
+  StorageHealth,
+  StorageLoss,
   StoredCursor,
   StoredSession,
   StoredTail,

@@ -8,7 +8,7 @@ import { ScriptedModel } from "@chime/agent";
 import { type FeedLimits, HostRuntime, type ModelSettings } from "@chime/host";
 import { scheduleViews, scheduleWeb } from "@chime/schedule";
 import type { Clock, Session } from "@chime/session";
-import { MemoryBackend } from "@chime/session/testing";
+import { flushMicrotasks, MemoryBackend } from "@chime/session/testing";
 
 /** A valid schedule id for tests. */
 export const SCHEDULE_ID = "sch_AbCdEfGh1234";
@@ -173,4 +173,14 @@ export function postJson(body: unknown): RequestInit {
     headers: { "content-type": "application/json" },
     body: typeof body === "string" ? body : JSON.stringify(body),
   };
+}
+
+/**
+ * Flushes microtasks (50 rounds of {@linkcode flushMicrotasks} at most) until `check` holds.
+ *
+ * @returns whether it holds
+ */
+export async function settle(check: () => boolean): Promise<boolean> {
+  for (let i = 0; i < 50 && !check(); i++) await flushMicrotasks();
+  return check();
 }

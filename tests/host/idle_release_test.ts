@@ -9,17 +9,12 @@
 import assert from "node:assert/strict";
 import { ScriptedModel, type ScriptedReply } from "@chime/agent";
 import { schedulePlugin } from "@chime/schedule";
-import { FakeClock, flushMicrotasks, MemoryBackend } from "@chime/session/testing";
+import { FakeClock, MemoryBackend } from "@chime/session/testing";
 import { formatInstant } from "@chime/schedule";
-import { RECORD, testRuntime } from "./_helpers.ts";
+import { RECORD, settle, testRuntime } from "./_helpers.ts";
 
 const MINUTE = 60_000;
 const START = Date.parse("2030-01-01T00:00:00.000Z");
-
-async function settle(check: () => boolean): Promise<boolean> {
-  for (let i = 0; i < 50 && !check(); i++) await flushMicrotasks();
-  return check();
-}
 
 Deno.test("an idle session is released after idleReleaseMs; one with a pending reminder or a stream stays live", async () => {
   using clock = new FakeClock(START);

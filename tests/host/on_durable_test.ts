@@ -60,7 +60,7 @@ Deno.test("onDurable is called the same with a page's stream attached", async ()
   assert.deepEqual(seen.slice(before).map((e) => e.seq), [seq]);
 });
 
-Deno.test("onDurable never sees an event of a rejected flush until a later flush commits it", async () => {
+Deno.test("onDurable never sees an event of a rejected flush: it is withdrawn, never committed later", async () => {
   const { plugin, seen } = recorder();
   const backend = new MemoryBackend();
   await using runtime = await testRuntime({ plugins: [plugin], backend });
@@ -68,16 +68,21 @@ Deno.test("onDurable never sees an event of a rejected flush until a later flush
   await runtime.store.flush(session);
   await settled();
   const before = seen.length;
-  // The eager write and the barrier's retry both fail: nothing is durable.
-  backend.failNext({ op: "append", when: "before" });
+  // The eager write fails: the write is withdrawn (issue 26 fault 7), nothing is durable.
   backend.failNext({ op: "append", when: "before" });
   const seq = session.append("note", {}).seq;
   await assert.rejects(runtime.store.flush(session));
   await settled();
   assert.equal(seen.length, before, "a rejected flush offers nothing");
-  assert.equal(await runtime.store.flush(session), true);
+  const later = await runtime.store.flush(session).catch(() => "refused");
+  assert.notEqual(later, true, "a later flush never acknowledges it");
+  const resumed = await runtime.resume(session.id);
+  assert.notEqual(resumed, session, "the live object went cold");
+  assert.equal(resumed.length, seq, "back to the durable length");
+  const again = resumed.append("note", { again: true }).seq;
+  assert.equal(await runtime.store.flush(resumed), true);
   await settled();
-  assert.deepEqual(seen.slice(before).map((e) => e.seq), [seq]);
+  assert.deepEqual(seen.slice(before).map((e) => e.seq), [again]);
 });
 
 Deno.test("onDurable offers a fork only its own events, not the inherited prefix", async () => {

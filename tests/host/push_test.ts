@@ -173,18 +173,22 @@ Deno.test("a hanging push service delays no dispatch and no other push", async (
   assert.deepEqual(service.received.map((r) => r.message.body), ["stretch", "stretch"]);
 });
 
-Deno.test("a rejected flush pushes nothing until a later flush commits the dispatch", async () => {
+Deno.test("a rejected flush pushes nothing, ever: its dispatch is withdrawn; a new one after resume pushes", async () => {
   await using service = await startPushService();
   await using t = await setup({ service });
   await subscribe(t.app, t.session.id, await service.subscription("a"));
-  t.backend.failNext({ op: "append", when: "before" });
   t.backend.failNext({ op: "append", when: "before" });
   appendReminder(t.session);
   await assert.rejects(t.runtime.store.flush(t.session));
   await settled();
   await t.push.idle();
   assert.equal(service.received.length, 0, "nothing before session/flushed covers it");
-  assert.equal(await t.runtime.store.flush(t.session), true);
+  assert.notEqual(await t.runtime.store.flush(t.session).catch(() => "refused"), true);
+  await t.push.idle();
+  assert.equal(service.received.length, 0, "the withdrawn dispatch is never pushed");
+  const resumed = await t.runtime.resume(t.session.id);
+  appendReminder(resumed);
+  assert.equal(await t.runtime.store.flush(resumed), true);
   await service.waitFor(1);
   assert.equal(service.received[0]!.message.body, "stretch");
 });

@@ -1,13 +1,14 @@
 /**
  * `host/main.ts` and storage (README "How it behaves on failure"): `--check-storage` runs the
- * doctor on the configured store, and a read-only or already-written store fails startup with
- * one clear line.
+ * doctor on the configured store, and a read-only or already-written store (or one whose `-wal`
+ * or `-shm` cannot be written) fails startup with one clear line.
  */
 import assert from "node:assert/strict";
 import { childEnv } from "../_env.ts";
 import { ROOT } from "../host/_server.ts";
 import { buildDamaged } from "./_damage.ts";
-import { tempDir } from "./_helpers.ts";
+import { ev, header, tempDir } from "./_helpers.ts";
+import { LibsqlBackend } from "@chime/session";
 import { readOnly } from "./_read_only.ts";
 import { JsonLineChild } from "../_child.ts";
 
@@ -65,4 +66,34 @@ Deno.test("a read-only data folder or a store another host writes fails startup 
   const readonly = await main("--data-dir", empty.path);
   assert.equal(readonly.code, 1);
   assert.match(readonly.stderr.trim(), /^chime: storage_read_only: [^\n]+$/);
+});
+
+Deno.test("an unwritable `-shm` or `-wal` fails startup with `storage_read_only`, never SIGBUS", async (t) => {
+  for (const side of ["-shm", "-wal"]) {
+    await using dir = await tempDir();
+    const db = `${dir.path}/chime.db`;
+    // A real side file as a crashed host leaves it: copied while the database is open.
+    {
+      await using backend = await LibsqlBackend.open({ url: `file:${db}` });
+      await backend.initialize(header("s"), [ev(0)]);
+      await Deno.copyFile(`${db}${side}`, `${dir.path}/side`);
+    }
+    await Deno.rename(`${dir.path}/side`, `${db}${side}`);
+    const locked = await readOnly(`${db}${side}`);
+    if (locked === undefined) {
+      await t.step({
+        name: "skipped: no way to make a file read-only here",
+        ignore: true,
+        fn() {},
+      });
+      return;
+    }
+    await using _ = locked;
+    const started = await main("--data-dir", dir.path);
+    assert.equal(started.code, 1, started.stderr);
+    assert.match(
+      started.stderr.trim(),
+      new RegExp(`^chime: storage_read_only: [^\\n]+chime\\.db${side} is not writable[^\\n]+$`),
+    );
+  }
 });
