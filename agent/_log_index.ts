@@ -94,7 +94,9 @@ export class LogIndex {
             const action: Action = { at, call };
             byCall.set(call.id, action);
             for (const id of owners.get(data.turnId) ?? []) {
-              this.actions.set(id, [...this.actions.get(id) ?? [], action]);
+              const list = this.actions.get(id);
+              if (list === undefined) this.actions.set(id, [action]);
+              else list.push(action);
             }
           }
           break;

@@ -119,7 +119,10 @@ export function markText(marks: Marked): string {
     else lines.push(EDIT_DID, ...edit.actions.map(actionLine));
     lines.push(EDIT_TAIL);
   }
-  return [...lines, marks.text].join("\n");
+  // Unmarked (most messages): the text itself, not a copy joined from a one-line list.
+  if (lines.length === 0) return marks.text;
+  lines.push(marks.text);
+  return lines.join("\n");
 }
 
 function readAction(line: string): EditAction | undefined {

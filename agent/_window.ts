@@ -161,30 +161,58 @@ function held(state: WindowState, known: readonly SessionEvent[]): Held {
   return { index, ...heldTurns(state, index) };
 }
 
+/** Tokens of one event's texts in {@linkcode estimateHeld}: prompts, frames, answers, tool calls, results. */
+function eventTokens(event: SessionEvent): number {
+  const data = event.data as Record<string, unknown>;
+  let text = "";
+  if (event.type === "user-rpc") text = String(data.text ?? "");
+  else if (event.type === "followup") text = String(data.frame ?? "");
+  else if (event.type === "assistant/message") {
+    text = String(data.text ?? "") + JSON.stringify(data.toolCalls ?? "");
+  } else if (event.type === "tool/result") text = JSON.stringify(data.result ?? null);
+  else return 0;
+  return estimateMessageTokens({ role: "user", content: text });
+}
+
 /**
- * A cheap estimate of the tokens the held events write, from the first `turn/start` on (the
- * turn before it may be partial): the texts of prompts, frames, answers, tool calls and
- * results. It leaves out the notes (`_marks.ts`), so it is at most what the transcript writes
- * plus one partial prompt: while it is below the room, every held turn fits and the exact
- * (costly) fit need not be computed.
+ * A cheap estimate of the tokens a stretch of held events writes, kept as parts so that a page
+ * read below it adds its own estimate only (the held events are not estimated again).
  */
-function estimateHeld(events: readonly SessionEvent[]): number {
-  let tokens = 0;
-  let started = false;
+export interface Estimate {
+  /** From the first `turn/start` on (the turn before it may be partial). */
+  readonly started: number;
+  /** Of every event. */
+  readonly all: number;
+  /** Whether the stretch holds a `turn/start`. */
+  readonly starts: boolean;
+}
+
+/**
+ * Estimates `events` (`started` is what {@linkcode readInto} compares with the room): it leaves
+ * out the notes (`_marks.ts`), so it is at most what the transcript writes plus one partial
+ * prompt: while it is below the room, every held turn fits and the exact (costly) fit need not
+ * be computed.
+ */
+export function estimateHeld(events: readonly SessionEvent[]): Estimate {
+  let started = 0;
+  let all = 0;
+  let starts = false;
   for (const event of events) {
-    if (event.type === "turn/start") started = true;
-    if (!started) continue;
-    const data = event.data as Record<string, unknown>;
-    let text = "";
-    if (event.type === "user-rpc") text = String(data.text ?? "");
-    else if (event.type === "followup") text = String(data.frame ?? "");
-    else if (event.type === "assistant/message") {
-      text = String(data.text ?? "") + JSON.stringify(data.toolCalls ?? "");
-    } else if (event.type === "tool/result") text = JSON.stringify(data.result ?? null);
-    else continue;
-    tokens += estimateMessageTokens({ role: "user", content: text });
+    if (event.type === "turn/start") starts = true;
+    const tokens = eventTokens(event);
+    all += tokens;
+    if (starts) started += tokens;
   }
-  return tokens;
+  return { started, all, starts };
+}
+
+/** The estimate of `older` followed by `newer`, from theirs. */
+export function joinEstimates(older: Estimate, newer: Estimate): Estimate {
+  return {
+    started: older.starts ? older.started + newer.all : newer.started,
+    all: older.all + newer.all,
+    starts: older.starts || newer.starts,
+  };
 }
 
 /**
@@ -213,26 +241,42 @@ async function readInto(
     for (const event of fresh) state.events.push(event);
     read += fresh.length;
   }
-  for (let size = PAGE; state.lo > 0 && end - state.lo < options.limit; size *= 2) {
-    if (state.events.length > 0 && estimateHeld(state.events) >= options.room) {
+  // One page at a time, checking the fit after each: the first request of a long session
+  // reads at most one page more than its window needs (pages doubling in size read up to
+  // twice that, and every event read is garbage the heap grows for, `turn_window_bench.ts`).
+  let estimate = estimateHeld(state.events);
+  // Pages read and not yet joined to the held events, newest first, from `lo` on: joined
+  // once (or when the exact fit needs them), not per page.
+  const pages: (readonly SessionEvent[])[] = [];
+  let lo = state.lo;
+  const join = () => {
+    if (pages.length === 0) return;
+    state.events = pages.reverse().flat().concat(state.events);
+    pages.length = 0;
+    state.lo = lo;
+    state.startsTurn = false;
+  };
+  // An exact fit made while the current turn is not whole yet is made again only once the
+  // held events doubled, so a long current turn does not cost one per page.
+  let exactAt = 1;
+  while (lo > 0 && end - lo < options.limit) {
+    if (end - lo >= exactAt && estimate.started >= options.room) {
+      join();
       const turns = held(state, options.known);
       const current = turnId === undefined || turns.whole.some((t) => t.turnId === turnId);
       if (current && fit(turns.whole, options.room, turnId).from > 0) return { read, held: turns };
+      // Everything fit: the estimate is over by at most one partial prompt, so a page or two
+      // more decides. The current turn not whole yet: wait until what is held doubled.
+      if (!current) exactAt = 2 * (end - lo);
     }
-    const from = Math.max(0, state.lo - size);
-    // In pages: what one storage read allocates besides its events (the driver's rows) is
-    // garbage before the next, so the first read of a long session does not grow the heap
-    // by the size of its largest read (4,096 rows in one query cost ~3× the RSS of 16 × 256).
-    const older: SessionEvent[] = [];
-    for (let lo = from; lo < state.lo; lo += PAGE) {
-      const page = await history.range(lo, Math.min(state.lo, lo + PAGE));
-      for (const event of page) older.push(event);
-    }
-    state.events = older.concat(state.events);
-    state.lo = from;
-    state.startsTurn = false;
+    const from = Math.max(0, lo - PAGE);
+    const older = await history.range(from, lo);
+    estimate = joinEstimates(estimateHeld(older), estimate);
+    pages.push(older);
+    lo = from;
     read += older.length;
   }
+  join();
   return { read };
 }
 

@@ -4,7 +4,15 @@ import { estimateMessageTokens } from "./context_budget.ts";
 import { History } from "./_history.ts";
 import { readMarks, STOPPED_NOTE } from "./_marks.ts";
 import { buildTranscript } from "./_transcript.ts";
-import { buildWindow, fitTurns, omissionNote, WindowState } from "./_window.ts";
+import {
+  buildWindow,
+  estimateHeld,
+  fitTurns,
+  joinEstimates,
+  omissionNote,
+  WindowState,
+} from "./_window.ts";
+import { PAGE } from "./_history.ts";
 import { BoundedSession } from "./testing/bounded_session.ts";
 import { longLog, longLogEvent, TURN_EVENTS } from "./testing/long_log.ts";
 import type { ModelMessage } from "./types.ts";
@@ -247,4 +255,30 @@ Deno.test("buildWindow() kept between requests sends what a fresh build sends, r
   const fresh = await buildWindow(history(session), { budget: 8_000, fixed: 100 });
   assert.deepEqual(wider.messages, fresh.messages);
   assert.equal((await buildWindow(history(session), { budget: 8_000, fixed: 100, state })).read, 0);
+});
+
+Deno.test("buildWindow() reads a long log one page at a time: at most a page beyond what it holds", async () => {
+  const session = generated(3_000);
+  const state = new WindowState();
+  const first = await buildWindow(history(session), { budget: 32_000, fixed: 2_000, state });
+  assert.ok(first.omitted > 0);
+  // The window starts at the newest turn that did not fit; what was read below it is at most
+  // the page whose fit ended the reading (pages doubling in size read up to twice the window).
+  assert.ok(first.read - first.held <= PAGE, `${first.read} read, ${first.held} held`);
+  const fresh = await buildWindow(history(session), { budget: 32_000, fixed: 2_000 });
+  assert.deepEqual(first.messages, fresh.messages);
+});
+
+Deno.test("estimateHeld() of a log is the join of its pages' estimates, wherever it is cut", () => {
+  const events = longLog(40 * TURN_EVENTS) as SessionEvent[];
+  const whole = estimateHeld(events);
+  for (const cut of [0, 1, 3, TURN_EVENTS, 7 * TURN_EVENTS + 2, events.length]) {
+    const joined = joinEstimates(
+      estimateHeld(events.slice(0, cut)),
+      estimateHeld(events.slice(cut)),
+    );
+    assert.deepEqual(joined, whole, `cut at ${cut}`);
+  }
+  // Nothing counts before the first turn/start: the turn before it may be partial.
+  assert.equal(estimateHeld(events.slice(1)).started < whole.all, true);
 });
