@@ -75,7 +75,9 @@ export function pinSpecifier(
  * @throws {Error} when a bare specifier is not in the import map
  */
 export function pinExternals(code: string, imports: Readonly<Record<string, string>>): string {
-  const bare = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)"([^".\/][^"]*)"/g;
+  // A specifier has no quote or space: text inside a bundled library's strings that only looks
+  // like an import (ical.js builds `import "' + name + '"` messages) is left alone.
+  const bare = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)"([^"'\s.\/][^"'\s]*)"/g;
   return code.replace(bare, (whole, head: string, specifier: string) => {
     if (/^(node|npm|jsr|https?|file|data):/.test(specifier)) return whole;
     const pinned = pinSpecifier(specifier, imports);

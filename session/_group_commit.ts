@@ -96,7 +96,7 @@ export interface CommitTarget {
 
 /**
  * A check a backend runs around each write transaction: the files it writes are still the ones
- * that survive a restart (libSQL's `FileIdentity`, issue 26 fault 2). A write is never
+ * that survive a restart (libSQL's `FileIdentity`, README.md "How it behaves on failure"). A write is never
  * acknowledged after a failed check.
  */
 export interface StorageGuard {

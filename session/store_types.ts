@@ -60,7 +60,7 @@ export interface SessionStoreOptions {
    */
   readonly persist?: boolean;
   /**
-   * A failed write is withdrawn (issue 26 fault 7): the first write of a live session that
+   * A failed write is withdrawn (README.md "How it behaves on failure"): the first write of a live session that
    * storage refuses halts its persistence controller, so neither that write's events nor any
    * appended after them are ever stored by a later flush, and the session is reported to
    * {@linkcode SessionStore.onWithdrawn} observers, which make it cold ({@linkcode

@@ -1,5 +1,5 @@
 /**
- * `withdrawFailedWrites` (issue 26 fault 7): a write storage refuses is withdrawn, never stored
+ * `withdrawFailedWrites` (README.md "How it behaves on failure"): a write storage refuses is withdrawn, never stored
  * by a later flush, and resuming the session reads back its durable length only.
  */
 import assert from "node:assert/strict";

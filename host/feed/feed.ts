@@ -248,7 +248,7 @@ export class Feeds {
   }
 
   /**
-   * Ends every stream of a live object whose failed write was withdrawn (issue 26 fault 7): what
+   * Ends every stream of a live object whose failed write was withdrawn (README.md "How it behaves on failure"): what
    * they were sent past the durable length will never be stored, so each client reconnects and
    * reads the log back from storage.
    *

@@ -1,5 +1,5 @@
 /**
- * Private: `GET /readyz`, the readiness probe (issue 26 fault 2). Unauthenticated like
+ * Private: `GET /readyz`, the readiness probe (docs/operations.md). Unauthenticated like
  * `/healthz`; `/healthz` says the process answers, `/readyz` whether a write sent now can be
  * stored durably.
  *
@@ -16,14 +16,18 @@ export type Readiness = { readonly ready: true } | {
 
 /**
  * Whether the host can take writes now: storage reports healthy (for libSQL: the database and
- * its `-wal` are still the files at their path, `storage_lost` otherwise) and shutdown has not
- * begun.
+ * its `-wal` are still the files at their path, `storage_lost` otherwise), in shared mode the
+ * lease renewals keep its leases in force (`HostLeases.health`, `../leases/leases.ts`), and
+ * shutdown has not begun.
  *
  * @param runtime the host runtime
  * @returns the readiness
  */
 export function readiness(runtime: HostRuntime): Readiness {
-  const reasons = [...(runtime.store.backend.health?.().reasons ?? [])];
+  const reasons = [
+    ...(runtime.store.backend.health?.().reasons ?? []),
+    ...(runtime.leases?.health().reasons ?? []),
+  ];
   if (runtime.closing) reasons.push("the host is stopping");
   return reasons.length === 0 ? { ready: true } : { ready: false, reasons };
 }

@@ -129,6 +129,10 @@ export class HostLeases implements AsyncDisposable {
   #timer: TimerHandle | undefined;
   #renewing: Promise<void> = Promise.resolve();
   #closed = false;
+  /** When the last renewal attempt that threw did so (host clock, ms); cleared by a success. */
+  #failingSince: number | undefined;
+  /** When the last renewal pass ended (host clock, ms). */
+  #lastPass: number;
   /** Sessions this host answered `409` for, with when (host clock, ms). */
   readonly #wanted = new Map<string, number>();
   #unlisten: Promise<(() => Promise<void>) | undefined> = Promise.resolve(undefined);
@@ -146,6 +150,7 @@ export class HostLeases implements AsyncDisposable {
     this.#onLost = options.onLost;
     this.#reportError = options.reportError;
     this.#onClose = options.onClose;
+    this.#lastPass = this.#clock.now();
     this.#arm();
     const onFreed = options.onFreed;
     if (onFreed !== undefined && table.onReleased !== undefined) {
@@ -298,9 +303,11 @@ export class HostLeases implements AsyncDisposable {
       renewed = await this.table.renew(lease, this.#ttlMs);
     } catch (error) {
       this.#reportError(error);
+      this.#failingSince ??= this.#clock.now();
       // Unreachable storage: keep acting as owner only while the lease is surely in force.
       if (this.#clock.now() < lease.expiresAt) return;
     }
+    this.#failingSince = undefined;
     if (this.#held.get(lease.sessionId) !== lease) return; // released or renewed meanwhile
     if (renewed !== undefined) {
       this.#held.set(lease.sessionId, renewed);
@@ -318,8 +325,37 @@ export class HostLeases implements AsyncDisposable {
     this.#timer = this.#clock.setTimer(() => {
       this.#renewing = Promise.all([...this.#held.values()].map((l) => this.#renew(l)))
         .then(() => {}, this.#reportError)
-        .finally(() => this.#arm());
+        .finally(() => {
+          this.#lastPass = this.#clock.now();
+          this.#arm();
+        });
     }, Math.max(1, Math.floor(this.#ttlMs / 3)));
+  }
+
+  /**
+   * Whether renewals keep the held leases in force, for `/readyz` (docs/operations.md): a
+   * renewal that threw (the lease table cannot be reached) until one succeeds, and a renewal
+   * pass later than one TTL while leases are held (a starved or paused process), each give one
+   * sentence.
+   *
+   * @returns `{ reasons }`, empty while renewing
+   */
+  health(): { readonly reasons: readonly string[] } {
+    const now = this.#clock.now();
+    const reasons: string[] = [];
+    if (this.#failingSince !== undefined) {
+      reasons.push(
+        `lease renewals are failing since ${new Date(this.#failingSince).toISOString()} ` +
+          "(the lease table cannot be reached)",
+      );
+    }
+    const late = now - this.#lastPass;
+    if (this.#held.size > 0 && late > this.#ttlMs) {
+      reasons.push(
+        `lease renewals are late: the last pass was ${late} ms ago (TTL ${this.#ttlMs} ms)`,
+      );
+    }
+    return { reasons };
   }
 
   /** Stops renewing and releases every held lease (a clean shutdown hands sessions over). */

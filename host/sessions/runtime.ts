@@ -23,7 +23,7 @@ import { SessionLiveness } from "../leases/_runtime_leases.ts";
 import { createModel, type HostAgent, openBackend } from "../config/adapters.ts";
 import type { HostConfig } from "../config/config.ts";
 import { HostError } from "../errors.ts";
-import { type HostLeases, openLeases, sharedStorage } from "../leases/leases.ts";
+import { type HostLeases, isLeaseLost, openLeases, sharedStorage } from "../leases/leases.ts";
 import { type FeedLimits, Feeds } from "../feed/feed.ts";
 import { type RegistryEntry, resolveRegistry, storageDriver } from "../registry.ts";
 import { FileLinkKeys } from "../plugins/link_keys.ts";
@@ -233,16 +233,31 @@ export class HostRuntime implements AsyncDisposable {
       this.watermark.seed(session, durable);
       seedVerifiedPrefix(session, durable);
     });
-    // A refused write is withdrawn (issue 26 fault 7): the session turns cold without storing
+    // A refused write is withdrawn (README.md "How it behaves on failure"): the session turns cold without storing
     // it, its agent, owners and timers go with the live object, and the next request resumes
     // the durable log only; streams end so the page reads history back.
-    this.#withdrawn = store.onWithdrawn((session) => {
-      this.feeds.endWithdrawn(session);
-      void this.release(session);
+    this.#withdrawn = store.onWithdrawn((session, error) => {
+      void this.#afterWithdrawn(session, error);
     });
   }
 
   readonly #withdrawn: Disposable;
+
+  /**
+   * A withdrawn write's session turns cold. When the storage fence refused it (another host took
+   * the lease), the lease is checked first, so the loss path ends its streams with the new
+   * owner's URL (`session-lost { url }`, docs/deploy.md "Fencing") and makes it cold; otherwise,
+   * or when the lease turns out to be held still, the streams end with no URL here.
+   */
+  async #afterWithdrawn(session: Session, error: unknown): Promise<void> {
+    if (this.leases !== undefined && isLeaseLost(error)) {
+      // The loss path (`onLost`) ends the streams with the owner's URL and releases the session.
+      await this.leases.confirm(session.id).catch(() => {});
+      if (!this.leases.holds(session.id)) return;
+    }
+    this.feeds.endWithdrawn(session);
+    await this.release(session);
+  }
 
   /**
    * Opens storage and loads every plugin (before any agent can be published).

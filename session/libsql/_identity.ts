@@ -1,6 +1,6 @@
 /**
  * Private: {@linkcode FileIdentity}, the check that the files a libSQL connection writes are
- * still the files at its path (issue 26, fault 2). A database or `-wal` removed (or replaced)
+ * still the files at its path (README.md "How it behaves on failure"). A database or `-wal` removed (or replaced)
  * under a running host keeps taking writes through the open descriptors, and every one of them
  * is gone at the next open: so the identity (`dev` + `ino`) of the database file and of its
  * `-wal` is recorded and compared on a short cadence and before each commit is acknowledged.

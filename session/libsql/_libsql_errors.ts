@@ -1,5 +1,5 @@
 /**
- * Private: the one place libSQL's damage errors become `storage_corrupt` (issue 26 fault 8).
+ * Private: the one place libSQL's damage errors become `storage_corrupt` (README.md "How it behaves on failure").
  * SQLite reports a damaged page as `SQLITE_CORRUPT` ("database disk image is malformed") and a
  * file that is not a database as `SQLITE_NOTADB`; both mean the bytes stored for that session
  * cannot be read, never an internal error. Used by every read and by the commit target.

@@ -73,7 +73,7 @@ export function remoteUnavailable(url: string, error: unknown): boolean {
 }
 
 /**
- * Refuses a database whose `-wal` or `-shm` exists but cannot be written (issue 26 fault 8):
+ * Refuses a database whose `-wal` or `-shm` exists but cannot be written (README.md "How it behaves on failure"):
  * SQLite would map a read-only `-shm` and the process would die of SIGBUS at its first write.
  * The check asks the kernel (an open for writing, closed at once), not the mode bits, so it is
  * right for root too: root writes a `0444` file (then SQLite can too), but not an immutable one

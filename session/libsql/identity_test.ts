@@ -1,5 +1,5 @@
 /**
- * Fault 2 of issue 26: a database or `-wal` removed (or replaced) under a running backend is
+ * A database or `-wal` removed (or replaced) under a running backend is
  * noticed (`FileIdentity`), every later write is refused with `storage_lost`, and the rescue
  * copy the still-open connection writes holds every acknowledged event.
  */

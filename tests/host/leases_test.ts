@@ -209,3 +209,22 @@ Deno.test("resuming an unknown id takes no lease", async () => {
   assert.equal(response.status, 404);
   assert.equal(await hosts.a.runtime.leases!.table.owner("nope123"), undefined);
 });
+
+Deno.test("/readyz says when lease renewals fail (the lease table cannot be reached)", async () => {
+  using clock = new FakeClock(Date.parse("2030-01-01T00:00:00Z"));
+  await using hosts = await twoHosts(clock);
+  const { a, client } = hosts;
+  const { session } = await a.runtime.create({ timeZone: "Europe/Paris" });
+  await a.runtime.store.flush(session);
+  const ready = async () => {
+    const response = await a.app.request("/readyz");
+    return { status: response.status, body: await response.json() };
+  };
+  assert.deepEqual(await ready(), { status: 200, body: { ready: true } });
+  client.close(); // the lease table is gone: the next renewal throws
+  await clock.advance(Math.ceil((TTL_S * 1000) / 3) + 1);
+  const failing = await ready();
+  assert.equal(failing.status, 503);
+  assert.match(failing.body.reasons.join("\n"), /lease renewals are failing/);
+  hosts.errors.length = 0;
+});

@@ -68,7 +68,7 @@ Deno.test("onDurable never sees an event of a rejected flush: it is withdrawn, n
   await runtime.store.flush(session);
   await settled();
   const before = seen.length;
-  // The eager write fails: the write is withdrawn (issue 26 fault 7), nothing is durable.
+  // The eager write fails: the write is withdrawn (README.md "How it behaves on failure"), nothing is durable.
   backend.failNext({ op: "append", when: "before" });
   const seq = session.append("note", {}).seq;
   await assert.rejects(runtime.store.flush(session));

@@ -1,5 +1,5 @@
 /**
- * Page-level damage of a real libSQL database (issue 26 fault 8): bytes overwritten inside a
+ * Page-level damage of a real libSQL database (README.md "How it behaves on failure"): bytes overwritten inside a
  * b-tree page of the `events` table, beyond its page header, are answered `500 storage_corrupt`
  * for the session whose rows the page holds (never `internal_error`), and the other sessions
  * keep serving.

@@ -1,5 +1,5 @@
 /**
- * A reminder whose `schedule/change` was in a refused write (issue 26 fault 7) is withdrawn with
+ * A reminder whose `schedule/change` was in a refused write (README.md "How it behaves on failure") is withdrawn with
  * it: the session turns cold without storing it, the schedule owner goes with the live object,
  * so no timer stays armed for a reminder that was never stored, nothing fires when it would have
  * been due, and the resumed session's state (read back from the log) does not hold it.
