@@ -14,7 +14,8 @@ import type {
 } from "../backend.ts";
 import type { SessionEvent } from "../event.ts";
 import type { SessionHeader } from "../header.ts";
-import { corrupt } from "../_decode.ts";
+import { corrupt, decodeText } from "../_decode.ts";
+import { typedRowToEvent } from "../_rows.ts";
 import {
   pageEvents,
   rowToEvent,
@@ -77,7 +78,7 @@ export async function readTypes(
     sql: selectByType(types.length),
     args: [id, ...types, from, to],
   });
-  return rows.map((r) => rowToEvent(r, id, Number(r.seq)));
+  return rows.map((r) => typedRowToEvent(r, id, types, from, to));
 }
 
 /** Reads one page of events by type across sessions (`LibsqlBackend.readTypeAcross`). */
@@ -94,8 +95,8 @@ export async function readTypesAcross(
     args: [...types, ...bound, page.limit],
   });
   return rows.map((r) => {
-    const sessionId = String(r.session_id);
-    return { sessionId, event: rowToEvent(r, sessionId, Number(r.seq)) };
+    const sessionId = decodeText(r.session_id, { sessionId: "(unreadable id)" }, "session_id");
+    return { sessionId, event: typedRowToEvent(r, sessionId, types) };
   });
 }
 

@@ -12,7 +12,7 @@
  * @module
  */
 import { createClient } from "@libsql/client";
-import { CREATE_V15 } from "@chime/migrations";
+import { CREATE_V16 } from "@chime/migrations";
 import { setImmediate } from "node:timers";
 
 /**
@@ -44,7 +44,7 @@ export async function rawGroupCommit(
 ): Promise<number> {
   const client = createClient({ url: `file:${path}`, concurrency: 1, timeout: 5_000 });
   try {
-    await client.batch([...CREATE_V15], "write");
+    await client.batch([...CREATE_V16], "write");
     await client.execute("PRAGMA journal_mode = WAL");
     await client.execute("PRAGMA synchronous = FULL");
     const at = new Date(0).toISOString();
