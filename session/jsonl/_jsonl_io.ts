@@ -100,7 +100,24 @@ export function readLog(bytes: Uint8Array, id: string, checksums = true): LogRep
   }
   // initialize() links a complete file into place, so a stored session always has its header.
   if (index === 0) damage.push(corrupt({ sessionId: id }, "the file has no header line"));
+  if (end < bytes.length && checksums && index > 0 && lostNewline(bytes.subarray(end), id, index)) {
+    // A whole checksummed line followed by one byte: its newline was damaged, not torn by a
+    // crash (a torn write leaves a prefix of a line, never a complete one).
+    damage.push(corrupt({ sessionId: id, seq: index - 1 }, "the line's newline is damaged"));
+    return { header, events, damage, tornAt: undefined };
+  }
   return { header, events, damage, tornAt: end < bytes.length ? end : undefined };
+}
+
+/** Whether a tail without a newline is a complete checksummed event line plus one byte. */
+function lostNewline(tail: Uint8Array, id: string, index: number): boolean {
+  if (tail.length < 2) return false;
+  try {
+    readLine(tail.subarray(0, -1), id, index, true);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -31,18 +31,32 @@ import {
   selectTypeAcross,
 } from "./_libsql_sql.ts";
 
-/** Reads a whole session (`LibsqlBackend.load`). */
+/**
+ * Reads a whole session (`LibsqlBackend.load`). The rows are counted through `events_by_type`
+ * too: a damaged table page that drops rows (the newest ones leave no hole to see) or a damaged
+ * index disagrees with the table, and the read is `storage_corrupt`, not a shorter log.
+ */
 export async function loadAll(client: Client, id: string): Promise<StoredSession | undefined> {
-  const [head, rows] = await client.batch([
+  const [head, rows, indexed] = await client.batch([
     { sql: SELECT_CURSOR, args: [id] },
     { sql: SELECT_EVENTS, args: [id] },
+    { sql: COUNT_INDEXED, args: [id] },
   ], "read");
   const row = head!.rows[0];
-  return row === undefined ? undefined : {
-    header: rowToHeader(row, id),
-    events: rows!.rows.map((r, i) => rowToEvent(r, id, i)),
-  };
+  if (row === undefined) return undefined;
+  const events = rows!.rows.map((r, i) => rowToEvent(r, id, i));
+  const counted = Number(indexed!.rows[0]!.n);
+  if (counted !== events.length) {
+    throw corrupt(
+      { sessionId: id, seq: Math.min(counted, events.length) },
+      `the table holds ${events.length} events, its type index ${counted}`,
+    );
+  }
+  return { header: rowToHeader(row, id), events };
 }
+
+const COUNT_INDEXED =
+  "SELECT count(*) AS n FROM events INDEXED BY events_by_type WHERE session_id = ?";
 
 /** Reads the header, length and newest `count` events (`LibsqlBackend.tail`). */
 export async function readTail(
