@@ -43,9 +43,15 @@ export async function loadAll(client: Client, id: string): Promise<StoredSession
     { sql: COUNT_INDEXED, args: [id] },
   ], "read");
   const row = head!.rows[0];
-  if (row === undefined) return undefined;
-  const events = rows!.rows.map((r, i) => rowToEvent(r, id, i));
   const counted = Number(indexed!.rows[0]!.n);
+  if (row === undefined) {
+    // Events without a header: the header row (or its page) is damaged, not a missing session.
+    if (counted > 0 || rows!.rows.length > 0) {
+      throw corrupt({ sessionId: id }, "the header row is missing");
+    }
+    return undefined;
+  }
+  const events = rows!.rows.map((r, i) => rowToEvent(r, id, i));
   if (counted !== events.length) {
     throw corrupt(
       { sessionId: id, seq: Math.min(counted, events.length) },

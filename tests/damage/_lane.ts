@@ -15,6 +15,7 @@ import { SessionError } from "../../session/errors.ts";
 import { JsonlBackend } from "../../session/jsonl/jsonl_backend.ts";
 import { LibsqlBackend } from "../../session/libsql/libsql_backend.ts";
 import { checkStorage } from "../../session/doctor.ts";
+import { prng } from "../crash/_lane.ts";
 
 /** Which store a flip lands in. */
 export type DamageKind = "db" | "jsonl";
@@ -40,17 +41,7 @@ export interface FlipResult {
   readonly seen: readonly string[];
 }
 
-/** A seeded PRNG (mulberry32): the same seed gives the same flips. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng };
 
 const SESSIONS = 6;
 const TYPES = ["schedule/change"];
@@ -75,32 +66,22 @@ function sessionEvents(i: number): SessionEvent[] {
         text: text(r, 6 + Math.floor(r() * 20)),
       },
     });
+    const change = (data: Record<string, unknown>) =>
+      out.push({
+        seq: out.length,
+        type: "schedule/change",
+        at: at(out.length),
+        data: { v: 2, ...data },
+      });
     if (turn % 3 === 1) {
-      out.push({
-        seq: out.length,
-        type: "schedule/change",
-        at: at(out.length),
-        data: {
-          v: 2,
-          op: "create",
-          id: `r${i}-${turn}`,
-          text: text(r, 4),
-          due: new Date(Date.UTC(2026, 1, 1 + turn, 9)).toISOString(),
-        },
+      change({
+        op: "create",
+        id: `r${i}-${turn}`,
+        text: text(r, 4),
+        due: new Date(Date.UTC(2026, 1, 1 + turn, 9)).toISOString(),
       });
     }
-    if (turn % 3 === 2) {
-      out.push({
-        seq: out.length,
-        type: "schedule/change",
-        at: at(out.length),
-        data: {
-          v: 2,
-          op: "delivered",
-          id: `r${i}-${turn - 1}`,
-        },
-      });
-    }
+    if (turn % 3 === 2) change({ op: "delivered", id: `r${i}-${turn - 1}` });
     out.push({
       seq: out.length,
       type: "assistant-message",
