@@ -15,7 +15,8 @@ const PAGE = 2_000;
  * Runs `upgrade` and fills `events.crc` for every row in one write transaction.
  *
  * @param client the one connection
- * @param upgrade the DDL of the verdict (ends with `PRAGMA user_version = 16`)
+ * @param upgrade the DDL of the verdict (ends with `PRAGMA user_version = 16`); none: only the
+ *   checksums of every row (the benches' bulk-inserted rows)
  * @returns how many rows got a checksum
  * @throws whatever SQLite raises (then nothing of the upgrade is kept)
  */
@@ -25,7 +26,7 @@ export async function upgradeWithChecksums(
 ): Promise<number> {
   const tx = await client.transaction("write");
   try {
-    await tx.batch([...upgrade]);
+    if (upgrade.length > 0) await tx.batch([...upgrade]);
     let done = 0;
     let after: [Uint8Array, number] | undefined;
     for (;;) {

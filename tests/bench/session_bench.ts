@@ -22,6 +22,7 @@ import type { SessionEvent } from "../../session/event.ts";
 import { createClient } from "@libsql/client";
 import { eventChecksum, verifyChecksum } from "../../session/_checksum.ts";
 import { prefillSql, rawGroupCommit, settle } from "./_raw_baseline.ts";
+import { upgradeWithChecksums } from "../../session/libsql/_libsql_upgrade.ts";
 
 /** One printed figure. */
 export interface Figure {
@@ -102,6 +103,8 @@ async function prefilled(url: string, sessions: number, count: number): Promise<
   const client = createClient({ url });
   try {
     await client.execute(prefillSql(sessions, count, at));
+    // Bulk SQL rows have no checksum yet: compute each once, as the v16 upgrade does.
+    await upgradeWithChecksums(client, []);
   } finally {
     client.close();
   }
