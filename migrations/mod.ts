@@ -22,11 +22,13 @@ export {
   CREATE_V13,
   CREATE_V14,
   CREATE_V15,
+  CREATE_V16,
   LEGACY_SCHEMA_VERSION,
   normalizeSql,
   SCHEMA_V13,
   SCHEMA_V14,
   SCHEMA_V15,
+  SCHEMA_V16,
   SCHEMA_VERSION,
   type SchemaEntry,
   type SchemaState,
@@ -34,7 +36,9 @@ export {
   UPGRADE_V13_TO_V14,
   UPGRADE_V13_TO_V15,
   UPGRADE_V14_TO_V15,
+  UPGRADE_V15_TO_V16,
   V14_SCHEMA_VERSION,
+  V15_SCHEMA_VERSION,
 } from "./libsql/schema.ts";
 export {
   classifyPostgres,

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { eventChecksum } from "./_checksum.ts";
 import { setImmediate } from "node:timers";
 import type { StoredCursor } from "./backend.ts";
 import { SessionError } from "./errors.ts";
@@ -25,12 +26,13 @@ export interface Pending {
   readonly texts: readonly (string | undefined)[] | undefined;
   readonly resolve: () => void;
   readonly reject: (error: unknown) => void;
-  /** The flat row arguments (5 per event), encoded once when the call is accepted. */
+  /** The flat row arguments (6 per event), encoded once when the call is accepted. */
   rows: (string | number)[] | undefined;
 }
 
 /**
- * The flat row arguments of one call's events: `session_id, seq, type, at, data` per event.
+ * The flat row arguments of one call's events: `session_id, seq, type, at, data, crc` per event
+ * (`crc` from `session/_checksum.ts`).
  *
  * @param texts `JSON.stringify(event.data)` per event where known, used as is
  * @throws {TypeError} from `JSON.stringify` (e.g. BigInt data): only this call fails
@@ -43,7 +45,8 @@ export function encodeRows(
   const args: (string | number)[] = [];
   for (let i = 0; i < events.length; i++) {
     const e = events[i]!;
-    args.push(id, e.seq, e.type, e.at, texts?.[i] ?? JSON.stringify(e.data) ?? "null");
+    const data = texts?.[i] ?? JSON.stringify(e.data) ?? "null";
+    args.push(id, e.seq, e.type, e.at, data, eventChecksum(id, e.seq, e.type, e.at, data));
   }
   return args;
 }

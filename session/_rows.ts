@@ -18,6 +18,7 @@ import {
   parseJson,
   type StorageDamage,
 } from "./_decode.ts";
+import { verifyChecksum } from "./_checksum.ts";
 
 /** A row as a SQL client returns it: column name → value. */
 export type StoredRow = Readonly<Record<string, unknown>>;
@@ -77,9 +78,12 @@ export function pageEvents(
 }
 
 /**
- * Maps an events row to the envelope, decoding its bytes strictly.
+ * Maps an events row to the envelope, decoding its bytes strictly and verifying its checksum
+ * (`session/_checksum.ts`) against the session asked for, so a row of another session or a
+ * damaged byte in any served field is never served.
  *
- * @param row a row with `seq`, `type`, `at` and `data`
+ * @param row a row with `seq`, `type`, `at`, `data` and `crc` (a legacy row read by the doctor
+ *   has no `crc` key: nothing to verify)
  * @param sessionId the session it belongs to
  * @param expected the seq this row must hold (dense from the page start)
  * @throws {SessionError} `storage_corrupt` with `{ sessionId, seq }`
@@ -90,17 +94,14 @@ export function rowToEvent(row: StoredRow, sessionId: string, expected: number):
     throw corrupt({ sessionId, seq: expected }, `missing (found seq ${seq})`);
   }
   const site = { sessionId, seq };
-  const data = parseJson(decodeText(row.data, site, "data"), site, "data");
-  return checkEvent(
-    {
-      seq,
-      type: decodeText(row.type, site, "type"),
-      at: decodeText(row.at, site, "at"),
-      data,
-    },
-    sessionId,
-    expected,
-  );
+  const text = decodeText(row.data, site, "data");
+  const type = decodeText(row.type, site, "type");
+  const at = decodeText(row.at, site, "at");
+  if ("crc" in row) {
+    const raw = row.data instanceof ArrayBuffer ? new Uint8Array(row.data) : text;
+    verifyChecksum(row.crc, sessionId, seq, type, at, raw);
+  }
+  return checkEvent({ seq, type, at, data: parseJson(text, site, "data") }, sessionId, expected);
 }
 
 /**
@@ -159,4 +160,31 @@ export function checkRow(
     damage.push(damageOf(error));
   }
   return seq + 1;
+}
+
+/**
+ * Maps a row read through the type index: its checksum is verified against the session asked
+ * for and the row must match the key the read asked for (one of `types`, seq in `[from, to)`),
+ * so a damaged index entry that points at another row is `storage_corrupt`, never served.
+ *
+ * @param row an events row (with `crc`)
+ * @param sessionId the session asked for (or, across sessions, the one the row names)
+ * @param types the types asked for
+ * @param from the lowest seq asked for @default 0
+ * @param to the seq bound asked for (exclusive) @default Infinity
+ * @throws {SessionError} `storage_corrupt` with `{ sessionId, seq }`
+ */
+export function typedRowToEvent(
+  row: StoredRow,
+  sessionId: string,
+  types: readonly string[],
+  from = 0,
+  to = Infinity,
+): SessionEvent {
+  const seq = Number(row.seq);
+  const event = rowToEvent(row, sessionId, seq);
+  if (!types.includes(event.type) || seq < from || seq >= to) {
+    throw corrupt({ sessionId, seq }, "the type index names a row it does not hold");
+  }
+  return event;
 }

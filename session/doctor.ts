@@ -26,7 +26,8 @@ import { SessionError } from "./errors.ts";
 import { isSessionId } from "./header.ts";
 import { readLog } from "./jsonl/_jsonl_io.ts";
 import { databasePath, readState } from "./libsql/_libsql_open.ts";
-import { scanEvents, scanHeaders } from "./libsql/_doctor_sql.ts";
+import { folderFormat, JSONL_FORMAT } from "./jsonl/_jsonl_format.ts";
+import { compareIndexes, scanEvents, scanHeaders } from "./libsql/_doctor_sql.ts";
 import { damageOf, type StorageDamage } from "./_decode.ts";
 import { checkLogs, type LogCheck, type LogFinding, runChecks } from "./_log_checks.ts";
 import { LibsqlBackend } from "./libsql/libsql_backend.ts";
@@ -103,7 +104,9 @@ async function checkDatabase(path: string, checks: readonly LogCheck[]): Promise
         verdict.kind === "legacy" && verdict.version === 13,
         damage,
       );
-      const events = await scanEvents(client, headers, damage);
+      const legacy = verdict.kind === "legacy";
+      const events = await scanEvents(client, headers, damage, legacy);
+      await compareIndexes(client, damage);
       client.close();
       client = undefined;
       if (checks.length > 0) {
@@ -111,7 +114,10 @@ async function checkDatabase(path: string, checks: readonly LogCheck[]): Promise
         await using backend = await LibsqlBackend.open({ url: `file:${copy}` });
         damage.push(...await checkLogs(backend, checks));
       }
-      return { target: path, sessions: headers.size, events, damage, notes: [] };
+      const notes = legacy
+        ? [`schema version ${verdict.version}: no checksums yet (opening computes them once)`]
+        : [];
+      return { target: path, sessions: headers.size, events, damage, notes };
     } catch (error) {
       damage.push({ what: `unreadable database: ${(error as Error).message}` });
       return { target: path, sessions: 0, events: 0, damage, notes: [] };
@@ -131,10 +137,14 @@ async function checkFolder(dir: string, checks: readonly LogCheck[]): Promise<St
   let events = 0;
   const names = [];
   for await (const entry of Deno.readDir(dir)) if (entry.isFile) names.push(entry.name);
+  const format = await folderFormat(dir);
+  if (format !== JSONL_FORMAT) {
+    notes.push(`JSONL format ${format}: no checksums yet (opening computes them once)`);
+  }
   for (const name of names.sort()) {
     const id = name.endsWith(".jsonl") ? name.slice(0, -6) : "";
     if (!isSessionId(id)) continue;
-    const report = readLog(await Deno.readFile(join(dir, name)), id);
+    const report = readLog(await Deno.readFile(join(dir, name)), id, format === JSONL_FORMAT);
     sessions++;
     events += report.events.length;
     damage.push(...report.damage.map(damageOf));

@@ -37,8 +37,8 @@ Deno.test("the doctor reports every damaged row, missing seq and orphan event, l
       "DELETE FROM events WHERE session_id = 'b' AND seq IN (2, 3)",
       "DELETE FROM events WHERE session_id = 'b' AND seq = 5",
       "UPDATE events SET data = 'nope' WHERE session_id = 'b' AND seq = 4",
-      "INSERT INTO events VALUES ('zz', 0, 'note', 'x', '{}')",
-      "INSERT INTO events VALUES (CAST(x'41ff' AS TEXT), 0, 'note', 'x', '{}')",
+      "INSERT INTO events VALUES ('zz', 0, 'note', 'x', '{}', -1)",
+      "INSERT INTO events VALUES (CAST(x'41ff' AS TEXT), 0, 'note', 'x', '{}', -1)",
     ],
   });
   const before = await hashes(dir.path);
@@ -47,11 +47,13 @@ Deno.test("the doctor reports every damaged row, missing seq and orphan event, l
   assert.deepEqual(stdout.trim().split("\n"), [
     "damage: session c: cwd is not valid UTF-8",
     "damage: session A\uFFFD: events without a header",
+    "damage: session A\uFFFD seq 0: checksum mismatch",
     "damage: session a seq 1: data is not valid UTF-8",
     "damage: session b seq 2: missing (seqs 2..3)",
-    "damage: session b seq 4: data is not JSON",
+    "damage: session b seq 4: checksum mismatch",
     "damage: session zz: events without a header",
-    `chime doctor: ${dir.path}/chime.db: 3 sessions, 11 events, 6 damaged`,
+    "damage: session zz seq 0: checksum mismatch",
+    `chime doctor: ${dir.path}/chime.db: 3 sessions, 11 events, 8 damaged`,
   ]);
   assert.deepEqual(await hashes(dir.path), before, "nothing changed, nothing created");
 });

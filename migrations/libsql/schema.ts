@@ -23,10 +23,16 @@ export const LEGACY_SCHEMA_VERSION = 13;
 export const V14_SCHEMA_VERSION = 14;
 
 /**
- * The current schema version (`PRAGMA user_version`): v14 plus the `events_by_type` index and
+ * The previous schema version (`PRAGMA user_version`): v14 plus the `events_by_type` index and
  * the `session_leases` table (`docs/long-sessions.md` §"Schema v15").
  */
-export const SCHEMA_VERSION = 15;
+export const V15_SCHEMA_VERSION = 15;
+
+/**
+ * The current schema version (`PRAGMA user_version`): v15 plus `events.crc`, the CRC-32C of each
+ * event's canonical bytes (`docs/long-sessions.md` §"Schema v16", `session/_checksum.ts`).
+ */
+export const SCHEMA_VERSION = 16;
 
 const SESSIONS_V13 = `CREATE TABLE sessions (
   id TEXT PRIMARY KEY NOT NULL,
@@ -60,6 +66,15 @@ const EVENTS = `CREATE TABLE events (
 
 // Reading one event type (`schedule/change`) of a long session seeks this index instead of
 // scanning the log (docs/long-sessions.md §"Bounded live session", `readByType`).
+// v16: `crc` is the event's CRC-32C (unsigned, `session/_checksum.ts`). The text is what
+// SQLite's `ALTER TABLE ADD COLUMN` leaves (spliced after `data`), so fresh and upgraded
+// databases share one layout; -1 is never a checksum, so a row the upgrade missed reads as
+// damaged.
+const EVENTS_V16 = EVENTS.replace(
+  "data TEXT NOT NULL,\n",
+  "data TEXT NOT NULL, crc INTEGER NOT NULL DEFAULT -1,\n",
+);
+
 const EVENTS_BY_TYPE = "CREATE INDEX events_by_type ON events (session_id, type, seq)";
 
 // One lease row per session owned by some host (docs/long-sessions.md "Schema v15"): `holder`
@@ -87,6 +102,14 @@ export const SCHEMA_V15: readonly string[] = Object.freeze([
   SESSION_LEASES,
 ]);
 
+/** DDL of the current v16 layout (v15 plus `events.crc`). */
+export const SCHEMA_V16: readonly string[] = Object.freeze([
+  SESSIONS_V14,
+  EVENTS_V16,
+  EVENTS_BY_TYPE,
+  SESSION_LEASES,
+]);
+
 /** Statements that create an owned v13 database in one write transaction (legacy fixtures). */
 export const CREATE_V13: readonly string[] = Object.freeze([
   ...SCHEMA_V13,
@@ -101,9 +124,16 @@ export const CREATE_V14: readonly string[] = Object.freeze([
   `PRAGMA user_version = ${V14_SCHEMA_VERSION}`,
 ]);
 
-/** Statements that create an owned v15 database in one write transaction. */
+/** Statements that create an owned v15 database in one write transaction (legacy fixtures). */
 export const CREATE_V15: readonly string[] = Object.freeze([
   ...SCHEMA_V15,
+  `PRAGMA application_id = ${APPLICATION_ID}`,
+  `PRAGMA user_version = ${V15_SCHEMA_VERSION}`,
+]);
+
+/** Statements that create an owned v16 (current) database in one write transaction. */
+export const CREATE_V16: readonly string[] = Object.freeze([
+  ...SCHEMA_V16,
   `PRAGMA application_id = ${APPLICATION_ID}`,
   `PRAGMA user_version = ${SCHEMA_VERSION}`,
 ]);
@@ -124,6 +154,16 @@ export const UPGRADE_V13_TO_V14: readonly string[] = Object.freeze([
 export const UPGRADE_V14_TO_V15: readonly string[] = Object.freeze([
   EVENTS_BY_TYPE,
   SESSION_LEASES,
+  `PRAGMA user_version = ${V15_SCHEMA_VERSION}`,
+]);
+
+/**
+ * The DDL half of the v15→v16 upgrade: the `crc` column (every old row -1). The backend runs it
+ * in the same write transaction as the checksum of every old row (`session/_checksum.ts`
+ * computes them, once each), so no v16 database holds a row without its checksum.
+ */
+export const UPGRADE_V15_TO_V16: readonly string[] = Object.freeze([
+  "ALTER TABLE events ADD COLUMN crc INTEGER NOT NULL DEFAULT -1",
   `PRAGMA user_version = ${SCHEMA_VERSION}`,
 ]);
 
@@ -165,7 +205,7 @@ export type SchemaVerdict =
   | { readonly kind: "current" }
   | {
     readonly kind: "legacy";
-    readonly version: 13 | 14;
+    readonly version: 13 | 14 | 15;
     readonly upgrade: readonly string[];
   }
   | { readonly kind: "rejected"; readonly reason: string };
@@ -202,14 +242,16 @@ function expected(ddl: readonly string[]): string {
 const V13_LAYOUT = expected(SCHEMA_V13);
 const V14_LAYOUT = expected(SCHEMA_V14);
 const V15_LAYOUT = expected(SCHEMA_V15);
+const V16_LAYOUT = expected(SCHEMA_V16);
 
 /**
  * Classifies a database by ownership marker, version and exact layout. Pure: it never touches
  * the database, so a backend can reject a file byte-for-byte unchanged.
  *
  * @param state pragmas and `sqlite_schema` rows read before any write
- * @returns `empty` (no marker, version 0, no objects), `current` (owned v15, exact layout),
- *   `legacy` (owned v13 or v14, exact layout of that version) or `rejected` with a reason
+ * @returns `empty` (no marker, version 0, no objects), `current` (owned v16, exact layout),
+ *   `legacy` (owned v13, v14 or v15, exact layout of that version; its statements end at v16,
+ *   the caller adds the checksums of old rows in the same transaction) or `rejected` with a reason
  *
  * @example A brand-new file is empty
  * ```ts
@@ -226,14 +268,17 @@ export function classifySchema(state: SchemaState): SchemaVerdict {
   if (state.applicationId !== APPLICATION_ID) {
     return { kind: "rejected", reason: `foreign application_id ${state.applicationId}` };
   }
-  if (state.userVersion === SCHEMA_VERSION && layout === V15_LAYOUT) return { kind: "current" };
+  if (state.userVersion === SCHEMA_VERSION && layout === V16_LAYOUT) return { kind: "current" };
+  if (state.userVersion === V15_SCHEMA_VERSION && layout === V15_LAYOUT) {
+    return { kind: "legacy", version: 15, upgrade: UPGRADE_V15_TO_V16 };
+  }
   if (state.userVersion === V14_SCHEMA_VERSION && layout === V14_LAYOUT) {
-    return { kind: "legacy", version: 14, upgrade: UPGRADE_V14_TO_V15 };
+    return { kind: "legacy", version: 14, upgrade: [...UPGRADE_V14_TO_V15, ...UPGRADE_V15_TO_V16] };
   }
   if (state.userVersion === LEGACY_SCHEMA_VERSION && layout === V13_LAYOUT) {
-    return { kind: "legacy", version: 13, upgrade: UPGRADE_V13_TO_V15 };
+    return { kind: "legacy", version: 13, upgrade: [...UPGRADE_V13_TO_V15, ...UPGRADE_V15_TO_V16] };
   }
-  const known = [LEGACY_SCHEMA_VERSION, V14_SCHEMA_VERSION, SCHEMA_VERSION];
+  const known = [LEGACY_SCHEMA_VERSION, V14_SCHEMA_VERSION, V15_SCHEMA_VERSION, SCHEMA_VERSION];
   if (!known.includes(state.userVersion)) {
     return { kind: "rejected", reason: `unsupported schema version ${state.userVersion}` };
   }

@@ -6,11 +6,13 @@ import {
   CREATE_V13,
   CREATE_V14,
   CREATE_V15,
+  CREATE_V16,
   normalizeSql,
   type SchemaState,
   UPGRADE_V13_TO_V14,
   UPGRADE_V13_TO_V15,
   UPGRADE_V14_TO_V15,
+  UPGRADE_V15_TO_V16,
 } from "../mod.ts";
 
 async function stateAfter(statements: readonly string[]): Promise<SchemaState> {
@@ -35,35 +37,46 @@ async function stateAfter(statements: readonly string[]): Promise<SchemaState> {
   }
 }
 
-Deno.test("`classifySchema()` calls a database built from CREATE_V15 current", async () => {
-  assert.deepEqual(classifySchema(await stateAfter(CREATE_V15)), { kind: "current" });
+Deno.test("`classifySchema()` calls a database built from CREATE_V16 current", async () => {
+  assert.deepEqual(classifySchema(await stateAfter(CREATE_V16)), { kind: "current" });
 });
 
-Deno.test("`classifySchema()` calls v13 and v14 databases legacy with their one upgrade", async () => {
+Deno.test("`classifySchema()` calls v13, v14 and v15 databases legacy with their one upgrade", async () => {
   assert.deepEqual(classifySchema(await stateAfter(CREATE_V13)), {
     kind: "legacy",
     version: 13,
-    upgrade: UPGRADE_V13_TO_V15,
+    upgrade: [...UPGRADE_V13_TO_V15, ...UPGRADE_V15_TO_V16],
   });
   assert.deepEqual(classifySchema(await stateAfter(CREATE_V14)), {
     kind: "legacy",
     version: 14,
-    upgrade: UPGRADE_V14_TO_V15,
+    upgrade: [...UPGRADE_V14_TO_V15, ...UPGRADE_V15_TO_V16],
+  });
+  assert.deepEqual(classifySchema(await stateAfter(CREATE_V15)), {
+    kind: "legacy",
+    version: 15,
+    upgrade: UPGRADE_V15_TO_V16,
   });
 });
 
-Deno.test("the v13 and v14 upgrades yield exactly the fresh v15 layout", async () => {
-  const fresh = await stateAfter(CREATE_V15);
+Deno.test("the v13, v14 and v15 upgrades yield exactly the fresh v16 layout", async () => {
+  const fresh = await stateAfter(CREATE_V16);
   const byName = (s: SchemaState) => [...s.entries].sort((a, b) => a.name.localeCompare(b.name));
   for (
     const upgraded of [
-      await stateAfter([...CREATE_V13, ...UPGRADE_V13_TO_V15]),
-      await stateAfter([...CREATE_V14, ...UPGRADE_V14_TO_V15]),
-      await stateAfter([...CREATE_V13, ...UPGRADE_V13_TO_V14, ...UPGRADE_V14_TO_V15]),
+      await stateAfter([...CREATE_V13, ...UPGRADE_V13_TO_V15, ...UPGRADE_V15_TO_V16]),
+      await stateAfter([...CREATE_V14, ...UPGRADE_V14_TO_V15, ...UPGRADE_V15_TO_V16]),
+      await stateAfter([...CREATE_V15, ...UPGRADE_V15_TO_V16]),
+      await stateAfter([
+        ...CREATE_V13,
+        ...UPGRADE_V13_TO_V14,
+        ...UPGRADE_V14_TO_V15,
+        ...UPGRADE_V15_TO_V16,
+      ]),
     ]
   ) {
     assert.deepEqual(classifySchema(upgraded), { kind: "current" });
-    assert.equal(upgraded.userVersion, 15);
+    assert.equal(upgraded.userVersion, 16);
     assert.deepEqual(
       byName(upgraded).map((e) => [e.type, e.name, e.tbl_name]),
       byName(fresh).map((e) => [e.type, e.name, e.tbl_name]),
@@ -77,14 +90,15 @@ Deno.test("`classifySchema()` calls a fresh file empty", () => {
 
 Deno.test("`classifySchema()` rejects foreign, older, newer and forged databases", async () => {
   const v14 = await stateAfter(CREATE_V14);
-  const v15 = await stateAfter(CREATE_V15);
+  const v15 = await stateAfter(CREATE_V16);
   const forged = (name: string, sql: string) => ({
     ...v15,
     entries: v15.entries.map((e) => e.name === name ? { ...e, sql } : e),
   });
   const cases: SchemaState[] = [
     { ...v15, applicationId: 42 },
-    { ...v15, userVersion: 16 },
+    { ...v15, userVersion: 17 },
+    { ...v15, userVersion: 15 },
     { ...v15, userVersion: 14 },
     { ...v15, userVersion: 13 },
     forged("events_by_type", "CREATE INDEX events_by_type ON events (type, seq)"),
@@ -120,7 +134,7 @@ Deno.test("`classifySchema()` rejects foreign, older, newer and forged databases
 });
 
 Deno.test("`classifySchema()` ignores ANALYZE statistics tables", async () => {
-  const v15 = await stateAfter(CREATE_V15);
+  const v15 = await stateAfter(CREATE_V16);
   const stat = {
     type: "table",
     name: "sqlite_stat1",

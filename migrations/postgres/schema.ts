@@ -25,8 +25,11 @@ export const POSTGRES_SCHEMA = "chime";
 /** The application name in `chime.schema_info` (the ownership marker). */
 export const POSTGRES_APPLICATION = "chime session log";
 
-/** The current PostgreSQL schema version. */
-export const POSTGRES_SCHEMA_VERSION = 1;
+/**
+ * The current PostgreSQL schema version: v2 adds `events.crc`, the CRC-32C of each event's
+ * canonical bytes (`session/_checksum.ts`, docs/long-sessions.md §"Schema v16").
+ */
+export const POSTGRES_SCHEMA_VERSION = 2;
 
 /** One versioned step: the statements that turn version `to - 1` into `to`. */
 export interface PostgresMigration {
@@ -34,10 +37,15 @@ export interface PostgresMigration {
   readonly to: number;
   /** The statements, run in order inside the open transaction. */
   readonly statements: readonly string[];
+  /**
+   * After the statements, in the same transaction, the backend computes `events.crc` of every
+   * stored row (checksums need CRC-32C, which SQL lacks): `true` only for the v2 step.
+   */
+  readonly checksums?: boolean;
 }
 
 /**
- * Every step, in order: v0 (nothing) → v1. A later version appends one step here and its
+ * Every step, in order: v0 (nothing) → v1 → v2 (`events.crc`). A later version appends one step here and its
  * layout to {@linkcode POSTGRES_LAYOUTS}; a step is never edited once released.
  */
 export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = Object.freeze([
@@ -79,49 +87,61 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = Object.freeze([
       `INSERT INTO chime.schema_info (application, version) VALUES ('${POSTGRES_APPLICATION}', 1)`,
     ]),
   },
+  {
+    to: 2,
+    // -1 is never a checksum: a row the fill missed reads as damaged, never as verified.
+    statements: Object.freeze([
+      "ALTER TABLE chime.events ADD COLUMN crc bigint NOT NULL DEFAULT -1",
+    ]),
+    checksums: true,
+  },
 ]);
+
+// The v1 layout lines (v2 adds `events.crc`).
+const LAYOUT_V1: readonly string[] = [
+  "column|events|at|text|NO",
+  "column|events|data|text|NO",
+  "column|events|seq|integer|NO",
+  "column|events|session_id|text|NO",
+  "column|events|type|text|NO",
+  "column|schema_info|application|text|NO",
+  "column|schema_info|version|integer|NO",
+  "column|session_leases|expires_at|bigint|NO",
+  "column|session_leases|holder|text|NO",
+  "column|session_leases|holder_url|text|NO",
+  "column|session_leases|session_id|text|NO",
+  "column|session_leases|token|bigint|NO",
+  "column|sessions|created_at|text|NO",
+  "column|sessions|cwd|text|NO",
+  "column|sessions|delegation_depth|integer|NO",
+  "column|sessions|forked_through_seq|integer|YES",
+  "column|sessions|id|text|NO",
+  "column|sessions|origin|text|NO",
+  "column|sessions|parent_id|text|YES",
+  "column|sessions|seed_length|integer|YES",
+  "column|sessions|time_zone|text|YES",
+  "constraint|events|c|CHECK ((seq >= 0))",
+  "constraint|events|p|PRIMARY KEY (session_id, seq)",
+  "constraint|session_leases|c|CHECK ((token > 0))",
+  "constraint|session_leases|p|PRIMARY KEY (session_id)",
+  "constraint|sessions|p|PRIMARY KEY (id)",
+  "index|events|events_by_type|CREATE INDEX events_by_type ON chime.events USING btree " +
+  "(session_id, type, seq)",
+  "index|events|events_pkey|CREATE UNIQUE INDEX events_pkey ON chime.events USING btree " +
+  "(session_id, seq)",
+  "index|session_leases|session_leases_pkey|CREATE UNIQUE INDEX session_leases_pkey ON " +
+  "chime.session_leases USING btree (session_id)",
+  "index|sessions|sessions_pkey|CREATE UNIQUE INDEX sessions_pkey ON chime.sessions USING " +
+  "btree (id)",
+];
 
 /**
  * The exact layout of each version, as {@linkcode POSTGRES_LAYOUT_QUERY} lists it (one line per
  * column, constraint and index, in JavaScript's sort order).
  */
 export const POSTGRES_LAYOUTS: Readonly<Record<number, string>> = Object.freeze({
-  1: [
-    "column|events|at|text|NO",
-    "column|events|data|text|NO",
-    "column|events|seq|integer|NO",
-    "column|events|session_id|text|NO",
-    "column|events|type|text|NO",
-    "column|schema_info|application|text|NO",
-    "column|schema_info|version|integer|NO",
-    "column|session_leases|expires_at|bigint|NO",
-    "column|session_leases|holder|text|NO",
-    "column|session_leases|holder_url|text|NO",
-    "column|session_leases|session_id|text|NO",
-    "column|session_leases|token|bigint|NO",
-    "column|sessions|created_at|text|NO",
-    "column|sessions|cwd|text|NO",
-    "column|sessions|delegation_depth|integer|NO",
-    "column|sessions|forked_through_seq|integer|YES",
-    "column|sessions|id|text|NO",
-    "column|sessions|origin|text|NO",
-    "column|sessions|parent_id|text|YES",
-    "column|sessions|seed_length|integer|YES",
-    "column|sessions|time_zone|text|YES",
-    "constraint|events|c|CHECK ((seq >= 0))",
-    "constraint|events|p|PRIMARY KEY (session_id, seq)",
-    "constraint|session_leases|c|CHECK ((token > 0))",
-    "constraint|session_leases|p|PRIMARY KEY (session_id)",
-    "constraint|sessions|p|PRIMARY KEY (id)",
-    "index|events|events_by_type|CREATE INDEX events_by_type ON chime.events USING btree " +
-    "(session_id, type, seq)",
-    "index|events|events_pkey|CREATE UNIQUE INDEX events_pkey ON chime.events USING btree " +
-    "(session_id, seq)",
-    "index|session_leases|session_leases_pkey|CREATE UNIQUE INDEX session_leases_pkey ON " +
-    "chime.session_leases USING btree (session_id)",
-    "index|sessions|sessions_pkey|CREATE UNIQUE INDEX sessions_pkey ON chime.sessions USING " +
-    "btree (id)",
-  ].sort().join("\n"),
+  1: [...LAYOUT_V1].sort().join("\n"),
+  2: [...LAYOUT_V1, "column|events|crc|bigint|NO"].sort().join("\n"),
 });
 
 /**

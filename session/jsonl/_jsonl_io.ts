@@ -9,6 +9,7 @@ import type { SessionError } from "../errors.ts";
 import type { SessionEvent } from "../event.ts";
 import type { SessionHeader } from "../header.ts";
 import { checkEvent, checkHeader, corrupt, decodeText, parseJson } from "../_decode.ts";
+import { verifyChecksum } from "../_checksum.ts";
 
 const NEWLINE = 0x0a;
 
@@ -51,21 +52,36 @@ export interface LogReport {
   readonly tornAt: number | undefined;
 }
 
-function readLine(bytes: Uint8Array, id: string, index: number): SessionHeader | SessionEvent {
+function readLine(
+  bytes: Uint8Array,
+  id: string,
+  index: number,
+  checksums: boolean,
+): SessionHeader | SessionEvent {
   const site = index === 0 ? { sessionId: id } : { sessionId: id, seq: index - 1 };
   const value = parseJson(decodeText(bytes, site, "line"), site, "line");
-  return index === 0 ? checkHeader(value, id) : checkEvent(value, id, index - 1);
+  if (index === 0) return checkHeader(value, id);
+  const event = checkEvent(value, id, index - 1);
+  if (!checksums) return event;
+  // Format 2: the line's `crc` covers the event as served (`_checksum.ts`), then is dropped.
+  const { crc, ...rest } = event as SessionEvent & { crc?: unknown };
+  const data = JSON.stringify(rest.data) ?? "null";
+  verifyChecksum(crc, id, rest.seq, rest.type, rest.at, data);
+  return rest as SessionEvent;
 }
 
 /**
  * Reads a log's bytes line by line without stopping at damage. Bytes after the last newline are
  * a torn tail (a crash mid-write), not damage; a complete line that is not valid UTF-8, not
- * JSON, not a valid envelope, or whose seq is not its position, is damage.
+ * JSON, not a valid envelope, whose seq is not its position, or (format 2) whose `crc` is missing
+ * or does not match, is damage.
  *
  * @param bytes the whole file
  * @param id the session id the file is named after
+ * @param checksums verify each event line's `crc` (format 2; `false` for a format-1 folder the
+ *   doctor reads) @default true
  */
-export function readLog(bytes: Uint8Array, id: string): LogReport {
+export function readLog(bytes: Uint8Array, id: string, checksums = true): LogReport {
   const end = bytes.lastIndexOf(NEWLINE) + 1;
   const damage: SessionError[] = [];
   const events: SessionEvent[] = [];
@@ -74,7 +90,7 @@ export function readLog(bytes: Uint8Array, id: string): LogReport {
   for (let at = 0; at < end; index++) {
     const nl = bytes.indexOf(NEWLINE, at);
     try {
-      const line = readLine(bytes.subarray(at, nl), id, index);
+      const line = readLine(bytes.subarray(at, nl), id, index, checksums);
       if (index === 0) header = line as SessionHeader;
       else events.push(line as SessionEvent);
     } catch (error) {
@@ -84,7 +100,24 @@ export function readLog(bytes: Uint8Array, id: string): LogReport {
   }
   // initialize() links a complete file into place, so a stored session always has its header.
   if (index === 0) damage.push(corrupt({ sessionId: id }, "the file has no header line"));
+  if (end < bytes.length && checksums && index > 0 && lostNewline(bytes.subarray(end), id, index)) {
+    // A whole checksummed line followed by one byte: its newline was damaged, not torn by a
+    // crash (a torn write leaves a prefix of a line, never a complete one).
+    damage.push(corrupt({ sessionId: id, seq: index - 1 }, "the line's newline is damaged"));
+    return { header, events, damage, tornAt: undefined };
+  }
   return { header, events, damage, tornAt: end < bytes.length ? end : undefined };
+}
+
+/** Whether a tail without a newline is a complete checksummed event line plus one byte. */
+function lostNewline(tail: Uint8Array, id: string, index: number): boolean {
+  if (tail.length < 2) return false;
+  try {
+    readLine(tail.subarray(0, -1), id, index, true);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

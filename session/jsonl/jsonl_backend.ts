@@ -17,6 +17,7 @@ import type { SessionEvent } from "../event.ts";
 import { isSessionId, normalizeHeader, type SessionHeader } from "../header.ts";
 import { readHeader, scanLog, setAside, syncDir, writeDurably } from "./_jsonl_io.ts";
 import { lockFolder } from "../_writer_lock.ts";
+import { eventLine, prepareFolder } from "./_jsonl_format.ts";
 import { checkForkPoint } from "../_fork.ts";
 
 /** Header lines `list()` reads at once. */
@@ -70,6 +71,13 @@ export class JsonlBackend implements PersistenceBackend {
     // One writing process per folder, locked by identity (an OS lock on the folder itself):
     // appends check the file length they continue.
     const lock = await lockFolder(options.dir, `folder ${options.dir}`);
+    try {
+      // Format 2 (per-event checksums): a format-1 folder is upgraded once, before any write.
+      await prepareFolder(options.dir);
+    } catch (error) {
+      lock[Symbol.dispose]();
+      throw error;
+    }
     return new JsonlBackend(options.dir, lock);
   }
 
@@ -139,7 +147,10 @@ export class JsonlBackend implements PersistenceBackend {
           `Cannot initialize ${header.id}: seqs must start at 0`,
         );
       }
-      const text = [normalizeHeader(header), ...events].map((l) => JSON.stringify(l) + "\n");
+      const text = [
+        JSON.stringify(normalizeHeader(header)) + "\n",
+        ...events.map((e) => eventLine(header.id, e)),
+      ];
       const tmp = `${path}.tmp-${crypto.randomUUID()}`;
       await writeDurably(tmp, text.join(""), { createNew: true });
       try {
@@ -183,7 +194,7 @@ export class JsonlBackend implements PersistenceBackend {
         );
       }
       if (events.length === 0) return;
-      const text = events.map((e) => JSON.stringify(e) + "\n").join("");
+      const text = events.map((e) => eventLine(id, e)).join("");
       // Unknown state after a failed write: the next touch rescans and sets a torn tail aside.
       this.#lengths.delete(id);
       await writeDurably(path, text, { append: true });

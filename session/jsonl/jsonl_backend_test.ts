@@ -14,10 +14,12 @@ Deno.test("`JsonlBackend` writes a header line then one line per event", async (
   const lines = (await Deno.readTextFile(`${dir.path}/new/nested/s.jsonl`)).split("\n");
   assert.equal(lines.length, 5);
   assert.equal(JSON.parse(lines[0]!).timeZone, "Asia/Calcutta");
-  assert.deepEqual(JSON.parse(lines[3]!), ev(2));
+  const { crc, ...line } = JSON.parse(lines[3]!);
+  assert.deepEqual(line, ev(2));
+  assert.equal(typeof crc, "number", "each event line carries its checksum");
   assert.equal(lines[4], "");
   const names = [...Deno.readDirSync(`${dir.path}/new/nested`)].map((e) => e.name);
-  assert.deepEqual(names.sort(), ["s.jsonl"]);
+  assert.deepEqual(names.sort(), ["chime-jsonl.json", "s.jsonl"]);
 });
 
 Deno.test("`JsonlBackend` round-trips a header without timeZone and reads restarts", async () => {
@@ -62,7 +64,10 @@ Deno.test("`JsonlBackend` enforces existence and seq contiguity", async () => {
   await assert.rejects(backend.append("s", [ev(2)]), code("invalid_seq"));
   await assert.rejects(backend.append("s", [ev(1), ev(3)]), code("invalid_seq"));
   await assert.rejects(backend.append("nobody", [ev(0)]), code("session_not_found"));
-  assert.deepEqual([...Deno.readDirSync(dir.path)].map((e) => e.name).sort(), ["s.jsonl"]);
+  assert.deepEqual([...Deno.readDirSync(dir.path)].map((e) => e.name).sort(), [
+    "chime-jsonl.json",
+    "s.jsonl",
+  ]);
   assert.equal(await backend.cursor("nobody"), undefined);
 });
 

@@ -7,7 +7,13 @@
  */
 import type { Client } from "@libsql/client";
 import { checkRow } from "../_rows.ts";
-import { EVENT_READ, rowToHeader, SELECT_HEADERS, SELECT_HEADERS_V13 } from "./_libsql_sql.ts";
+import {
+  EVENT_READ,
+  EVENT_READ_LEGACY,
+  rowToHeader,
+  SELECT_HEADERS,
+  SELECT_HEADERS_V13,
+} from "./_libsql_sql.ts";
 import { damageOf, type StorageDamage } from "../_decode.ts";
 
 const PAGE = 1_000;
@@ -44,22 +50,26 @@ export async function scanHeaders(
 }
 
 /**
- * Reads every event row in primary-key order; records damaged rows, seqs missing from a
- * session's log, and events of a session with no header row.
+ * Reads every event row in primary-key order; records damaged rows (checksum mismatches
+ * included), seqs missing from a session's log, and events of a session with no header row.
  *
+ * @param legacy a v13–v15 database (no `crc` column: checksums are not verified)
  * @returns how many event rows were read
  */
 export async function scanEvents(
   client: Client,
   headers: ReadonlyMap<string, string>,
   damage: StorageDamage[],
+  legacy = false,
 ): Promise<number> {
   let count = 0;
   let last: { sid: ArrayBuffer; seq: number } | undefined;
   let current: { key: string; text: string; expected: number } | undefined;
   for (;;) {
     const { rows } = await client.execute({
-      sql: `SELECT CAST(session_id AS BLOB) AS sid, ${EVENT_READ} FROM events
+      sql: `SELECT CAST(session_id AS BLOB) AS sid, ${
+        legacy ? EVENT_READ_LEGACY : EVENT_READ
+      } FROM events
         ${last === undefined ? "" : "WHERE (session_id, seq) > (CAST(? AS TEXT), ?)"}
         ORDER BY session_id, seq LIMIT ${PAGE}`,
       args: last === undefined ? [] : [last.sid, last.seq],
@@ -76,5 +86,36 @@ export async function scanEvents(
     if (rows.length < PAGE) return count;
     const tail = rows.at(-1)!;
     last = { sid: tail.sid as ArrayBuffer, seq: Number(tail.seq) };
+  }
+}
+
+/**
+ * Compares every index with its table: the rows read through it (`INDEXED BY`) must be exactly
+ * the rows of a table scan (`NOT INDEXED`), in the same order, so an index entry that is
+ * missing, extra or names another row is reported (`index NAME differs from its table`).
+ *
+ * @param client the doctor's private copy
+ * @param damage where differences are recorded
+ */
+export async function compareIndexes(client: Client, damage: StorageDamage[]): Promise<void> {
+  const { rows } = await client.execute(
+    "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'events' AND sql IS NOT NULL",
+  );
+  for (const row of rows) {
+    const name = String(row.name);
+    const keys = "CAST(session_id AS BLOB) AS s, CAST(type AS BLOB) AS t, seq";
+    const order = "ORDER BY session_id, type, seq";
+    const through = await client.execute(`SELECT ${keys} FROM events INDEXED BY ${name} ${order}`);
+    const table = await client.execute(`SELECT ${keys} FROM events NOT INDEXED ${order}`);
+    const text = (r: Record<string, unknown>) =>
+      `${idOf(r.s).key}|${idOf(r.t).key}|${String(r.seq)}`;
+    const a = through.rows.map(text);
+    const b = table.rows.map(text);
+    const first = a.findIndex((k, i) => k !== b[i]);
+    if (a.length !== b.length || first !== -1) {
+      damage.push({
+        what: `index ${name} differs from its table (${a.length} entries, ${b.length} rows)`,
+      });
+    }
   }
 }

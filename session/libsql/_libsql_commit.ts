@@ -13,26 +13,30 @@ import { type CommitTarget, encodeRows, type Pending } from "../_group_commit.ts
 import { leaseHeld } from "./_libsql_read.ts";
 import { guarded } from "./_libsql_errors.ts";
 import { HEADER_COLUMNS, headerArgs } from "./_libsql_sql.ts";
+import { type CopyRows, readCopies } from "./_libsql_copy.ts";
 
-/** Rows per multi-row insert: 6,000 × 5 variables (+2 for a fence) stay below 32,766. */
-const ROWS_PER_INSERT = 6_000;
+/** Rows per multi-row insert: 5,000 × 6 variables (+2 for a fence) stay below 32,766. */
+const ROWS_PER_INSERT = 5_000;
+/** Values per row: `session_id, seq, type, at, data, crc`. */
+const WIDTH = 6;
 
-const INSERT_EVENTS = "INSERT INTO events (session_id, seq, type, at, data) VALUES ";
-const INSERT_FENCED = "INSERT INTO events (session_id, seq, type, at, data) SELECT * FROM (VALUES ";
+const INSERT_EVENTS = "INSERT INTO events (session_id, seq, type, at, data, crc) VALUES ";
+const INSERT_FENCED =
+  "INSERT INTO events (session_id, seq, type, at, data, crc) SELECT * FROM (VALUES ";
 const FENCE = ") WHERE EXISTS (SELECT 1 FROM session_leases WHERE session_id = ? AND token = ?)";
 
 const insertCache = new Map<number, string>();
 const fencedCache = new Map<number, string>();
 
 /**
- * The insert of `n` rows (`(?, ?, ?, ?, ?), …`), built once per size and kept as one flat
+ * The insert of `n` rows (`(?, ?, ?, ?, ?, ?), …`), built once per size and kept as one flat
  * string: the driver reads the text of every statement it prepares.
  */
 function insertSql(n: number, fenced: boolean): string {
   const cache = fenced ? fencedCache : insertCache;
   let sql = cache.get(n);
   if (sql === undefined) {
-    const rows = Array.from({ length: n }, () => "(?, ?, ?, ?, ?)").join(", ");
+    const rows = Array.from({ length: n }, () => "(?, ?, ?, ?, ?, ?)").join(", ");
     sql = fenced ? INSERT_FENCED + rows + FENCE : INSERT_EVENTS + rows;
     cache.set(n, sql);
   }
@@ -45,10 +49,10 @@ function pushAll(into: InValue[], from: readonly InValue[]): void {
 
 function chunked(args: InValue[], fence: readonly InValue[] | undefined): InStatement[] {
   const out: InStatement[] = [];
-  const per = ROWS_PER_INSERT * 5;
+  const per = ROWS_PER_INSERT * WIDTH;
   for (let i = 0; i < args.length; i += per) {
     const part = i === 0 && args.length <= per ? args : args.slice(i, i + per);
-    const rows = part.length / 5;
+    const rows = part.length / WIDTH;
     out.push(
       fence === undefined
         ? { sql: insertSql(rows, false), args: part }
@@ -73,17 +77,6 @@ function headerStatement(
         " WHERE EXISTS (SELECT 1 FROM session_leases WHERE session_id = ? AND token = ?)",
       args: [...headerArgs(header), ...fence],
     };
-}
-
-function copyStatement(p: Pending, fence: readonly InValue[] | undefined): InStatement {
-  const guard = fence === undefined
-    ? ""
-    : " AND EXISTS (SELECT 1 FROM session_leases WHERE session_id = ? AND token = ?)";
-  return {
-    sql: "INSERT INTO events (session_id, seq, type, at, data) SELECT ?, seq, type, at, data " +
-      `FROM events WHERE session_id = ? AND seq <= ?${guard} ORDER BY seq`,
-    args: [p.id, p.copy!.parentId, p.copy!.throughSeq, ...(fence ?? [])],
-  };
 }
 
 /** A fenced session of a commit: which statement proves its lease held. */
@@ -112,18 +105,20 @@ function groupById(accepted: readonly Pending[]): Map<string, Pending[]> {
 }
 
 /**
- * Builds the statements of one commit for the accepted calls: per session its header and fork
- * copy, then the events of every unfenced session in shared multi-row inserts; a fenced session's
+ * Builds the statements of one commit for the accepted calls: per session its header, then its
+ * fork copy's rows (read and re-checksummed under the child's id beforehand, `copies`), then the events of every unfenced session in shared multi-row inserts; a fenced session's
  * statements all carry its token guard, and its first one is the probe.
  *
  * @param accepted validated calls in queue order
  * @param fence the token held per session, `undefined` when unfenced; the function itself is
  *   `undefined` when no session is fenced (then no grouping by session is needed)
+ * @param copies the rows each fork copies (`readCopies`), keyed by its call @default none
  * @returns the statements and the fenced probes
  */
 export function planCommit(
   accepted: readonly Pending[],
   fence: ((id: string) => number | undefined) | undefined,
+  copies: CopyRows = new Map(),
 ): CommitPlan {
   const stmts: InStatement[] = [];
   const fenced: FencedSession[] = [];
@@ -132,7 +127,7 @@ export function planCommit(
     // Rows of one insert may come in any order; headers and fork copies precede it.
     for (const p of accepted) {
       if (p.header !== undefined) stmts.push(headerStatement(p.header, undefined));
-      if (p.copy !== undefined) stmts.push(copyStatement(p, undefined));
+      if (p.copy !== undefined) pushAll(open, copies.get(p) ?? []);
       pushAll(open, p.rows ?? encodeRows(p.id, p.events, p.texts));
     }
     stmts.push(...chunked(open, undefined));
@@ -145,7 +140,7 @@ export function planCommit(
     const probe = stmts.length;
     for (const p of calls) {
       if (p.header !== undefined) stmts.push(headerStatement(p.header, guard));
-      if (p.copy !== undefined) stmts.push(copyStatement(p, guard));
+      if (p.copy !== undefined) pushAll(own, copies.get(p) ?? []);
       pushAll(own, p.rows ?? encodeRows(id, p.events, p.texts));
     }
     if (guard === undefined) continue;
@@ -176,7 +171,7 @@ export function planCommit(
 export function libsqlCommitTarget(client: Client): CommitTarget {
   return {
     async write(accepted, fence) {
-      const plan = planCommit(accepted, fence);
+      const plan = planCommit(accepted, fence, await readCopies(client, accepted));
       // One session's call (the group commit retries a failed group call by call) names it.
       const only = accepted.every((p) => p.id === accepted[0]?.id) ? accepted[0]?.id : undefined;
       const results = await guarded(

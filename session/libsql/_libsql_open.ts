@@ -5,7 +5,8 @@
  * @module
  */
 import type { Client } from "@libsql/client";
-import { classifySchema, CREATE_V15, type SchemaEntry } from "@chime/migrations";
+import { classifySchema, CREATE_V16, type SchemaEntry } from "@chime/migrations";
+import { upgradeWithChecksums } from "./_libsql_upgrade.ts";
 import { fileURLToPath } from "node:url";
 import { schemaRejected } from "../_redact.ts";
 import { readOnly, readOnlyError } from "../_writer_lock.ts";
@@ -50,9 +51,9 @@ export async function readState(client: Client): Promise<State> {
 export async function prepareSchema(client: Client): Promise<string | undefined> {
   const verdict = classifySchema(await readState(client));
   if (verdict.kind === "rejected") return verdict.reason;
-  if (verdict.kind === "empty") await client.batch([...CREATE_V15], "write");
-  // One write transaction per upgrade: v13 runs v13→v14 then v14→v15 in the same batch.
-  if (verdict.kind === "legacy") await client.batch([...verdict.upgrade], "write");
+  if (verdict.kind === "empty") await client.batch([...CREATE_V16], "write");
+  // One write transaction per upgrade: its DDL up to v16, then every old row's checksum.
+  if (verdict.kind === "legacy") await upgradeWithChecksums(client, verdict.upgrade);
   return undefined;
 }
 

@@ -14,7 +14,8 @@ import type {
 } from "../backend.ts";
 import type { SessionEvent } from "../event.ts";
 import type { SessionHeader } from "../header.ts";
-import { corrupt } from "../_decode.ts";
+import { corrupt, decodeText } from "../_decode.ts";
+import { typedRowToEvent } from "../_rows.ts";
 import {
   pageEvents,
   rowToEvent,
@@ -30,18 +31,38 @@ import {
   selectTypeAcross,
 } from "./_libsql_sql.ts";
 
-/** Reads a whole session (`LibsqlBackend.load`). */
+/**
+ * Reads a whole session (`LibsqlBackend.load`). The rows are counted through `events_by_type`
+ * too: a damaged table page that drops rows (the newest ones leave no hole to see) or a damaged
+ * index disagrees with the table, and the read is `storage_corrupt`, not a shorter log.
+ */
 export async function loadAll(client: Client, id: string): Promise<StoredSession | undefined> {
-  const [head, rows] = await client.batch([
+  const [head, rows, indexed] = await client.batch([
     { sql: SELECT_CURSOR, args: [id] },
     { sql: SELECT_EVENTS, args: [id] },
+    { sql: COUNT_INDEXED, args: [id] },
   ], "read");
   const row = head!.rows[0];
-  return row === undefined ? undefined : {
-    header: rowToHeader(row, id),
-    events: rows!.rows.map((r, i) => rowToEvent(r, id, i)),
-  };
+  const counted = Number(indexed!.rows[0]!.n);
+  if (row === undefined) {
+    // Events without a header: the header row (or its page) is damaged, not a missing session.
+    if (counted > 0 || rows!.rows.length > 0) {
+      throw corrupt({ sessionId: id }, "the header row is missing");
+    }
+    return undefined;
+  }
+  const events = rows!.rows.map((r, i) => rowToEvent(r, id, i));
+  if (counted !== events.length) {
+    throw corrupt(
+      { sessionId: id, seq: Math.min(counted, events.length) },
+      `the table holds ${events.length} events, its type index ${counted}`,
+    );
+  }
+  return { header: rowToHeader(row, id), events };
 }
+
+const COUNT_INDEXED =
+  "SELECT count(*) AS n FROM events INDEXED BY events_by_type WHERE session_id = ?";
 
 /** Reads the header, length and newest `count` events (`LibsqlBackend.tail`). */
 export async function readTail(
@@ -77,7 +98,7 @@ export async function readTypes(
     sql: selectByType(types.length),
     args: [id, ...types, from, to],
   });
-  return rows.map((r) => rowToEvent(r, id, Number(r.seq)));
+  return rows.map((r) => typedRowToEvent(r, id, types, from, to));
 }
 
 /** Reads one page of events by type across sessions (`LibsqlBackend.readTypeAcross`). */
@@ -94,8 +115,8 @@ export async function readTypesAcross(
     args: [...types, ...bound, page.limit],
   });
   return rows.map((r) => {
-    const sessionId = String(r.session_id);
-    return { sessionId, event: rowToEvent(r, sessionId, Number(r.seq)) };
+    const sessionId = decodeText(r.session_id, { sessionId: "(unreadable id)" }, "session_id");
+    return { sessionId, event: typedRowToEvent(r, sessionId, types) };
   });
 }
 

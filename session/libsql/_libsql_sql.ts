@@ -18,9 +18,15 @@ const HEADER_READ = "CAST(id AS BLOB) AS id, CAST(cwd AS BLOB) AS cwd, " +
   "CAST(parent_id AS BLOB) AS parent_id, forked_through_seq, delegation_depth, seed_length, " +
   "CAST(time_zone AS BLOB) AS time_zone";
 
-/** The columns of an event as read (TEXT as bytes, see {@linkcode HEADER_READ}). */
+/**
+ * The columns of an event as read (TEXT as bytes, see {@linkcode HEADER_READ}) with its checksum
+ * (`crc`, verified by `rowToEvent`).
+ */
 export const EVENT_READ = "seq, CAST(type AS BLOB) AS type, CAST(at AS BLOB) AS at, " +
-  "CAST(data AS BLOB) AS data";
+  "CAST(data AS BLOB) AS data, crc";
+
+/** The columns of an event of a legacy (v13–v15) database, for the doctor: no checksum. */
+export const EVENT_READ_LEGACY: string = EVENT_READ.replace(", crc", "");
 
 /** `max(seq)` is a seek on the (session_id, seq) primary key; `count(*)` would scan. */
 export const SELECT_CURSOR = `SELECT ${HEADER_READ},
@@ -81,7 +87,8 @@ export function selectTypeAcross(types: number, after: boolean): string {
   const marks = Array.from({ length: types }, () => "?").join(", ");
   // A row-value bound is a range seek on the index (an OR of terms would rescan it per page).
   const bound = after ? " AND (session_id, type, seq) > (?, ?, ?)" : "";
-  return `SELECT session_id, ${EVENT_READ} FROM events INDEXED BY events_by_type
+  return `SELECT CAST(session_id AS BLOB) AS session_id, ${EVENT_READ} FROM events
+    INDEXED BY events_by_type
     WHERE type IN (${marks})${bound} ORDER BY session_id, type, seq LIMIT ?`;
 }
 

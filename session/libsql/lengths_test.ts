@@ -20,8 +20,8 @@ Deno.test("`lengths()` gives every session's stored length, plain ids or not, wi
     "INSERT INTO sessions (id, cwd, created_at, origin, delegation_depth) VALUES " +
     "('odd id.x', '/w', '2026-01-01T00:00:00.000Z', 'tool', 0), " +
     "('line\nbreak', '/w', '2026-01-01T00:00:00.000Z', 'tool', 0)",
-    "INSERT INTO events VALUES ('odd id.x', 0, 'note', '2026-01-01T00:00:00.000Z', '{}'), " +
-    "('odd id.x', 1, 'note', '2026-01-01T00:00:00.000Z', '{}')",
+    "INSERT INTO events VALUES ('odd id.x', 0, 'note', '2026-01-01T00:00:00.000Z', '{}', -1), " +
+    "('odd id.x', 1, 'note', '2026-01-01T00:00:00.000Z', '{}', -1)",
   ], "write");
   client.close();
   await using backend = await LibsqlBackend.open({ url });

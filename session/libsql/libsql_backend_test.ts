@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { createClient } from "@libsql/client";
-import { APPLICATION_ID, CREATE_V13, CREATE_V14, CREATE_V15 } from "@chime/migrations";
+import { APPLICATION_ID, CREATE_V13, CREATE_V14, CREATE_V15, CREATE_V16 } from "@chime/migrations";
+import { eventChecksum } from "../_checksum.ts";
 import { LibsqlBackend } from "./libsql_backend.ts";
 import { SessionError } from "../errors.ts";
 import { ev, evs, header, sha256, tempDir } from "../../tests/session/_helpers.ts";
@@ -35,7 +36,7 @@ async function rejects(path: string): Promise<void> {
   assert.equal(await sha256(path), before);
 }
 
-Deno.test("`LibsqlBackend.open()` creates schema v15 with WAL and synchronous FULL", async () => {
+Deno.test("`LibsqlBackend.open()` creates schema v16 with WAL and synchronous FULL", async () => {
   await using dir = await tempDir();
   const url = `file:${dir.path}/a.db`;
   {
@@ -45,7 +46,7 @@ Deno.test("`LibsqlBackend.open()` creates schema v15 with WAL and synchronous FU
   try {
     const pragma = async (name: string) => (await client.execute(`PRAGMA ${name}`)).rows[0]![0];
     assert.equal(await pragma("application_id"), APPLICATION_ID);
-    assert.equal(await pragma("user_version"), 15);
+    assert.equal(await pragma("user_version"), 16);
     assert.equal(await pragma("journal_mode"), "wal");
   } finally {
     client.close();
@@ -54,22 +55,29 @@ Deno.test("`LibsqlBackend.open()` creates schema v15 with WAL and synchronous FU
   assert.deepEqual(await again.list(), []);
 });
 
-Deno.test("`LibsqlBackend.open()` upgrades real v13 and v14 databases to v15 in one transaction", async () => {
+Deno.test("`LibsqlBackend.open()` upgrades real v13, v14 and v15 databases to v16 in one transaction, checksums included", async () => {
   await using dir = await tempDir();
-  const paths = { v13: `${dir.path}/v13.db`, v14: `${dir.path}/v14.db`, v15: `${dir.path}/v15.db` };
+  const paths = {
+    v13: `${dir.path}/v13.db`,
+    v14: `${dir.path}/v14.db`,
+    v15: `${dir.path}/v15.db`,
+    v16: `${dir.path}/v16.db`,
+  };
   await build(paths.v13, [...CREATE_V13, ...V13_ROWS]);
   await build(paths.v14, [...CREATE_V14, ...V13_ROWS]);
   await build(paths.v15, [...CREATE_V15, ...V13_ROWS]);
+  await build(paths.v16, [...CREATE_V16]);
   const counter = async (path: string) => changeCounter(await Deno.readFile(path));
   const before = {
     v13: await counter(paths.v13),
     v14: await counter(paths.v14),
     v15: await counter(paths.v15),
+    v16: await counter(paths.v16),
   };
   {
-    await using _ = await LibsqlBackend.open({ url: `file:${paths.v15}` });
+    await using _ = await LibsqlBackend.open({ url: `file:${paths.v16}` });
   }
-  for (const path of [paths.v13, paths.v14]) {
+  for (const path of [paths.v13, paths.v14, paths.v15]) {
     await using backend = await LibsqlBackend.open({ url: `file:${path}` });
     const old = await backend.load("old");
     assert.deepEqual(
@@ -87,13 +95,21 @@ Deno.test("`LibsqlBackend.open()` upgrades real v13 and v14 databases to v15 in 
   }
   // Rollback-journal commits bump the header's change counter once each; the WAL switch after
   // acceptance bumps it once for every file, so each upgrade itself is exactly one transaction.
-  const delta15 = (await counter(paths.v15)) - before.v15;
-  assert.equal((await counter(paths.v13)) - before.v13 - delta15, 1);
-  assert.equal((await counter(paths.v14)) - before.v14 - delta15, 1);
-  for (const path of [paths.v13, paths.v14]) {
+  const delta16 = (await counter(paths.v16)) - before.v16;
+  assert.equal((await counter(paths.v13)) - before.v13 - delta16, 1);
+  assert.equal((await counter(paths.v14)) - before.v14 - delta16, 1);
+  assert.equal((await counter(paths.v15)) - before.v15 - delta16, 1);
+  for (const path of [paths.v13, paths.v14, paths.v15]) {
     const client = createClient({ url: `file:${path}` });
     try {
-      assert.equal((await client.execute("PRAGMA user_version")).rows[0]![0], 15);
+      assert.equal((await client.execute("PRAGMA user_version")).rows[0]![0], 16);
+      const crcs = await client.execute(
+        "SELECT session_id, seq, type, at, data, crc FROM events ORDER BY session_id, seq",
+      );
+      for (const r of crcs.rows) {
+        const { session_id, seq, type, at, data } = r as unknown as Record<string, string>;
+        assert.equal(r.crc, eventChecksum(session_id!, Number(seq), type!, at!, data!));
+      }
       const zones = await client.execute("SELECT time_zone FROM sessions");
       assert.deepEqual(zones.rows.map((r) => r.time_zone), [null, null]);
       const leases = await client.execute("SELECT count(*) AS n FROM session_leases");
@@ -224,7 +240,7 @@ Deno.test("`LibsqlBackend` retries a failed shared commit call by call", async (
   await backend.initialize(header("b"), evs(0, 1));
   // Another writer makes the cached length of `a` stale: the shared batch hits the primary key.
   const other = createClient({ url });
-  await other.execute("INSERT INTO events VALUES ('a', 1, 'note', 'x', '{}')");
+  await other.execute("INSERT INTO events VALUES ('a', 1, 'note', 'x', '{}', -1)");
   const [a, b] = await Promise.allSettled([
     backend.append("a", [ev(1)]),
     backend.append("b", [ev(1)]),
@@ -232,7 +248,7 @@ Deno.test("`LibsqlBackend` retries a failed shared commit call by call", async (
   assert.equal(a.status === "rejected" && (a.reason as SessionError).code, "invalid_seq");
   assert.equal(b.status, "fulfilled");
   // A lone call that fails is rejected with the driver's error.
-  await other.execute("INSERT INTO events VALUES ('b', 2, 'note', 'x', '{}')");
+  await other.execute("INSERT INTO events VALUES ('b', 2, 'note', 'x', '{}', -1)");
   await assert.rejects(backend.append("b", [ev(2)]), (e) => !(e instanceof SessionError));
   await other.execute("DROP TABLE sessions");
   other.close();

@@ -2,29 +2,55 @@
  * Private: what one group commit of the PostgreSQL backend runs, in one statement: the fence
  * first (`SELECT … FOR SHARE` of the lease rows of the fenced sessions, matched against the
  * tokens this host holds: a take-over's `UPDATE` of such a row waits for this commit, and this
- * commit never writes for a token that is no longer stored), then the headers, the fork copies
- * and every event row of the group, each one `INSERT … SELECT FROM unnest(…)`
+ * commit never writes for a token that is no longer stored), then the headers and every event
+ * row of the group (a fork's copied rows, read and re-checksummed beforehand, among them), each one `INSERT … SELECT FROM unnest(…)`
  * (docs/long-sessions.md "Fenced appends").
  *
  * @module
  */
 import type { CommitTarget, Pending } from "../_group_commit.ts";
 import { headerArgs } from "../_rows.ts";
+import { copyRows } from "../_copy_rows.ts";
 import { arrayLiteral } from "./_pg_array.ts";
 import { PREPARED, type Sql } from "./_pg_open.ts";
 
-/** Splits the flat rows (5 values per event) into the five column arrays of `unnest`. */
-function columns(accepted: readonly Pending[]): [string[], number[], string[], string[], string[]] {
-  const out: [string[], number[], string[], string[], string[]] = [[], [], [], [], []];
+type Columns = [string[], number[], string[], string[], string[], number[]];
+
+/**
+ * Splits the flat rows (6 values per event: `session_id, seq, type, at, data, crc`) into the
+ * six column arrays of `unnest`; each fork's copied rows (`copies`) come before its own.
+ */
+function columns(
+  accepted: readonly Pending[],
+  copies: ReadonlyMap<Pending, readonly (string | number)[]>,
+): Columns {
+  const out: Columns = [[], [], [], [], [], []];
   for (const p of accepted) {
-    const rows = p.rows!;
-    for (let i = 0; i < rows.length; i += 5) {
-      out[0].push(rows[i] as string);
-      out[1].push(rows[i + 1] as number);
-      out[2].push(rows[i + 2] as string);
-      out[3].push(rows[i + 3] as string);
-      out[4].push(rows[i + 4] as string);
+    for (const rows of [copies.get(p) ?? [], p.rows!]) {
+      for (let i = 0; i < rows.length; i += 6) {
+        out[0].push(rows[i] as string);
+        out[1].push(rows[i + 1] as number);
+        out[2].push(rows[i + 2] as string);
+        out[3].push(rows[i + 3] as string);
+        out[4].push(rows[i + 4] as string);
+        out[5].push(rows[i + 5] as number);
+      }
     }
+  }
+  return out;
+}
+
+/** Reads each fork's parent rows and re-encodes them under the child (`_copy_rows.ts`). */
+async function readCopies(
+  sql: Sql,
+  accepted: readonly Pending[],
+): Promise<Map<Pending, (string | number)[]>> {
+  const out = new Map<Pending, (string | number)[]>();
+  for (const p of accepted) {
+    if (p.copy === undefined) continue;
+    const rows = await sql`SELECT seq, type, at, data, crc FROM chime.events
+      WHERE session_id = ${p.copy.parentId} AND seq <= ${p.copy.throughSeq} ORDER BY seq`;
+    out.set(p, copyRows(rows, p.copy.parentId, p.id, p.copy.throughSeq));
   }
   return out;
 }
@@ -53,24 +79,18 @@ const COMMIT = `WITH held AS (
         seed_length, time_zone)
     WHERE h.id NOT IN (SELECT id FROM lost)
   ),
-  copies AS (
-    INSERT INTO chime.events (session_id, seq, type, at, data)
-    SELECT k.child, e.seq, e.type, e.at, e.data
-    FROM unnest($12::text[], $13::text[], $14::integer[]) AS k(child, parent, through)
-    JOIN chime.events e ON e.session_id = k.parent AND e.seq <= k.through
-    WHERE k.child NOT IN (SELECT id FROM lost)
-  ),
   rows AS (
-    INSERT INTO chime.events (session_id, seq, type, at, data)
-    SELECT * FROM unnest($15::text[], $16::integer[], $17::text[], $18::text[], $19::text[])
-      AS v(session_id, seq, type, at, data)
+    INSERT INTO chime.events (session_id, seq, type, at, data, crc)
+    SELECT * FROM unnest($12::text[], $13::integer[], $14::text[], $15::text[], $16::text[],
+      $17::bigint[]) AS v(session_id, seq, type, at, data, crc)
     WHERE v.session_id NOT IN (SELECT id FROM lost)
   )
   SELECT id FROM lost`;
 
 /** The common group: only appends of unfenced sessions, one plain insert. */
-const APPEND = `INSERT INTO chime.events (session_id, seq, type, at, data)
-  SELECT * FROM unnest($1::text[], $2::integer[], $3::text[], $4::text[], $5::text[])`;
+const APPEND = `INSERT INTO chime.events (session_id, seq, type, at, data, crc)
+  SELECT * FROM unnest($1::text[], $2::integer[], $3::text[], $4::text[], $5::text[],
+    $6::bigint[])`;
 
 /**
  * The PostgreSQL {@linkcode CommitTarget} over a pool.
@@ -96,11 +116,15 @@ export function postgresCommitTarget(sql: Sql): CommitTarget {
         headerArgs(p.header!)
       );
       const col = (i: number) => headers.map((h) => h[i] ?? null);
-      const forks = accepted.filter((p) => p.copy !== undefined);
-      const [rowIds, seqs, types, ats, datas] = columns(accepted);
-      if (ids.length === 0 && headers.length === 0 && forks.length === 0) {
-        // Nothing to fence, no header, no copy: the insert alone (the same statement).
-        await sql.unsafe(APPEND, [rowIds, seqs, types, ats, datas].map(arrayLiteral), PREPARED);
+      const copies = await readCopies(sql, accepted);
+      const [rowIds, seqs, types, ats, datas, crcs] = columns(accepted, copies);
+      if (ids.length === 0 && headers.length === 0) {
+        // Nothing to fence, no header: the insert alone (the same statement).
+        await sql.unsafe(
+          APPEND,
+          [rowIds, seqs, types, ats, datas, crcs].map(arrayLiteral),
+          PREPARED,
+        );
         return new Set();
       }
       const lost = await sql.unsafe(
@@ -109,14 +133,12 @@ export function postgresCommitTarget(sql: Sql): CommitTarget {
           ids,
           tokens,
           ...Array.from({ length: 9 }, (_, i) => col(i)),
-          forks.map((p) => p.id),
-          forks.map((p) => p.copy!.parentId),
-          forks.map((p) => p.copy!.throughSeq),
           rowIds,
           seqs,
           types,
           ats,
           datas,
+          crcs,
         ].map(arrayLiteral),
         PREPARED,
       );

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import type postgres from "postgres";
 import { classifyPostgres } from "@chime/migrations";
 import type { StorageReport } from "../doctor.ts";
 import { damageOf, type StorageDamage } from "../_decode.ts";
@@ -62,9 +63,9 @@ export async function checkPostgres(settings: PoolSettings): Promise<StorageRepo
       let last: { id: string; seq: number } | undefined;
       for (;;) {
         const rows = last === undefined
-          ? await tx`SELECT session_id, seq, type, at, data FROM chime.events
+          ? await tx`SELECT session_id, seq, type, at, data, crc FROM chime.events
               ORDER BY session_id, seq LIMIT ${PAGE}`
-          : await tx`SELECT session_id, seq, type, at, data FROM chime.events
+          : await tx`SELECT session_id, seq, type, at, data, crc FROM chime.events
               WHERE (session_id, seq) > (${last.id}, ${last.seq})
               ORDER BY session_id, seq LIMIT ${PAGE}`;
         for (const row of rows) {
@@ -79,6 +80,7 @@ export async function checkPostgres(settings: PoolSettings): Promise<StorageRepo
         if (rows.length < PAGE) break;
         last = { id: String(rows.at(-1)!.session_id), seq: Number(rows.at(-1)!.seq) };
       }
+      damage.push(...await compareIndex(tx));
       return { target, sessions: ids.size, events, damage, notes: [] };
     });
   } catch (error) {
@@ -87,4 +89,33 @@ export async function checkPostgres(settings: PoolSettings): Promise<StorageRepo
   } finally {
     await sql.end({ timeout: 1 });
   }
+}
+
+/**
+ * Compares `events_by_type` with its table: the keys read through the index (index scans only)
+ * must equal those of a sequential scan (index scans off), in the same order.
+ *
+ * @param tx the doctor's read-only snapshot
+ * @returns one damage entry when they differ, else none
+ */
+async function compareIndex(tx: postgres.TransactionSql): Promise<StorageDamage[]> {
+  const keys = async () =>
+    (await tx`SELECT session_id, type, seq FROM chime.events ORDER BY session_id, type, seq`)
+      .map((r) => `${r.session_id}|${r.type}|${r.seq}`);
+  await tx`SET LOCAL enable_seqscan = off`;
+  await tx`SET LOCAL enable_bitmapscan = off`;
+  const through = await keys();
+  await tx`SET LOCAL enable_seqscan = on`;
+  await tx`SET LOCAL enable_indexscan = off`;
+  await tx`SET LOCAL enable_indexonlyscan = off`;
+  const table = await keys();
+  await tx`RESET enable_seqscan`;
+  await tx`RESET enable_bitmapscan`;
+  await tx`RESET enable_indexscan`;
+  await tx`RESET enable_indexonlyscan`;
+  const same = through.length === table.length && through.every((k, i) => k === table[i]);
+  return same ? [] : [{
+    what: `index events_by_type differs from its table (${through.length} entries, ` +
+      `${table.length} rows)`,
+  }];
 }

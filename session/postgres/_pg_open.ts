@@ -7,6 +7,7 @@
  * @module
  */
 import postgres from "postgres";
+import { fillChecksums } from "./_pg_upgrade.ts";
 import { classifyPostgres, POSTGRES_LAYOUT_QUERY, type PostgresState } from "@chime/migrations";
 import { SessionError } from "../errors.ts";
 import { redactText, schemaRejected, storageUnavailable } from "../_redact.ts";
@@ -136,6 +137,7 @@ export async function preparePostgres(sql: Sql, url: string): Promise<void> {
       if (verdict.kind === "current") return;
       for (const step of verdict.steps) {
         for (const statement of step.statements) await tx.unsafe(statement);
+        if (step.checksums === true) await fillChecksums(tx);
         if (step.to > 1) await tx`UPDATE chime.schema_info SET version = ${step.to}`;
       }
     });

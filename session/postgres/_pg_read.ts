@@ -9,7 +9,7 @@ import type { EventPage, StoredCursor, StoredSession, StoredTail } from "../back
 import type { SessionEvent } from "../event.ts";
 import type { SessionHeader } from "../header.ts";
 import { corrupt } from "../_decode.ts";
-import { pageEvents, rowToEvent, rowToHeader } from "../_rows.ts";
+import { pageEvents, rowToEvent, rowToHeader, typedRowToEvent } from "../_rows.ts";
 import { arrayLiteral } from "./_pg_array.ts";
 import { PREPARED, type Sql } from "./_pg_open.ts";
 
@@ -40,11 +40,11 @@ export async function readCursor(sql: Sql, id: string): Promise<StoredCursor | u
  */
 function headAndEvents(limit: boolean): string {
   const events = limit
-    ? "SELECT seq, type, at, data FROM chime.events WHERE session_id = $1 ORDER BY seq DESC LIMIT $2::bigint"
-    : "SELECT seq, type, at, data FROM chime.events WHERE session_id = $1";
+    ? "SELECT seq, type, at, data, crc FROM chime.events WHERE session_id = $1 ORDER BY seq DESC LIMIT $2::bigint"
+    : "SELECT seq, type, at, data, crc FROM chime.events WHERE session_id = $1";
   return `SELECT s.${HEADER.split(", ").join(", s.")},
       (SELECT max(seq) FROM chime.events WHERE session_id = s.id) AS last_seq,
-      e.seq, e.type, e.at, e.data
+      e.seq, e.type, e.at, e.data, e.crc
     FROM chime.sessions s LEFT JOIN LATERAL (${events}) e ON true
     WHERE s.id = $1 ORDER BY e.seq`;
 }
@@ -89,12 +89,12 @@ export async function readTypes(
   to: number,
 ): Promise<SessionEvent[]> {
   if (types.length === 0 || to <= from) return [];
-  const rows = await sql`SELECT seq, type, at, data FROM chime.events
+  const rows = await sql`SELECT seq, type, at, data, crc FROM chime.events
     WHERE session_id = ${id} AND type = ANY(${
     arrayLiteral(types)
   }::text[]) AND seq >= ${from}::bigint
     AND seq < ${to}::bigint ORDER BY seq`;
-  return rows.map((r) => rowToEvent(r, id, Number(r.seq)));
+  return rows.map((r) => typedRowToEvent(r, id, types, from, to));
 }
 
 /** One dense page (`PostgresBackend.readEvents`). */
@@ -107,7 +107,7 @@ export async function readPage(sql: Sql, id: string, page: EventPage): Promise<S
   const after = page.after ?? null;
   const desc = page.before !== undefined;
   const rows = await sql.unsafe(
-    `SELECT seq, type, at, data FROM chime.events WHERE session_id = $1
+    `SELECT seq, type, at, data, crc FROM chime.events WHERE session_id = $1
       AND ($2::bigint IS NULL OR seq < $2::bigint) AND ($3::bigint IS NULL OR seq > $3::bigint)
       ORDER BY seq ${desc ? "DESC" : "ASC"} LIMIT $4::bigint`,
     [id, before, after, limit],

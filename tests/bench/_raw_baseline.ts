@@ -12,7 +12,8 @@
  * @module
  */
 import { createClient } from "@libsql/client";
-import { CREATE_V15 } from "@chime/migrations";
+import { CREATE_V16 } from "@chime/migrations";
+import { eventChecksum } from "../../session/_checksum.ts";
 import { setImmediate } from "node:timers";
 
 /**
@@ -33,6 +34,8 @@ export async function settle(): Promise<void> {
  * @param rounds transactions
  * @param form `"execute"` (autocommit) or `"batch"` (explicit write transaction)
  * @param prefill events already stored in each session before the timed rounds (bulk SQL)
+ * @param checksums also compute and insert each event's CRC-32C (`session/_checksum.ts`), the
+ *   work a v16 store must do @default false
  * @returns events per second, the work the round left to the event loop included ({@linkcode settle})
  */
 export async function rawGroupCommit(
@@ -41,16 +44,20 @@ export async function rawGroupCommit(
   rounds: number,
   form: "execute" | "batch" = "execute",
   prefill = 0,
+  checksums = false,
 ): Promise<number> {
   const client = createClient({ url: `file:${path}`, concurrency: 1, timeout: 5_000 });
   try {
-    await client.batch([...CREATE_V15], "write");
+    await client.batch([...CREATE_V16], "write");
     await client.execute("PRAGMA journal_mode = WAL");
     await client.execute("PRAGMA synchronous = FULL");
     const at = new Date(0).toISOString();
     if (prefill > 0) await client.execute(prefillSql(sessions, prefill, at));
-    const sql = "INSERT INTO events (session_id, seq, type, at, data) VALUES " +
-      Array.from({ length: sessions }, () => "(?, ?, ?, ?, ?)").join(", ");
+    const sql = checksums
+      ? "INSERT INTO events (session_id, seq, type, at, data, crc) VALUES " +
+        Array.from({ length: sessions }, () => "(?, ?, ?, ?, ?, ?)").join(", ")
+      : "INSERT INTO events (session_id, seq, type, at, data) VALUES " +
+        Array.from({ length: sessions }, () => "(?, ?, ?, ?, ?)").join(", ");
     await settle();
     const start = performance.now();
     for (let seq = prefill; seq < prefill + rounds; seq++) {
@@ -58,6 +65,7 @@ export async function rawGroupCommit(
       for (let s = 0; s < sessions; s++) {
         const data = JSON.stringify({ i: seq, text: "an ordinary event of modest size" });
         args.push(`s${s}`, seq, "note", at, data);
+        if (checksums) args.push(eventChecksum(`s${s}`, seq, "note", at, data));
       }
       if (form === "execute") await client.execute({ sql, args });
       else await client.batch([{ sql, args }], "write");

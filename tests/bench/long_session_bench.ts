@@ -23,6 +23,7 @@
 import { createClient } from "@libsql/client";
 import { LibsqlBackend } from "../../session/libsql/libsql_backend.ts";
 import { SessionStore } from "../../session/store.ts";
+import { upgradeWithChecksums } from "../../session/libsql/_libsql_upgrade.ts";
 
 const SIZES = [1_000, 100_000, 1_000_000];
 const ID = "long";
@@ -64,6 +65,8 @@ async function build(path: string, events: number): Promise<number> {
           '{"n":' || x || ',"text":"an ordinary event of modest size"}' FROM n`,
       args: [events, ID],
     });
+    // Bulk SQL rows have no checksum yet: compute each once, as the v16 upgrade does.
+    await upgradeWithChecksums(client, []);
   } finally {
     client.close();
   }

@@ -10,7 +10,9 @@
  *
  * Run: `deno run -A tests/bench/session_bench.ts`; only the store-vs-raw rounds:
  * `deno run -A tests/bench/session_bench.ts --ratio [rounds] [--prefill N]` (N events already
- * stored in each session on both sides, 0 by default).
+ * stored in each session on both sides, 0 by default); only the checksum cost (raw with and
+ * without CRC-32C, the store, the checksum alone per event):
+ * `deno run -A tests/bench/session_bench.ts --checksum [rounds]`.
  *
  * @module
  */
@@ -18,7 +20,9 @@ import { LibsqlBackend } from "../../session/libsql/libsql_backend.ts";
 import { SessionStore } from "../../session/store.ts";
 import type { SessionEvent } from "../../session/event.ts";
 import { createClient } from "@libsql/client";
+import { eventChecksum, verifyChecksum } from "../../session/_checksum.ts";
 import { prefillSql, rawGroupCommit, settle } from "./_raw_baseline.ts";
+import { upgradeWithChecksums } from "../../session/libsql/_libsql_upgrade.ts";
 
 /** One printed figure. */
 export interface Figure {
@@ -99,6 +103,8 @@ async function prefilled(url: string, sessions: number, count: number): Promise<
   const client = createClient({ url });
   try {
     await client.execute(prefillSql(sessions, count, at));
+    // Bulk SQL rows have no checksum yet: compute each once, as the v16 upgrade does.
+    await upgradeWithChecksums(client, []);
   } finally {
     client.close();
   }
@@ -151,6 +157,10 @@ export interface StoreVsRaw {
   readonly batches: readonly number[];
   /** Acknowledged events/s of `SessionStore`, per round. */
   readonly stores: readonly number[];
+  /** Acknowledged events/s of the raw baseline computing and inserting checksums, per round. */
+  readonly rawCrcs: readonly number[];
+  /** Median store / median raw with checksums. */
+  readonly crcRatio: number;
   /** Median store / median raw. */
   readonly ratio: number;
   /** Median of the per-round ratios (a round's parts ran back to back). */
@@ -170,11 +180,15 @@ export interface StoreVsRaw {
  */
 export async function storeVsRaw(dir: string, rounds: number, prefill = 0): Promise<StoreVsRaw> {
   const raws: number[] = [];
+  const rawCrcs: number[] = [];
   const batches: number[] = [];
   const stores: number[] = [];
   for (let round = 0; round < rounds; round++) {
     raws.push(await rawGroupCommit(`${dir}/raw-${round}.db`, 100, 200, "execute", prefill));
     batches.push(await rawGroupCommit(`${dir}/batch-${round}.db`, 100, 200, "batch", prefill));
+    rawCrcs.push(
+      await rawGroupCommit(`${dir}/crc-${round}.db`, 100, 200, "execute", prefill, true),
+    );
     stores.push((await appendFlushLoop(100, 200, dir, false, prefill)).rate);
   }
   return {
@@ -182,6 +196,8 @@ export async function storeVsRaw(dir: string, rounds: number, prefill = 0): Prom
     batches,
     stores,
     ratio: median(stores) / median(raws),
+    rawCrcs,
+    crcRatio: median(stores) / median(rawCrcs),
     pairedRatio: median(stores.map((v, i) => v / raws[i]!)),
     batchRatio: median(stores) / median(batches),
   };
@@ -247,6 +263,17 @@ export async function main(): Promise<Figure[]> {
         target: "≥ 0.8",
       },
       {
+        name: `raw group commit with CRC-32C per event, 100 sessions (median of ${ROUNDS})`,
+        value: median(vs.rawCrcs).toFixed(0),
+        target: "",
+      },
+      {
+        name: "store / raw with checksums (ratio of medians)",
+        value: vs.crcRatio.toFixed(2),
+        target: "",
+      },
+      ...checksumFigures(await checksumCost(dir)),
+      {
         name: "store / raw in BEGIN/COMMIT batches (ratio of medians)",
         value: vs.batchRatio.toFixed(2),
         target: "",
@@ -266,6 +293,118 @@ export async function main(): Promise<Figure[]> {
     console.log("| measurement | value | target |\n| --- | ---: | --- |");
     for (const f of figures) console.log(`| ${f.name} | ${f.value} | ${f.target} |`);
     return figures;
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** What the per-event checksum costs (`session/_checksum.ts`), in µs per event. */
+export interface ChecksumCost {
+  /** CRC-32C of one bench event's canonical bytes from its data text (what an append adds). */
+  readonly appendUs: number;
+  /** Verifying one event read as bytes (what a read adds). */
+  readonly readUs: number;
+  /** The same for a 4 KB data text. */
+  readonly bigUs: number;
+  /** A whole 10,000-event `load()` per event (what the read path costs all told). */
+  readonly loadUs: number;
+}
+
+/**
+ * Times the checksum alone on the bench's events and a full read per event.
+ *
+ * @param dir a scratch folder
+ */
+export async function checksumCost(dir: string): Promise<ChecksumCost> {
+  const at = new Date(0).toISOString();
+  const small = JSON.stringify({ i: 1, text: "an ordinary event of modest size" });
+  const big = JSON.stringify({ text: "x".repeat(4_096) });
+  const bytes = new TextEncoder().encode(small);
+  const n = 200_000;
+  const time = (f: (i: number) => void, count = n) => {
+    const start = performance.now();
+    for (let i = 0; i < count; i++) f(i);
+    return ((performance.now() - start) * 1_000) / count;
+  };
+  time((i) => eventChecksum("s1", i, "note", at, small)); // warm-up
+  const appendUs = time((i) => eventChecksum("s1", i, "note", at, small));
+  const crc = eventChecksum("s1", 7, "note", at, small);
+  const readUs = time(() => verifyChecksum(crc, "s1", 7, "note", at, bytes));
+  const bigUs = time((i) => eventChecksum("s1", i, "note", at, big), 20_000);
+  await using backend = await LibsqlBackend.open({ url: `file:${dir}/crc-load.db` });
+  const events = Array.from({ length: 10_000 }, (_, i) => ({
+    seq: i,
+    type: "note",
+    at,
+    data: { i, text: "an ordinary event of modest size" },
+  }));
+  await backend.initialize({
+    version: 1,
+    id: "s1",
+    cwd: "/",
+    createdAt: at,
+    origin: "bench",
+    lineage: null,
+    delegationDepth: 0,
+  }, events);
+  await backend.load("s1");
+  const loads: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const start = performance.now();
+    await backend.load("s1");
+    loads.push(((performance.now() - start) * 1_000) / 10_000);
+  }
+  return { appendUs, readUs, bigUs, loadUs: median(loads) };
+}
+
+function checksumFigures(c: ChecksumCost): Figure[] {
+  const us = (v: number) => `${v.toFixed(2)} µs`;
+  return [
+    {
+      name: "CRC-32C per event on append (bench event, ~60 B data)",
+      value: us(c.appendUs),
+      target: "",
+    },
+    { name: "CRC-32C verify per event on read (bytes)", value: us(c.readUs), target: "" },
+    { name: "CRC-32C per event, 4 KB data", value: us(c.bigUs), target: "" },
+    {
+      name: "libSQL load() per event, 10,000 events, checksums verified (median of 5)",
+      value: `${us(c.loadUs)} (verify ${((c.readUs / c.loadUs) * 100).toFixed(0)}% of it)`,
+      target: "",
+    },
+  ];
+}
+
+async function checksumOnly(rounds: number): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "chime-bench-" });
+  try {
+    const vs = await storeVsRaw(dir, rounds);
+    const figures: Figure[] = [
+      {
+        name: `raw group commit, 100 sessions (median of ${rounds})`,
+        value: median(vs.raws).toFixed(0),
+        target: "",
+      },
+      {
+        name: `raw group commit with CRC-32C, 100 sessions (median of ${rounds})`,
+        value: median(vs.rawCrcs).toFixed(0),
+        target: "",
+      },
+      {
+        name: `SessionStore append+flush (median of ${rounds})`,
+        value: median(vs.stores).toFixed(0),
+        target: "",
+      },
+      {
+        name: "store / raw with checksums (ratio of medians)",
+        value: vs.crcRatio.toFixed(2),
+        target: "",
+      },
+      { name: "store / raw (ratio of medians)", value: vs.ratio.toFixed(2), target: "≥ 0.8" },
+      ...checksumFigures(await checksumCost(dir)),
+    ];
+    console.log("| measurement | value | target |\n| --- | ---: | --- |");
+    for (const f of figures) console.log(`| ${f.name} | ${f.value} | ${f.target} |`);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -307,6 +446,10 @@ if (import.meta.main) {
   const fill = Deno.args.indexOf("--prefill");
   const prefill = fill >= 0 ? Number(Deno.args[fill + 1]) : 0;
   const rounds = Number(Deno.args[at + 1]);
-  if (at >= 0) await ratioOnly(Number.isInteger(rounds) ? rounds : ROUNDS, prefill);
+  const crc = Deno.args.indexOf("--checksum");
+  if (crc >= 0) {
+    const n = Number(Deno.args[crc + 1]);
+    await checksumOnly(Number.isInteger(n) ? n : 3);
+  } else if (at >= 0) await ratioOnly(Number.isInteger(rounds) ? rounds : ROUNDS, prefill);
   else await main();
 }

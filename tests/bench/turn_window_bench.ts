@@ -18,6 +18,7 @@ import { createClient } from "@libsql/client";
 import { loadConfig, startServer } from "@chime/host";
 import { LibsqlBackend, type PersistenceBackend, type SessionHeader } from "@chime/session";
 import { ROOT } from "../host/_server.ts";
+import { upgradeWithChecksums } from "../../session/libsql/_libsql_upgrade.ts";
 
 const ID = "long";
 const TURNS = 10;
@@ -74,6 +75,8 @@ async function build(url: string, count: number): Promise<void> {
         FROM n`,
       args: [count, ID],
     });
+    // Bulk SQL rows have no checksum yet: compute each once, as the v16 upgrade does.
+    await upgradeWithChecksums(client, []);
   } finally {
     client.close();
   }

@@ -57,7 +57,8 @@ export interface CrashLaneResult {
 const MAX_SESSIONS = 3;
 const REMINDER_SECONDS = 2;
 
-function prng(seed: number): () => number {
+/** A seeded PRNG (mulberry32): the same seed gives the same sequence in `[0, 1)`. */
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

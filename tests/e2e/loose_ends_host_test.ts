@@ -24,6 +24,8 @@ import {
 import { freePort, type HostProcess, ROOT, startHost } from "./_host.ts";
 import { GatedModelServer } from "./_gated_model.ts";
 import { waitText } from "./_page.ts";
+import { eventLine } from "../../session/jsonl/_jsonl_format.ts";
+import type { SessionEvent } from "../../session/event.ts";
 
 skipNote("tests/e2e/loose_ends_host_test.ts");
 
@@ -260,13 +262,16 @@ e2e("a reminder delivered after its session was closed says how late, and why", 
     const file = join(dir, "sessions", `${id}.jsonl`);
     const now = Date.now();
     const older = (await Deno.readTextFile(file)).trimEnd().split("\n").map((line) => {
-      const row = JSON.parse(line) as { at?: string; createdAt?: string };
+      const row = JSON.parse(line) as { at?: string; createdAt?: string; crc?: number };
       for (const key of ["at", "createdAt"] as const) {
         if (typeof row[key] === "string") {
           row[key] = new Date(Date.parse(row[key]) - 10 * 60_000).toISOString();
         }
       }
-      return JSON.stringify(row);
+      // An event line carries its checksum (JSONL format 2): a deliberate edit writes a new one.
+      return row.crc === undefined
+        ? JSON.stringify(row)
+        : eventLine(id, row as unknown as SessionEvent).trimEnd();
     });
     await Deno.writeTextFile(file, `${older.join("\n")}\n`);
     const last = JSON.parse(older.at(-1)!) as { seq: number };
@@ -282,7 +287,7 @@ e2e("a reminder delivered after its session was closed says how late, and why", 
       at: new Date(now - 4 * 60_000).toISOString(),
       data: { version: 1, op: "create", record },
     };
-    await Deno.writeTextFile(file, `${JSON.stringify(create)}\n`, { append: true });
+    await Deno.writeTextFile(file, eventLine(id, create), { append: true });
     host = await startHost({ dataDir: dir, port, config });
     await waitLive(page);
     const late = page.getByTestId("reminder-late");
