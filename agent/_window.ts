@@ -244,6 +244,9 @@ async function readInto(
   // One page at a time, checking the fit after each: the first request of a long session
   // reads at most one page more than its window needs (pages doubling in size read up to
   // twice that, and every event read is garbage the heap grows for, `turn_window_bench.ts`).
+  // Nothing older to read (the window holds the log from its start, or the limit is reached):
+  // no estimate either, which would cost a pass over every held event on every step.
+  if (!(state.lo > 0 && end - state.lo < options.limit)) return { read };
   let estimate = estimateHeld(state.events);
   // Pages read and not yet joined to the held events, newest first, from `lo` on: joined
   // once (or when the exact fit needs them), not per page.

@@ -96,8 +96,23 @@ export async function measure(): Promise<void> {
   // sends arguments nested 10,000 deep, then lists.
   const calls: { name: string; args: string }[] = [];
   // The warm-up turn: a rule that occurs, so the turn and tool paths are compiled before timing.
-  const warm = { rrule: "FREQ=DAILY;BYHOUR=9;BYMINUTE=0", time_zone: "Asia/Shanghai" };
-  calls.push({ name: "schedule_create", args: JSON.stringify({ prompt: "warm", repeat: warm }) });
+  // Rules of the same shapes as the measured ones (MONTHLY and YEARLY with BYSETPOS and
+  // BYMONTHDAY, MINUTELY with BYDAY) compile the engine's paths (JIT is not what is measured);
+  // their zone is not one measured, so the zones' first use is still counted.
+  for (
+    const rrule of [
+      "FREQ=DAILY;BYHOUR=9;BYMINUTE=0",
+      "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYMONTHDAY=-7,-6,-5,-4,-3,-2,-1;BYHOUR=9;BYMINUTE=0;BYSETPOS=-1",
+      "FREQ=YEARLY;BYMONTH=8,12;BYDAY=2MO;BYHOUR=9;BYMINUTE=30;BYSETPOS=1",
+      "FREQ=MINUTELY;INTERVAL=7;BYDAY=MO;BYHOUR=3,21",
+      // One that never occurs (a last Sunday is never the 1st), so the structure checks are
+      // compiled too; it is not one of NEVER, whose rules stay new to the process.
+      "FREQ=MONTHLY;INTERVAL=2;BYDAY=-1SU;BYMONTHDAY=1;BYHOUR=9;BYMINUTE=0;BYSETPOS=1",
+    ]
+  ) {
+    const warm = { rrule, time_zone: "Asia/Shanghai" };
+    calls.push({ name: "schedule_create", args: JSON.stringify({ prompt: "warm", repeat: warm }) });
+  }
   calls.push({ name: "schedule_list", args: "{}" });
   calls.push({ name: "", args: "" }); // the warm-up turn ends here
   for (const rule of NEVER) {
@@ -205,9 +220,15 @@ export async function measure(): Promise<void> {
     beat.stop();
   }
   // The tools refused each rule as it should, by code.
-  const results = runtime.store.live(id)!.events().filter((e) => e.type === "tool/result")
-    .map((e) => (e.data as { result: { ok: boolean; error?: { code: string } } }).result)
-    .slice(2); // after the warm-up turn's create and list
+  const all = runtime.store.live(id)!.events().filter((e) => e.type === "tool/result")
+    .map((e) => (e.data as { result: { ok: boolean; error?: { code: string } } }).result);
+  const warmCalls = calls.findIndex((c) => c.name === "");
+  // The warm-up turn's creates took (their rules occur) but the last, then its list.
+  assert.deepEqual(
+    all.slice(0, warmCalls).map((r) => r.error?.code ?? "ok"),
+    [...Array(warmCalls - 2).fill("ok"), "rule_never_occurs", "ok"],
+  );
+  const results = all.slice(warmCalls);
   assert.deepEqual(
     results.slice(0, NEVER.length).map((r) => r.error?.code),
     NEVER.map(() => "rule_never_occurs"),
