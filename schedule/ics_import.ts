@@ -190,20 +190,31 @@ export function icsCreateRequests(
   if (text.length > ICS_IMPORT_MAX_CHARS) {
     return bad(`the text is longer than ${ICS_IMPORT_MAX_CHARS} characters`);
   }
-  let root: ICAL.Component;
+  let events: ICAL.Component[];
   try {
-    root = new ICAL.Component(ICAL.parse(text.trim()) as unknown[]);
+    const parsed = ICAL.parse(text.trim()) as unknown[];
+    // An empty text parses to no component at all.
+    if (!Array.isArray(parsed) || typeof parsed[0] !== "string") {
+      return bad("the text holds no VEVENT");
+    }
+    const root = new ICAL.Component(parsed);
+    events = root.name === "vevent" ? [root] : root.getAllSubcomponents("vevent");
   } catch (error) {
     return bad(`not iCalendar text (${(error as Error).message})`);
   }
-  const events = root.name === "vevent" ? [root] : root.getAllSubcomponents("vevent");
   if (events.length === 0) return bad("the text holds no VEVENT");
   if (events.length > ICS_IMPORT_MAX_EVENTS) {
     return bad(`more than ${ICS_IMPORT_MAX_EVENTS} events (${events.length})`);
   }
   const out: ImportedEvent[] = [];
   for (const [index, event] of events.entries()) {
-    const args = eventArgs(event, index);
+    let args: ReturnType<typeof eventArgs>;
+    try {
+      args = eventArgs(event, index);
+    } catch (error) {
+      // A value `ical.js` cannot read (a malformed date, a broken parameter).
+      return bad(`event ${index} cannot be read (${(error as Error).message})`, index);
+    }
     if (args.ok === false) return args as ImportFailure;
     const checked = validateCreateArgs(args);
     if (!checked.ok) return { ...checked, index };

@@ -4,6 +4,7 @@
  * own feed (`remindersCalendar`, made with `ical-generator`) imports back to the same series.
  */
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { ICS_IMPORT_MAX_EVENTS, icsCreateRequests } from "./ics_import.ts";
 import { remindersCalendar } from "./ics.ts";
 import type { ScheduleId } from "./protocol.ts";
@@ -128,6 +129,10 @@ Deno.test("text that is not iCalendar, holds no VEVENT, or is too big is invalid
   for (
     const text of [
       "remind me at 9",
+      "",
+      "   \n",
+      "BEGIN:VEVENT\nSUMMARY:x\nDTSTART:2030-12-02\nEND:VEVENT",
+      "BEGIN:VEVENT\nSUMMARY:x\nDTSTART;TZID=Europe/Paris:nonsense\nEND:VEVENT",
       calendar(),
       calendar(...many),
       "BEGIN:VCALENDAR\r\nX-LONG:" + "x".repeat(300_000) + "\r\nEND:VCALENDAR",
@@ -214,4 +219,27 @@ Deno.test("chime's DST pins (EXDATE + RDATE of the same instant) import; a real 
   const failure = refused(skipped);
   assert.equal(failure.error.code, "unsupported_rule");
   assert.equal(failure.property, "EXDATE");
+});
+
+Deno.test("any text, and any single-character damage of a valid event, is imported or refused with a code, never thrown", () => {
+  const valid = calendar([
+    "UID:u@example.com",
+    "SUMMARY:Standup",
+    "DTSTART;TZID=America/New_York:20301202T093000",
+    "RRULE:FREQ=WEEKLY;BYDAY=MO,WE",
+  ]);
+  const codes = new Set(["invalid_arguments", "unsupported_rule", "invalid_time_zone"]);
+  const check = (text: string) => {
+    const result = icsCreateRequests(text);
+    if (!result.ok) assert.ok(codes.has(result.error.code), `${result.error.code}: ${text}`);
+  };
+  fc.assert(fc.property(fc.string({ maxLength: 200 }), check), { numRuns: 300 });
+  fc.assert(
+    fc.property(
+      fc.nat({ max: valid.length - 1 }),
+      fc.constantFrom(":", ";", "=", "\r\n", "", "Z", "T", "0", "\\", ","),
+      (at, insert) => check(valid.slice(0, at) + insert + valid.slice(at + 1)),
+    ),
+    { numRuns: 600 },
+  );
 });
