@@ -21,7 +21,7 @@ import type { ScheduleState } from "./fold.ts";
 import type { ImportedEvent, ImportFailure } from "./ics_import.ts";
 import { MAX_SNOOZE_SECONDS, MIN_SNOOZE_SECONDS } from "./_args.ts";
 import { isScheduleId, type RandomBytes, type ScheduleId } from "./protocol.ts";
-import type { UpdateRequest } from "./rules.ts";
+import type { CreateContext, UpdateRequest } from "./rules.ts";
 import { parseStrictInstant } from "./rfc3339.ts";
 import type { RecordResult, ScheduleValue } from "./value.ts";
 
@@ -196,11 +196,7 @@ export class ScheduleActions {
   update(request: UpdateRequest): Promise<RecordResult | ToolFailure> {
     const names = { action: "update schedule", confirm: "confirm the update" };
     return transact(this.#tx, names, (state) => {
-      const context = {
-        now: this.#now(),
-        clientTimeZones: "missing" as const,
-        hasTimeContextMarker: false,
-      };
+      const context = this.#pageContext();
       // An unknown or ended id is answered as such, whatever the zone.
       const { selector } = request;
       if (selector === undefined || !state.active.has(request.id)) {
@@ -226,13 +222,14 @@ export class ScheduleActions {
   importEvents(events: readonly ImportedEvent[]): Promise<ImportResult | ImportFailure> {
     const names = { action: "import calendar", confirm: "confirm the import" };
     return transact(this.#tx, names, (state) => {
-      const context = {
-        now: this.#now(),
-        clientTimeZones: "missing" as const,
-        hasTimeContextMarker: false,
-      };
+      const context = this.#pageContext();
       return decideImport(state, events, context, this.#sessionZone(), this.#random);
     });
+  }
+
+  /** A page decision's context: now, and no client zones (the page sends none). */
+  #pageContext(): CreateContext {
+    return { now: this.#now(), clientTimeZones: "missing", hasTimeContextMarker: false };
   }
 
   #sessionZone(): string | undefined {

@@ -2,9 +2,10 @@
  * Import from a calendar in real Chromium against the real host (docs/upcoming.md "Import from a
  * calendar"): a pasted weekly VEVENT becomes a listed repeating reminder; a VEVENT chime cannot
  * keep (EXDATE) says which event and why, in English and Chinese, and adds nothing; axe finds no
- * serious violation in the open control. Screenshots at 1280 and 390 px.
+ * serious violation in the open control. Screenshots at 1280 and 390 px, light and dark.
  */
 import { equal, match } from "node:assert/strict";
+import type { Page } from "playwright-core";
 import { HAS_CHROMIUM, launchBrowser, openNewSession, shot, skipNote } from "./_browser.ts";
 import { freePort, startHost } from "./_host.ts";
 import { axeSerious } from "./_page.ts";
@@ -14,6 +15,16 @@ skipNote("tests/e2e/ics_import_test.ts");
 const vevent = (...lines: string[]) =>
   ["BEGIN:VCALENDAR", "VERSION:2.0", "BEGIN:VEVENT", ...lines, "END:VEVENT", "END:VCALENDAR"]
     .join("\n");
+
+/** Waits until the import control's outcome is `state` (keyed on the page's state, not time). */
+function importState(page: Page, state: "done" | "failed"): Promise<unknown> {
+  return page.waitForFunction(
+    (want) =>
+      document.querySelector("[data-testid=ics-import-status]")?.getAttribute("data-state") ===
+        want,
+    state,
+  );
+}
 
 Deno.test({
   name: "a pasted weekly VEVENT becomes a repeating reminder; one chime cannot keep says why",
@@ -38,10 +49,7 @@ Deno.test({
       "RRULE:FREQ=WEEKLY;BYDAY=MO,TH",
     ));
     await control.getByRole("button", { name: "Import" }).click();
-    await page.waitForFunction(() =>
-      document.querySelector("[data-testid=ics-import-status]")?.getAttribute("data-state") ===
-        "done"
-    );
+    await importState(page, "done");
     equal(await status.innerText(), "Imported 1 reminder");
     const row = page.getByTestId("active-reminder").filter({ hasText: "Yoga" });
     await row.waitFor();
@@ -58,12 +66,16 @@ Deno.test({
       "EXDATE;TZID=Europe/Berlin:20301203T180000",
     ));
     await control.getByRole("button", { name: "Import" }).click();
-    await page.waitForFunction(() =>
-      document.querySelector("[data-testid=ics-import-status]")?.getAttribute("data-state") ===
-        "failed"
-    );
+    await importState(page, "failed");
     match(await status.innerText(), /^event 1: chime cannot keep this/);
     await shot(page, "ics-import-refused-1280");
+    await page.emulateMedia({ colorScheme: "dark" });
+    await shot(page, "ics-import-refused-1280-dark");
+    await page.emulateMedia({ colorScheme: "light" });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByTestId("reminders-chip").click();
+    await page.getByTestId("ics-import-status").scrollIntoViewIfNeeded();
+    await shot(page, "ics-import-refused-390");
     const listed = await (await fetch(`${host.url}/api/sessions/${id}/reminders`)).json();
     equal(listed.reminders.length, 1, "the refused text added nothing");
 
@@ -82,10 +94,7 @@ Deno.test({
       vevent("SUMMARY:x", "DTSTART;VALUE=DATE:20301202"),
     );
     await zhControl.getByRole("button", { name: "导入" }).click();
-    await zh.page.waitForFunction(() =>
-      document.querySelector("[data-testid=ics-import-status]")?.getAttribute("data-state") ===
-        "failed"
-    );
+    await importState(zh.page, "failed");
     match(
       await zh.page.getByTestId("ics-import-status").innerText(),
       /^第 1 个事件：chime 无法保留它/,
