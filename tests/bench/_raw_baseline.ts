@@ -27,54 +27,78 @@ export async function settle(): Promise<void> {
 }
 
 /**
- * Acknowledged events/s of the ideal group commit.
+ * One side of the store-vs-raw bench, opened once and run in chunks, so the sides can take
+ * turns every few transactions: the disk's speed drifts by ±25 % over seconds here, and sides
+ * that run back to back for a whole round each see a different disk.
+ */
+export interface BenchSide extends AsyncDisposable {
+  /**
+   * Runs `count` transactions of one event per session, timed from a settled event loop until
+   * the work they left to it is done ({@linkcode settle}).
+   *
+   * @returns the elapsed time (ms)
+   */
+  run(count: number): Promise<number>;
+}
+
+/**
+ * The ideal group commit: one multi-row INSERT per write transaction, one event of each of
+ * `sessions` sessions, awaited before the next.
  *
  * @param path a fresh database file
  * @param sessions sessions per transaction (one event each)
- * @param rounds transactions
  * @param form `"execute"` (autocommit) or `"batch"` (explicit write transaction)
  * @param prefill events already stored in each session before the timed rounds (bulk SQL)
  * @param checksums also compute and insert each event's CRC-32C (`session/_checksum.ts`), the
  *   work a v16 store must do @default false
- * @returns events per second, the work the round left to the event loop included ({@linkcode settle})
+ * @returns the side; its seqs continue across {@linkcode BenchSide.run} calls
  */
-export async function rawGroupCommit(
+export async function openRawSide(
   path: string,
   sessions: number,
-  rounds: number,
   form: "execute" | "batch" = "execute",
   prefill = 0,
   checksums = false,
-): Promise<number> {
+): Promise<BenchSide> {
   const client = createClient({ url: `file:${path}`, concurrency: 1, timeout: 5_000 });
   try {
     await client.batch([...CREATE_V16], "write");
     await client.execute("PRAGMA journal_mode = WAL");
     await client.execute("PRAGMA synchronous = FULL");
-    const at = new Date(0).toISOString();
-    if (prefill > 0) await client.execute(prefillSql(sessions, prefill, at));
-    const sql = checksums
-      ? "INSERT INTO events (session_id, seq, type, at, data, crc) VALUES " +
-        Array.from({ length: sessions }, () => "(?, ?, ?, ?, ?, ?)").join(", ")
-      : "INSERT INTO events (session_id, seq, type, at, data) VALUES " +
-        Array.from({ length: sessions }, () => "(?, ?, ?, ?, ?)").join(", ");
-    await settle();
-    const start = performance.now();
-    for (let seq = prefill; seq < prefill + rounds; seq++) {
-      const args = [];
-      for (let s = 0; s < sessions; s++) {
-        const data = JSON.stringify({ i: seq, text: "an ordinary event of modest size" });
-        args.push(`s${s}`, seq, "note", at, data);
-        if (checksums) args.push(eventChecksum(`s${s}`, seq, "note", at, data));
-      }
-      if (form === "execute") await client.execute({ sql, args });
-      else await client.batch([{ sql, args }], "write");
-    }
-    await settle();
-    return (sessions * rounds) / ((performance.now() - start) / 1_000);
-  } finally {
+  } catch (error) {
     client.close();
+    throw error;
   }
+  const at = new Date(0).toISOString();
+  if (prefill > 0) await client.execute(prefillSql(sessions, prefill, at));
+  const sql = checksums
+    ? "INSERT INTO events (session_id, seq, type, at, data, crc) VALUES " +
+      Array.from({ length: sessions }, () => "(?, ?, ?, ?, ?, ?)").join(", ")
+    : "INSERT INTO events (session_id, seq, type, at, data) VALUES " +
+      Array.from({ length: sessions }, () => "(?, ?, ?, ?, ?)").join(", ");
+  let seq = prefill;
+  return {
+    async run(count) {
+      await settle();
+      const start = performance.now();
+      for (const end = seq + count; seq < end; seq++) {
+        const args = [];
+        for (let s = 0; s < sessions; s++) {
+          const data = JSON.stringify({ i: seq, text: "an ordinary event of modest size" });
+          args.push(`s${s}`, seq, "note", at, data);
+          if (checksums) args.push(eventChecksum(`s${s}`, seq, "note", at, data));
+        }
+        if (form === "execute") await client.execute({ sql, args });
+        else await client.batch([{ sql, args }], "write");
+      }
+      await settle();
+      return performance.now() - start;
+    },
+    [Symbol.asyncDispose]() {
+      client.close();
+      return Promise.resolve();
+    },
+  };
 }
 
 /**
