@@ -17,6 +17,8 @@ import type { SessionHeader } from "../header.ts";
 import { corrupt, decodeText } from "../_decode.ts";
 import { typedRowToEvent } from "../_rows.ts";
 import {
+  EVENT_READ,
+  indexedLast,
   pageEvents,
   rowToEvent,
   rowToHeader,
@@ -52,6 +54,7 @@ export async function loadAll(client: Client, id: string): Promise<StoredSession
     return undefined;
   }
   const events = rows!.rows.map((r, i) => rowToEvent(r, id, i));
+  checkedLength(row, id);
   if (counted !== events.length) {
     throw corrupt(
       { sessionId: id, seq: Math.min(counted, events.length) },
@@ -59,6 +62,38 @@ export async function loadAll(client: Client, id: string): Promise<StoredSession
     );
   }
   return { header: rowToHeader(row, id), events };
+}
+
+/**
+ * The stored length from a cursor row, checked against the type index's copy of the keys
+ * (`indexed_last`): a table that lost its newest rows, or an index that lost or gained keys, is
+ * `storage_corrupt`, never a shorter or longer log.
+ */
+function checkedLength(row: Record<string, unknown>, id: string): number {
+  const last = row.last_seq === null ? -1 : Number(row.last_seq);
+  const indexed = row.indexed_last === null || row.indexed_last === undefined
+    ? -1
+    : Number(row.indexed_last);
+  if (last !== indexed) {
+    throw corrupt(
+      { sessionId: id, seq: Math.min(last, indexed) + 1 },
+      `the table's last seq is ${last}, its type index's ${indexed}`,
+    );
+  }
+  return last + 1;
+}
+
+/**
+ * A header row that reads as missing while events of its id are stored: the header (or its
+ * page) is damaged, not an unknown session.
+ */
+async function missingHeader(client: Client, id: string): Promise<undefined> {
+  const { rows } = await client.execute({
+    sql: "SELECT 1 FROM events WHERE session_id = ? LIMIT 1",
+    args: [id],
+  });
+  if (rows.length > 0) throw corrupt({ sessionId: id }, "the header row is missing");
+  return undefined;
 }
 
 const COUNT_INDEXED =
@@ -75,8 +110,8 @@ export async function readTail(
     { sql: SELECT_TAIL, args: [id, count] },
   ], "read");
   const row = head!.rows[0];
-  if (row === undefined) return undefined;
-  const length = row.last_seq === null ? 0 : Number(row.last_seq) + 1;
+  if (row === undefined) return await missingHeader(client, id);
+  const length = checkedLength(row, id);
   const newest = rows!.rows;
   const start = length - Math.min(count, length);
   // max(seq) is present, so any hole shifts the oldest row returned below `start` (or above it
@@ -94,11 +129,23 @@ export async function readTypes(
   to: number,
 ): Promise<SessionEvent[]> {
   if (types.length === 0 || to <= from) return [];
-  const { rows } = await client.execute({
-    sql: selectByType(types.length),
-    args: [id, ...types, from, to],
-  });
-  return rows.map((r) => typedRowToEvent(r, id, types, from, to));
+  const args = [id, ...types, from, to];
+  const [joined, keys] = await client.batch([
+    { sql: selectByType(types.length), args },
+    { sql: selectByType(types.length).replace(EVENT_READ, "seq"), args },
+  ], "read");
+  const events = joined!.rows.map((r) => typedRowToEvent(r, id, types, from, to));
+  // The index's own keys (a covering walk) against the rows the table gave for them: a key
+  // whose row the table lost is skipped by the join without a word.
+  const named = keys!.rows.map((r) => Number(r.seq));
+  const missing = named.find((seq, i) => events[i]?.seq !== seq);
+  if (named.length !== events.length || missing !== undefined) {
+    throw corrupt(
+      { sessionId: id, seq: missing ?? named.at(-1) ?? from },
+      "the type index names a row the table does not hold",
+    );
+  }
+  return events;
 }
 
 /** Reads one page of events by type across sessions (`LibsqlBackend.readTypeAcross`). */
@@ -110,14 +157,31 @@ export async function readTypesAcross(
   if (types.length === 0) return [];
   const a = page.after;
   const bound = a === undefined ? [] : [a.sessionId, a.type, a.seq];
-  const { rows } = await client.execute({
-    sql: selectTypeAcross(types.length, a !== undefined),
-    args: [...types, ...bound, page.limit],
-  });
-  return rows.map((r) => {
+  const sql = selectTypeAcross(types.length, a !== undefined);
+  const args = [...types, ...bound, page.limit];
+  const [joined, keys] = await client.batch([
+    { sql, args },
+    { sql: sql.replace(EVENT_READ, "seq"), args },
+  ], "read");
+  const out = joined!.rows.map((r) => {
     const sessionId = decodeText(r.session_id, { sessionId: "(unreadable id)" }, "session_id");
     return { sessionId, event: typedRowToEvent(r, sessionId, types) };
   });
+  // As in `readTypes`: every key of the index walk must come back as its row.
+  const named = keys!.rows;
+  const at = named.findIndex((k, i) =>
+    out[i] === undefined || Number(k.seq) !== out[i]!.event.seq ||
+    decodeText(k.session_id, { sessionId: "(unreadable id)" }, "session_id") !== out[i]!.sessionId
+  );
+  if (named.length !== out.length || at >= 0) {
+    const k = named[at >= 0 ? at : out.length] ?? named.at(-1)!;
+    const sessionId = decodeText(k.session_id, { sessionId: "(unreadable id)" }, "session_id");
+    throw corrupt(
+      { sessionId, seq: Number(k.seq) },
+      "the type index names a row the table does not hold",
+    );
+  }
+  return out;
 }
 
 /** Reads one dense page (`LibsqlBackend.readEvents`). */
@@ -132,15 +196,23 @@ export async function readPage(
     id,
     page,
   );
-  if (missingIfStored !== undefined) {
+  // A short page is whole only when nothing is stored above it, by the table's `max(seq)` and
+  // by the type index's copy of the keys (a damaged page drops rows without leaving a hole).
+  const limit = page.limit ?? 500;
+  const next = events.length === 0 ? (page.after ?? -1) + 1 : events.at(-1)!.seq + 1;
+  const short = events.length < limit && (page.before === undefined || next < page.before);
+  const check = missingIfStored ?? (short ? next : undefined);
+  if (check !== undefined) {
     const { rows } = await client.execute({
-      sql: "SELECT max(seq) AS last FROM events WHERE session_id = ?",
+      sql: `SELECT (SELECT max(seq) FROM events WHERE session_id = ?1) AS last,
+        (${indexedLast("?1")}) AS indexed_last`,
       args: [id],
     });
-    const last = rows[0]!.last;
-    if (last !== null && Number(last) >= missingIfStored) {
-      throw corrupt({ sessionId: id, seq: missingIfStored }, "missing");
-    }
+    const last = Math.max(
+      rows[0]!.last === null ? -1 : Number(rows[0]!.last),
+      rows[0]!.indexed_last === null ? -1 : Number(rows[0]!.indexed_last),
+    );
+    if (last >= check) throw corrupt({ sessionId: id, seq: check }, "missing");
   }
   return events;
 }
@@ -193,9 +265,6 @@ export async function leaseHeld(client: Client, id: string, token: number): Prom
 /** The stored header and `max(seq) + 1` (`LibsqlBackend.cursor`; a primary-key seek). */
 export async function readCursor(client: Client, id: string): Promise<StoredCursor | undefined> {
   const row = (await client.execute({ sql: SELECT_CURSOR, args: [id] })).rows[0];
-  if (row === undefined) return undefined;
-  return {
-    header: rowToHeader(row, id),
-    length: row.last_seq === null ? 0 : Number(row.last_seq) + 1,
-  };
+  if (row === undefined) return await missingHeader(client, id);
+  return { header: rowToHeader(row, id), length: checkedLength(row, id) };
 }

@@ -28,9 +28,26 @@ export const EVENT_READ = "seq, CAST(type AS BLOB) AS type, CAST(at AS BLOB) AS 
 /** The columns of an event of a legacy (v13–v15) database, for the doctor: no checksum. */
 export const EVENT_READ_LEGACY: string = EVENT_READ.replace(", crc", "");
 
+/**
+ * The session's last seq as its `events_by_type` index holds it: a loose index scan (one seek
+ * per distinct type, then one for that type's max), independent of the log length. A damaged
+ * table page that drops the newest rows leaves no hole to see; this second copy of the keys
+ * disagrees with the table's `max(seq)` (README.md "How it behaves on failure").
+ *
+ * @param id the SQL expression of the session id
+ * @returns a scalar `SELECT` (NULL for a session without events)
+ */
+export function indexedLast(id: string): string {
+  const at = `FROM events INDEXED BY events_by_type WHERE session_id = ${id}`;
+  return `WITH RECURSIVE t(type) AS (SELECT (SELECT min(type) ${at})
+    UNION ALL SELECT (SELECT min(type) ${at} AND type > t.type) FROM t WHERE t.type IS NOT NULL)
+    SELECT max((SELECT max(seq) ${at} AND type = t.type)) FROM t WHERE t.type IS NOT NULL`;
+}
+
 /** `max(seq)` is a seek on the (session_id, seq) primary key; `count(*)` would scan. */
 export const SELECT_CURSOR = `SELECT ${HEADER_READ},
-  (SELECT max(seq) FROM events WHERE session_id = sessions.id) AS last_seq
+  (SELECT max(seq) FROM events WHERE session_id = sessions.id) AS last_seq,
+  ${"(" + indexedLast("sessions.id") + ")"} AS indexed_last
   FROM sessions WHERE id = ?`;
 
 /**

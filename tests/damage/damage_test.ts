@@ -12,8 +12,8 @@ import { runDamageLane } from "./damage.ts";
 Deno.test("20 single-byte flips: no crash, no JSONL silent change, the doctor finds every damage", async () => {
   const counts = await runDamageLane(20, 2026);
   assert.equal(counts.flips, 20);
-  // What remains (README "How it behaves on failure"): a damaged libSQL B-tree page can still
-  // hide rows from a page or typed read; the doctor must name each such flip.
+  // What remains (README "How it behaves on failure"): a damaged key inside the libSQL type
+  // index can still hide an event from typed reads; the doctor must name each such flip.
   const jsonl = counts.silent.filter((s) => s.kind === "jsonl");
   assert.deepEqual(jsonl.map((s) => `${s.file} +${s.offset}`), [], "JSONL silent changes");
   assert.deepEqual(counts.crashes.map((c) => `${c.file} +${c.offset}`), [], "crashes");
