@@ -54,7 +54,8 @@ export function headerArgs(header: SessionHeader): (string | number | null)[] {
  * @param id the session id
  * @param page the page asked for
  * @returns the ascending events, and the seq whose presence the caller must still prove against
- *   `max(seq)` when the page ends below `before` (`undefined` when nothing is left to check)
+ *   `max(seq)` when the page stops short (below `before - 1`, or, without `before`, with fewer
+ *   rows than its limit; `undefined` when nothing is left to check)
  * @throws {SessionError} `storage_corrupt` with the first missing or damaged seq
  */
 export function pageEvents(
@@ -68,12 +69,12 @@ export function pageEvents(
   const full = asc.length === limit;
   const start = page.before !== undefined && full && asc.length > 0 ? Number(asc[0]!.seq) : lower;
   const events = asc.map((row, i) => rowToEvent(row, id, start + i));
-  // A page below `before` that stops short of `before - 1` is only whole when nothing is stored
-  // above it: the caller compares the next seq with the stored `max(seq)`.
+  // A page that stops short, below `before - 1` or with fewer rows than its limit, is only whole
+  // when nothing is stored above it (a damaged page drops rows without leaving a hole): the
+  // caller compares the next seq with the stored `max(seq)`.
   const next = events.length === 0 ? lower : events.at(-1)!.seq + 1;
-  const missingIfStored = page.before !== undefined && limit > 0 && next < page.before
-    ? next
-    : undefined;
+  const short = page.before === undefined ? events.length < limit : next < page.before;
+  const missingIfStored = limit > 0 && short ? next : undefined;
   return { events, missingIfStored };
 }
 

@@ -70,10 +70,8 @@ export async function loadAll(client: Client, id: string): Promise<StoredSession
  * `storage_corrupt`, never a shorter or longer log.
  */
 function checkedLength(row: Record<string, unknown>, id: string): number {
-  const last = row.last_seq === null ? -1 : Number(row.last_seq);
-  const indexed = row.indexed_last === null || row.indexed_last === undefined
-    ? -1
-    : Number(row.indexed_last);
+  const last = lastSeq(row.last_seq);
+  const indexed = lastSeq(row.indexed_last);
   if (last !== indexed) {
     throw corrupt(
       { sessionId: id, seq: Math.min(last, indexed) + 1 },
@@ -81,6 +79,28 @@ function checkedLength(row: Record<string, unknown>, id: string): number {
     );
   }
   return last + 1;
+}
+
+/** A `max(seq)` value as a number, -1 for a session without events (SQL NULL). */
+function lastSeq(value: unknown): number {
+  return value === null || value === undefined ? -1 : Number(value);
+}
+
+/**
+ * The first key of a covering walk of the type index that the joined read did not return as its
+ * row (the join skips a key whose table row is gone without a word), or `undefined` when every
+ * key came back, in order, and nothing else did.
+ *
+ * @param keys the index walk's keys, in index order
+ * @param rows the joined read's rows, in the same order
+ */
+function unreturnedKey(
+  keys: readonly { readonly sessionId: string; readonly seq: number }[],
+  rows: readonly { readonly sessionId: string; readonly seq: number }[],
+): { sessionId: string; seq: number } | undefined {
+  const at = keys.findIndex((k, i) => rows[i]?.seq !== k.seq || rows[i]?.sessionId !== k.sessionId);
+  if (at >= 0) return keys[at];
+  return rows.length > keys.length ? rows[keys.length] : undefined;
 }
 
 /**
@@ -135,16 +155,11 @@ export async function readTypes(
     { sql: selectByType(types.length).replace(EVENT_READ, "seq"), args },
   ], "read");
   const events = joined!.rows.map((r) => typedRowToEvent(r, id, types, from, to));
-  // The index's own keys (a covering walk) against the rows the table gave for them: a key
-  // whose row the table lost is skipped by the join without a word.
-  const named = keys!.rows.map((r) => Number(r.seq));
-  const missing = named.find((seq, i) => events[i]?.seq !== seq);
-  if (named.length !== events.length || missing !== undefined) {
-    throw corrupt(
-      { sessionId: id, seq: missing ?? named.at(-1) ?? from },
-      "the type index names a row the table does not hold",
-    );
-  }
+  const lost = unreturnedKey(
+    keys!.rows.map((r) => ({ sessionId: id, seq: Number(r.seq) })),
+    events.map((e) => ({ sessionId: id, seq: e.seq })),
+  );
+  if (lost !== undefined) throw corrupt(lost, "the type index names a row the table does not hold");
   return events;
 }
 
@@ -167,20 +182,14 @@ export async function readTypesAcross(
     const sessionId = decodeText(r.session_id, { sessionId: "(unreadable id)" }, "session_id");
     return { sessionId, event: typedRowToEvent(r, sessionId, types) };
   });
-  // As in `readTypes`: every key of the index walk must come back as its row.
-  const named = keys!.rows;
-  const at = named.findIndex((k, i) =>
-    out[i] === undefined || Number(k.seq) !== out[i]!.event.seq ||
-    decodeText(k.session_id, { sessionId: "(unreadable id)" }, "session_id") !== out[i]!.sessionId
+  const lost = unreturnedKey(
+    keys!.rows.map((k) => ({
+      sessionId: decodeText(k.session_id, { sessionId: "(unreadable id)" }, "session_id"),
+      seq: Number(k.seq),
+    })),
+    out.map((r) => ({ sessionId: r.sessionId, seq: r.event.seq })),
   );
-  if (named.length !== out.length || at >= 0) {
-    const k = named[at >= 0 ? at : out.length] ?? named.at(-1)!;
-    const sessionId = decodeText(k.session_id, { sessionId: "(unreadable id)" }, "session_id");
-    throw corrupt(
-      { sessionId, seq: Number(k.seq) },
-      "the type index names a row the table does not hold",
-    );
-  }
+  if (lost !== undefined) throw corrupt(lost, "the type index names a row the table does not hold");
   return out;
 }
 
@@ -196,23 +205,18 @@ export async function readPage(
     id,
     page,
   );
-  // A short page is whole only when nothing is stored above it, by the table's `max(seq)` and
-  // by the type index's copy of the keys (a damaged page drops rows without leaving a hole).
-  const limit = page.limit ?? 500;
-  const next = events.length === 0 ? (page.after ?? -1) + 1 : events.at(-1)!.seq + 1;
-  const short = events.length < limit && (page.before === undefined || next < page.before);
-  const check = missingIfStored ?? (short ? next : undefined);
-  if (check !== undefined) {
+  // A short page is whole only when neither the table nor the type index's copy of the keys
+  // holds a later seq.
+  if (missingIfStored !== undefined) {
     const { rows } = await client.execute({
-      sql: `SELECT (SELECT max(seq) FROM events WHERE session_id = ?1) AS last,
+      sql: `SELECT (SELECT max(seq) FROM events WHERE session_id = ?1) AS last_seq,
         (${indexedLast("?1")}) AS indexed_last`,
       args: [id],
     });
-    const last = Math.max(
-      rows[0]!.last === null ? -1 : Number(rows[0]!.last),
-      rows[0]!.indexed_last === null ? -1 : Number(rows[0]!.indexed_last),
-    );
-    if (last >= check) throw corrupt({ sessionId: id, seq: check }, "missing");
+    const last = Math.max(lastSeq(rows[0]!.last_seq), lastSeq(rows[0]!.indexed_last));
+    if (last >= missingIfStored) {
+      throw corrupt({ sessionId: id, seq: missingIfStored }, "missing");
+    }
   }
   return events;
 }

@@ -47,7 +47,7 @@ export function indexedLast(id: string): string {
 /** `max(seq)` is a seek on the (session_id, seq) primary key; `count(*)` would scan. */
 export const SELECT_CURSOR = `SELECT ${HEADER_READ},
   (SELECT max(seq) FROM events WHERE session_id = sessions.id) AS last_seq,
-  ${"(" + indexedLast("sessions.id") + ")"} AS indexed_last
+  (${indexedLast("sessions.id")}) AS indexed_last
   FROM sessions WHERE id = ?`;
 
 /**

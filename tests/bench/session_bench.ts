@@ -20,6 +20,7 @@
 import { LibsqlBackend } from "../../session/libsql/libsql_backend.ts";
 import { SessionStore } from "../../session/store.ts";
 import type { SessionEvent } from "../../session/event.ts";
+import type { Session } from "../../session/session.ts";
 import { createClient } from "@libsql/client";
 import { eventChecksum, verifyChecksum } from "../../session/_checksum.ts";
 import { type BenchSide, openRawSide, prefillSql, settle } from "./_raw_baseline.ts";
@@ -40,6 +41,28 @@ function percentile(sorted: readonly number[], p: number): number {
 }
 
 /**
+ * The live sessions `s0 …` of a bench store, stored before the timing starts: created, or
+ * resumed when `prefill` events are already stored in each.
+ */
+async function liveSessions(
+  store: SessionStore,
+  sessions: number,
+  prefill: number,
+): Promise<Session[]> {
+  const live = await Promise.all(
+    Array.from(
+      { length: sessions },
+      (_, i) =>
+        prefill > 0
+          ? store.resume(`s${i}`)
+          : store.create({ cwd: "/", id: `s${i}`, timeZone: "UTC" }),
+    ),
+  );
+  await Promise.all(live.map((s) => store.flush(s)));
+  return live;
+}
+
+/**
  * `sessions` sessions append and flush `perSession` events each, all at once, each flush's
  * latency recorded.
  */
@@ -50,13 +73,7 @@ async function appendFlushLoop(
 ): Promise<{ rate: number; latencies: number[] }> {
   const url = `file:${dir}/rate-${sessions}-${crypto.randomUUID()}.db`;
   await using store = new SessionStore({ backend: await LibsqlBackend.open({ url }) });
-  const live = await Promise.all(
-    Array.from(
-      { length: sessions },
-      (_, i) => store.create({ cwd: "/", id: `s${i}`, timeZone: "UTC" }),
-    ),
-  );
-  await Promise.all(live.map((s) => store.flush(s)));
+  const live = await liveSessions(store, sessions, 0);
   const latencies: number[] = [];
   await settle();
   const start = performance.now();
@@ -111,16 +128,7 @@ async function openStoreSide(dir: string, sessions: number, prefill: number): Pr
   const url = `file:${dir}/store-${crypto.randomUUID()}.db`;
   if (prefill > 0) await prefilled(url, sessions, prefill);
   const store = new SessionStore({ backend: await LibsqlBackend.open({ url }) });
-  const live = await Promise.all(
-    Array.from(
-      { length: sessions },
-      (_, i) =>
-        prefill > 0
-          ? store.resume(`s${i}`)
-          : store.create({ cwd: "/", id: `s${i}`, timeZone: "UTC" }),
-    ),
-  );
-  await Promise.all(live.map((s) => store.flush(s)));
+  const live = await liveSessions(store, sessions, prefill);
   let i = 0;
   return {
     async run(count) {
