@@ -1,9 +1,9 @@
 /**
  * `@chime/migrations` owns the SQL of the session log. PostgreSQL: the versioned steps of the
  * `chime` schema and their pure classification (`migrations/postgres/schema.ts`). libSQL: the
- * legacy v13 and v14 DDL, the current v15
+ * legacy v13–v16 DDL, the current v17
  * DDL, the `PRAGMA application_id` ownership marker, the one exact upgrade of each owned legacy
- * layout (v13→v15, v14→v15, each one transaction) and the pure check that
+ * layout (each to v17 in one transaction) and the pure check that
  * decides, before any write, whether a database is empty, current, upgradeable or rejected.
  * There is no general migration framework (docs/design.md#schema-v14-upgrade).
  *
@@ -23,22 +23,28 @@ export {
   CREATE_V14,
   CREATE_V15,
   CREATE_V16,
+  CREATE_V17,
   LEGACY_SCHEMA_VERSION,
   normalizeSql,
   SCHEMA_V13,
   SCHEMA_V14,
   SCHEMA_V15,
   SCHEMA_V16,
+  SCHEMA_V17,
   SCHEMA_VERSION,
   type SchemaEntry,
   type SchemaState,
   type SchemaVerdict,
+  TYPED_INDEX_TYPES,
+  TYPED_INDEX_WHERE,
   UPGRADE_V13_TO_V14,
   UPGRADE_V13_TO_V15,
   UPGRADE_V14_TO_V15,
   UPGRADE_V15_TO_V16,
+  UPGRADE_V16_TO_V17,
   V14_SCHEMA_VERSION,
   V15_SCHEMA_VERSION,
+  V16_SCHEMA_VERSION,
 } from "./libsql/schema.ts";
 export {
   classifyPostgres,

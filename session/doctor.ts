@@ -104,7 +104,8 @@ async function checkDatabase(path: string, checks: readonly LogCheck[]): Promise
         verdict.kind === "legacy" && verdict.version === 13,
         damage,
       );
-      const legacy = verdict.kind === "legacy";
+      // v13–v15 hold no checksums; a v16 row's checksum is verified like a current one's.
+      const legacy = verdict.kind === "legacy" && verdict.version < 16;
       const events = await scanEvents(client, headers, damage, legacy);
       await compareIndexes(client, damage);
       client.close();
@@ -114,9 +115,11 @@ async function checkDatabase(path: string, checks: readonly LogCheck[]): Promise
         await using backend = await LibsqlBackend.open({ url: `file:${copy}` });
         damage.push(...await checkLogs(backend, checks));
       }
-      const notes = legacy
+      const notes = verdict.kind !== "legacy"
+        ? []
+        : legacy
         ? [`schema version ${verdict.version}: no checksums yet (opening computes them once)`]
-        : [];
+        : [`schema version ${verdict.version}: opening adds the events_typed index once`];
       return { target: path, sessions: headers.size, events, damage, notes };
     } catch (error) {
       damage.push({ what: `unreadable database: ${(error as Error).message}` });

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { CREATE_V13 } from "@chime/migrations";
+import { CREATE_V13, CREATE_V16 } from "@chime/migrations";
+import { eventChecksum } from "./_checksum.ts";
 import { checkStorage, doctorMain, formatReport } from "./doctor.ts";
 import { JsonlBackend } from "./jsonl/jsonl_backend.ts";
 import { LibsqlBackend } from "./libsql/libsql_backend.ts";
@@ -91,6 +92,25 @@ Deno.test("the doctor scans a legacy v13 database and refuses a foreign or garba
   await Deno.writeFile(`${dir.path}/empty.db`, new Uint8Array());
   const empty = await checkStorage({ kind: "libsql", url: `file:${dir.path}/empty.db` });
   assert.deepEqual(empty.damage, [{ what: "no chime schema" }]);
+});
+
+Deno.test("the doctor verifies a v16 database's checksums (v16 rows have them) and notes the index step", async () => {
+  await using dir = await tempDir();
+  const url = `file:${dir.path}/v16.db`;
+  const at = "2025-01-01T00:00:00.000Z";
+  const crc = eventChecksum("old", 0, "note", at, '{"n":0}');
+  await runSql(
+    url,
+    ...CREATE_V16,
+    `INSERT INTO sessions (id, cwd, created_at, origin) VALUES ('old', '/', '${at}', 'web')`,
+    // Row 0 as written, then row 1 whose data changed after its checksum was computed.
+    `INSERT INTO events VALUES ('old', 0, 'note', '${at}', '{"n":0}', ${crc})`,
+    `INSERT INTO events VALUES ('old', 1, 'note', '${at}', '{"n":7}', ${crc})`,
+  );
+  const report = await checkStorage({ kind: "libsql", url });
+  assert.equal(report.events, 2);
+  assert.deepEqual(report.damage.map((d) => d.seq), [1]);
+  assert.deepEqual(report.notes, ["schema version 16: opening adds the events_typed index once"]);
 });
 
 Deno.test("the doctor reports damaged JSONL lines and notes a torn tail, changing nothing", async () => {

@@ -1,8 +1,9 @@
 /**
- * The libSQL schema of the session log: legacy v13 and v14, current v15, the exact upgrades of
- * the two owned legacy layouts, and the pure ownership/layout classification a backend runs
+ * The libSQL schema of the session log: legacy v13–v16, current v17, the exact upgrades of
+ * the owned legacy layouts, and the pure ownership/layout classification a backend runs
  * before any write (docs/design.md#schema-v14-upgrade: v14 adds a nullable `time_zone` and
- * upgrades an owned v13 database atomically; v15 per `docs/long-sessions.md` §"Schema v15").
+ * upgrades an owned v13 database atomically; v15–v17 per `docs/long-sessions.md` §"Schema v15",
+ * §"Schema v16" and §"Schema v17").
  *
  * This is deliberately not a migration framework: each owned legacy layout has exactly one
  * upgrade, run as one write transaction.
@@ -29,10 +30,16 @@ export const V14_SCHEMA_VERSION = 14;
 export const V15_SCHEMA_VERSION = 15;
 
 /**
- * The current schema version (`PRAGMA user_version`): v15 plus `events.crc`, the CRC-32C of each
+ * The previous schema version (`PRAGMA user_version`): v15 plus `events.crc`, the CRC-32C of each
  * event's canonical bytes (`docs/long-sessions.md` §"Schema v16", `session/_checksum.ts`).
  */
-export const SCHEMA_VERSION = 16;
+export const V16_SCHEMA_VERSION = 16;
+
+/**
+ * The current schema version (`PRAGMA user_version`): v16 plus `events_typed`, a second copy of
+ * the typed reads' keys (`docs/long-sessions.md` §"Schema v17").
+ */
+export const SCHEMA_VERSION = 17;
 
 const SESSIONS_V13 = `CREATE TABLE sessions (
   id TEXT PRIMARY KEY NOT NULL,
@@ -77,6 +84,33 @@ const EVENTS_V16 = EVENTS.replace(
 
 const EVENTS_BY_TYPE = "CREATE INDEX events_by_type ON events (session_id, type, seq)";
 
+/**
+ * The event types the typed reads ask for (`readByType`, `readTypeAcross`): reminders
+ * (`schedule/change`), deletion marks (`session/deleted`) and user messages (`user-rpc`), in
+ * the order of {@linkcode TYPED_INDEX_WHERE}.
+ */
+export const TYPED_INDEX_TYPES: readonly string[] = Object.freeze([
+  "schedule/change",
+  "session/deleted",
+  "user-rpc",
+]);
+
+/**
+ * The `WHERE` term of the `events_typed` partial index. SQLite uses a partial index only for a
+ * query whose `WHERE` holds this very term (sqlite.org/partialindex.html §3), so every query
+ * through the index repeats it literally.
+ */
+export const TYPED_INDEX_WHERE: string = `type IN (${
+  TYPED_INDEX_TYPES.map((t) => `'${t}'`).join(", ")
+})`;
+
+// v17: a second copy of the typed reads' keys. A key damaged inside `events_by_type` (its type
+// bytes changed, so a seek passes it by) leaves the table row whole and the join silent; this
+// copy still holds the key, so the two walks disagree (README.md "How it behaves on failure").
+// Partial: plain events cost no second index write.
+const EVENTS_TYPED =
+  `CREATE INDEX events_typed ON events (session_id, type, seq) WHERE ${TYPED_INDEX_WHERE}`;
+
 // One lease row per session owned by some host (docs/long-sessions.md "Schema v15"): `holder`
 // is the host id, `holder_url` its advertised base URL, `token` the fencing token (only ever grows
 // per session), `expires_at` epoch ms UTC.
@@ -110,6 +144,9 @@ export const SCHEMA_V16: readonly string[] = Object.freeze([
   SESSION_LEASES,
 ]);
 
+/** DDL of the current v17 layout (v16 plus the `events_typed` partial index). */
+export const SCHEMA_V17: readonly string[] = Object.freeze([...SCHEMA_V16, EVENTS_TYPED]);
+
 /** Statements that create an owned v13 database in one write transaction (legacy fixtures). */
 export const CREATE_V13: readonly string[] = Object.freeze([
   ...SCHEMA_V13,
@@ -131,9 +168,16 @@ export const CREATE_V15: readonly string[] = Object.freeze([
   `PRAGMA user_version = ${V15_SCHEMA_VERSION}`,
 ]);
 
-/** Statements that create an owned v16 (current) database in one write transaction. */
+/** Statements that create an owned v16 database in one write transaction (legacy fixtures). */
 export const CREATE_V16: readonly string[] = Object.freeze([
   ...SCHEMA_V16,
+  `PRAGMA application_id = ${APPLICATION_ID}`,
+  `PRAGMA user_version = ${V16_SCHEMA_VERSION}`,
+]);
+
+/** Statements that create an owned v17 (current) database in one write transaction. */
+export const CREATE_V17: readonly string[] = Object.freeze([
+  ...SCHEMA_V17,
   `PRAGMA application_id = ${APPLICATION_ID}`,
   `PRAGMA user_version = ${SCHEMA_VERSION}`,
 ]);
@@ -164,6 +208,16 @@ export const UPGRADE_V14_TO_V15: readonly string[] = Object.freeze([
  */
 export const UPGRADE_V15_TO_V16: readonly string[] = Object.freeze([
   "ALTER TABLE events ADD COLUMN crc INTEGER NOT NULL DEFAULT -1",
+  `PRAGMA user_version = ${V16_SCHEMA_VERSION}`,
+]);
+
+/**
+ * The v16→v17 upgrade, to run as a single write transaction: `CREATE INDEX` builds
+ * `events_typed` from the table, exactly; no row changes (its checksum stays as stored, so the
+ * step never launders a damaged row).
+ */
+export const UPGRADE_V16_TO_V17: readonly string[] = Object.freeze([
+  EVENTS_TYPED,
   `PRAGMA user_version = ${SCHEMA_VERSION}`,
 ]);
 
@@ -196,8 +250,8 @@ export interface SchemaState {
 }
 
 /**
- * What to do with a database: create v15 in an empty one, accept the current layout, upgrade an
- * owned legacy layout (`version` 13 or 14, with the statements of its one upgrade), or reject it
+ * What to do with a database: create v17 in an empty one, accept the current layout, upgrade an
+ * owned legacy layout (`version` 13–16, with the statements of its one upgrade), or reject it
  * untouched (with a reason for the error message).
  */
 export type SchemaVerdict =
@@ -205,7 +259,7 @@ export type SchemaVerdict =
   | { readonly kind: "current" }
   | {
     readonly kind: "legacy";
-    readonly version: 13 | 14 | 15;
+    readonly version: 13 | 14 | 15 | 16;
     readonly upgrade: readonly string[];
   }
   | { readonly kind: "rejected"; readonly reason: string };
@@ -243,14 +297,15 @@ const V13_LAYOUT = expected(SCHEMA_V13);
 const V14_LAYOUT = expected(SCHEMA_V14);
 const V15_LAYOUT = expected(SCHEMA_V15);
 const V16_LAYOUT = expected(SCHEMA_V16);
+const V17_LAYOUT = expected(SCHEMA_V17);
 
 /**
  * Classifies a database by ownership marker, version and exact layout. Pure: it never touches
  * the database, so a backend can reject a file byte-for-byte unchanged.
  *
  * @param state pragmas and `sqlite_schema` rows read before any write
- * @returns `empty` (no marker, version 0, no objects), `current` (owned v16, exact layout),
- *   `legacy` (owned v13, v14 or v15, exact layout of that version; its statements end at v16,
+ * @returns `empty` (no marker, version 0, no objects), `current` (owned v17, exact layout),
+ *   `legacy` (owned v13–v16, exact layout of that version; its statements end at v17; from v13–v15
  *   the caller adds the checksums of old rows in the same transaction) or `rejected` with a reason
  *
  * @example A brand-new file is empty
@@ -268,17 +323,27 @@ export function classifySchema(state: SchemaState): SchemaVerdict {
   if (state.applicationId !== APPLICATION_ID) {
     return { kind: "rejected", reason: `foreign application_id ${state.applicationId}` };
   }
-  if (state.userVersion === SCHEMA_VERSION && layout === V16_LAYOUT) return { kind: "current" };
+  if (state.userVersion === SCHEMA_VERSION && layout === V17_LAYOUT) return { kind: "current" };
+  const toV17 = [...UPGRADE_V15_TO_V16, ...UPGRADE_V16_TO_V17];
+  if (state.userVersion === V16_SCHEMA_VERSION && layout === V16_LAYOUT) {
+    return { kind: "legacy", version: 16, upgrade: UPGRADE_V16_TO_V17 };
+  }
   if (state.userVersion === V15_SCHEMA_VERSION && layout === V15_LAYOUT) {
-    return { kind: "legacy", version: 15, upgrade: UPGRADE_V15_TO_V16 };
+    return { kind: "legacy", version: 15, upgrade: toV17 };
   }
   if (state.userVersion === V14_SCHEMA_VERSION && layout === V14_LAYOUT) {
-    return { kind: "legacy", version: 14, upgrade: [...UPGRADE_V14_TO_V15, ...UPGRADE_V15_TO_V16] };
+    return { kind: "legacy", version: 14, upgrade: [...UPGRADE_V14_TO_V15, ...toV17] };
   }
   if (state.userVersion === LEGACY_SCHEMA_VERSION && layout === V13_LAYOUT) {
-    return { kind: "legacy", version: 13, upgrade: [...UPGRADE_V13_TO_V15, ...UPGRADE_V15_TO_V16] };
+    return { kind: "legacy", version: 13, upgrade: [...UPGRADE_V13_TO_V15, ...toV17] };
   }
-  const known = [LEGACY_SCHEMA_VERSION, V14_SCHEMA_VERSION, V15_SCHEMA_VERSION, SCHEMA_VERSION];
+  const known = [
+    LEGACY_SCHEMA_VERSION,
+    V14_SCHEMA_VERSION,
+    V15_SCHEMA_VERSION,
+    V16_SCHEMA_VERSION,
+    SCHEMA_VERSION,
+  ];
   if (!known.includes(state.userVersion)) {
     return { kind: "rejected", reason: `unsupported schema version ${state.userVersion}` };
   }

@@ -7,13 +7,17 @@ import {
   CREATE_V14,
   CREATE_V15,
   CREATE_V16,
+  CREATE_V17,
   normalizeSql,
   type SchemaState,
   UPGRADE_V13_TO_V14,
   UPGRADE_V13_TO_V15,
   UPGRADE_V14_TO_V15,
   UPGRADE_V15_TO_V16,
+  UPGRADE_V16_TO_V17,
 } from "../mod.ts";
+
+const TO_V17 = [...UPGRADE_V15_TO_V16, ...UPGRADE_V16_TO_V17];
 
 async function stateAfter(statements: readonly string[]): Promise<SchemaState> {
   const client = createClient({ url: ":memory:" });
@@ -37,46 +41,52 @@ async function stateAfter(statements: readonly string[]): Promise<SchemaState> {
   }
 }
 
-Deno.test("`classifySchema()` calls a database built from CREATE_V16 current", async () => {
-  assert.deepEqual(classifySchema(await stateAfter(CREATE_V16)), { kind: "current" });
+Deno.test("`classifySchema()` calls a database built from CREATE_V17 current", async () => {
+  assert.deepEqual(classifySchema(await stateAfter(CREATE_V17)), { kind: "current" });
 });
 
-Deno.test("`classifySchema()` calls v13, v14 and v15 databases legacy with their one upgrade", async () => {
+Deno.test("`classifySchema()` calls v13–v16 databases legacy with their one upgrade", async () => {
   assert.deepEqual(classifySchema(await stateAfter(CREATE_V13)), {
     kind: "legacy",
     version: 13,
-    upgrade: [...UPGRADE_V13_TO_V15, ...UPGRADE_V15_TO_V16],
+    upgrade: [...UPGRADE_V13_TO_V15, ...TO_V17],
   });
   assert.deepEqual(classifySchema(await stateAfter(CREATE_V14)), {
     kind: "legacy",
     version: 14,
-    upgrade: [...UPGRADE_V14_TO_V15, ...UPGRADE_V15_TO_V16],
+    upgrade: [...UPGRADE_V14_TO_V15, ...TO_V17],
   });
   assert.deepEqual(classifySchema(await stateAfter(CREATE_V15)), {
     kind: "legacy",
     version: 15,
-    upgrade: UPGRADE_V15_TO_V16,
+    upgrade: TO_V17,
+  });
+  assert.deepEqual(classifySchema(await stateAfter(CREATE_V16)), {
+    kind: "legacy",
+    version: 16,
+    upgrade: UPGRADE_V16_TO_V17,
   });
 });
 
-Deno.test("the v13, v14 and v15 upgrades yield exactly the fresh v16 layout", async () => {
-  const fresh = await stateAfter(CREATE_V16);
+Deno.test("the v13–v16 upgrades yield exactly the fresh v17 layout", async () => {
+  const fresh = await stateAfter(CREATE_V17);
   const byName = (s: SchemaState) => [...s.entries].sort((a, b) => a.name.localeCompare(b.name));
   for (
     const upgraded of [
-      await stateAfter([...CREATE_V13, ...UPGRADE_V13_TO_V15, ...UPGRADE_V15_TO_V16]),
-      await stateAfter([...CREATE_V14, ...UPGRADE_V14_TO_V15, ...UPGRADE_V15_TO_V16]),
-      await stateAfter([...CREATE_V15, ...UPGRADE_V15_TO_V16]),
+      await stateAfter([...CREATE_V13, ...UPGRADE_V13_TO_V15, ...TO_V17]),
+      await stateAfter([...CREATE_V14, ...UPGRADE_V14_TO_V15, ...TO_V17]),
+      await stateAfter([...CREATE_V15, ...TO_V17]),
+      await stateAfter([...CREATE_V16, ...UPGRADE_V16_TO_V17]),
       await stateAfter([
         ...CREATE_V13,
         ...UPGRADE_V13_TO_V14,
         ...UPGRADE_V14_TO_V15,
-        ...UPGRADE_V15_TO_V16,
+        ...TO_V17,
       ]),
     ]
   ) {
     assert.deepEqual(classifySchema(upgraded), { kind: "current" });
-    assert.equal(upgraded.userVersion, 16);
+    assert.equal(upgraded.userVersion, 17);
     assert.deepEqual(
       byName(upgraded).map((e) => [e.type, e.name, e.tbl_name]),
       byName(fresh).map((e) => [e.type, e.name, e.tbl_name]),
@@ -90,18 +100,27 @@ Deno.test("`classifySchema()` calls a fresh file empty", () => {
 
 Deno.test("`classifySchema()` rejects foreign, older, newer and forged databases", async () => {
   const v14 = await stateAfter(CREATE_V14);
-  const v15 = await stateAfter(CREATE_V16);
+  const v16 = await stateAfter(CREATE_V16);
+  const v15 = await stateAfter(CREATE_V17);
   const forged = (name: string, sql: string) => ({
     ...v15,
     entries: v15.entries.map((e) => e.name === name ? { ...e, sql } : e),
   });
   const cases: SchemaState[] = [
     { ...v15, applicationId: 42 },
-    { ...v15, userVersion: 17 },
+    { ...v15, userVersion: 18 },
+    { ...v15, userVersion: 16 },
+    { ...v16, userVersion: 17 },
     { ...v15, userVersion: 15 },
     { ...v15, userVersion: 14 },
     { ...v15, userVersion: 13 },
     forged("events_by_type", "CREATE INDEX events_by_type ON events (type, seq)"),
+    forged("events_typed", "CREATE INDEX events_typed ON events (session_id, type, seq)"),
+    forged(
+      "events_typed",
+      "CREATE INDEX events_typed ON events (session_id, type, seq) WHERE type IN ('user-rpc')",
+    ),
+    { ...v15, entries: v15.entries.filter((e) => e.name !== "events_typed") },
     forged(
       "session_leases",
       "CREATE TABLE session_leases (session_id TEXT PRIMARY KEY NOT NULL, token INTEGER)",
@@ -134,7 +153,7 @@ Deno.test("`classifySchema()` rejects foreign, older, newer and forged databases
 });
 
 Deno.test("`classifySchema()` ignores ANALYZE statistics tables", async () => {
-  const v15 = await stateAfter(CREATE_V16);
+  const v15 = await stateAfter(CREATE_V17);
   const stat = {
     type: "table",
     name: "sqlite_stat1",

@@ -31,6 +31,7 @@ import {
   selectByType,
   selectPage,
   selectTypeAcross,
+  typedCopy,
 } from "./_libsql_sql.ts";
 
 /**
@@ -95,9 +96,9 @@ function lastSeq(value: unknown): number {
  * @param rows the joined read's rows, in the same order
  */
 function unreturnedKey(
-  keys: readonly { readonly sessionId: string; readonly seq: number }[],
-  rows: readonly { readonly sessionId: string; readonly seq: number }[],
-): { sessionId: string; seq: number } | undefined {
+  keys: readonly Key[],
+  rows: readonly Key[],
+): Key | undefined {
   const at = keys.findIndex((k, i) => rows[i]?.seq !== k.seq || rows[i]?.sessionId !== k.sessionId);
   if (at >= 0) return keys[at];
   return rows.length > keys.length ? rows[keys.length] : undefined;
@@ -140,7 +141,13 @@ export async function readTail(
   return { header: rowToHeader(row, id), length, events };
 }
 
-/** Reads events by type from the index (`LibsqlBackend.readByType`). */
+/**
+ * Reads events by type from the index (`LibsqlBackend.readByType`). Three reads in one batch:
+ * the rows joined through `events_by_type`, that index's own keys (the join drops a key whose
+ * table row is gone without a word) and, for the types `events_typed` holds, its copy of the
+ * keys (a key damaged inside `events_by_type` is passed by a seek; the copy still holds it).
+ * Any disagreement is `storage_corrupt` naming the first key that differs.
+ */
 export async function readTypes(
   client: Client,
   id: string,
@@ -150,16 +157,19 @@ export async function readTypes(
 ): Promise<SessionEvent[]> {
   if (types.length === 0 || to <= from) return [];
   const args = [id, ...types, from, to];
-  const [joined, keys] = await client.batch([
+  const keysOf = (sql: string) => ({ sql: sql.replace(EVENT_READ, "seq"), args });
+  const [joined, keys, copy] = await client.batch([
     { sql: selectByType(types.length), args },
-    { sql: selectByType(types.length).replace(EVENT_READ, "seq"), args },
+    keysOf(selectByType(types.length)),
+    ...(typedCopy(types) ? [keysOf(selectByType(types.length, "events_typed"))] : []),
   ], "read");
   const events = joined!.rows.map((r) => typedRowToEvent(r, id, types, from, to));
-  const lost = unreturnedKey(
-    keys!.rows.map((r) => ({ sessionId: id, seq: Number(r.seq) })),
+  const key = (r: Record<string, unknown>) => ({ sessionId: id, seq: Number(r.seq) });
+  checkKeys(
+    keys!.rows.map(key),
     events.map((e) => ({ sessionId: id, seq: e.seq })),
+    copy?.rows.map(key),
   );
-  if (lost !== undefined) throw corrupt(lost, "the type index names a row the table does not hold");
   return events;
 }
 
@@ -174,23 +184,47 @@ export async function readTypesAcross(
   const bound = a === undefined ? [] : [a.sessionId, a.type, a.seq];
   const sql = selectTypeAcross(types.length, a !== undefined);
   const args = [...types, ...bound, page.limit];
-  const [joined, keys] = await client.batch([
+  const keysOf = (sql: string) => ({ sql: sql.replace(EVENT_READ, "seq"), args });
+  const [joined, keys, copy] = await client.batch([
     { sql, args },
-    { sql: sql.replace(EVENT_READ, "seq"), args },
+    keysOf(sql),
+    ...(typedCopy(types)
+      ? [keysOf(selectTypeAcross(types.length, a !== undefined, "events_typed"))]
+      : []),
   ], "read");
   const out = joined!.rows.map((r) => {
     const sessionId = decodeText(r.session_id, { sessionId: "(unreadable id)" }, "session_id");
     return { sessionId, event: typedRowToEvent(r, sessionId, types) };
   });
-  const lost = unreturnedKey(
-    keys!.rows.map((k) => ({
-      sessionId: decodeText(k.session_id, { sessionId: "(unreadable id)" }, "session_id"),
-      seq: Number(k.seq),
-    })),
+  const key = (k: Record<string, unknown>) => ({
+    sessionId: decodeText(k.session_id, { sessionId: "(unreadable id)" }, "session_id"),
+    seq: Number(k.seq),
+  });
+  checkKeys(
+    keys!.rows.map(key),
     out.map((r) => ({ sessionId: r.sessionId, seq: r.event.seq })),
+    copy?.rows.map(key),
   );
-  if (lost !== undefined) throw corrupt(lost, "the type index names a row the table does not hold");
   return out;
+}
+
+type Key = { readonly sessionId: string; readonly seq: number };
+
+/**
+ * Compares a typed read's three views: `events_by_type`'s keys with the joined rows, then (when
+ * read) `events_typed`'s copy with those keys.
+ *
+ * @throws {SessionError} `storage_corrupt` naming the first key that differs
+ */
+function checkKeys(keys: readonly Key[], rows: readonly Key[], copy: readonly Key[] | undefined) {
+  const lost = unreturnedKey(keys, rows);
+  if (lost !== undefined) throw corrupt(lost, "the type index names a row the table does not hold");
+  const differs = copy === undefined
+    ? undefined
+    : unreturnedKey(copy, keys) ?? unreturnedKey(keys, copy);
+  if (differs !== undefined) {
+    throw corrupt(differs, "the two type indexes hold different keys");
+  }
 }
 
 /** Reads one dense page (`LibsqlBackend.readEvents`). */

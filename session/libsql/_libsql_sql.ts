@@ -5,6 +5,7 @@
  */
 import type { InStatement } from "@libsql/client";
 import type { EventPage } from "../backend.ts";
+import { TYPED_INDEX_TYPES, TYPED_INDEX_WHERE } from "@chime/migrations";
 
 export { HEADER_COLUMNS, headerArgs, pageEvents, rowToEvent, rowToHeader } from "../_rows.ts";
 
@@ -25,7 +26,7 @@ const HEADER_READ = "CAST(id AS BLOB) AS id, CAST(cwd AS BLOB) AS cwd, " +
 export const EVENT_READ = "seq, CAST(type AS BLOB) AS type, CAST(at AS BLOB) AS at, " +
   "CAST(data AS BLOB) AS data, crc";
 
-/** The columns of an event of a legacy (v13–v15) database, for the doctor: no checksum. */
+/** The columns of an event of a database without checksums (v13–v15), for the doctor. */
 export const EVENT_READ_LEGACY: string = EVENT_READ.replace(", crc", "");
 
 /**
@@ -82,14 +83,39 @@ export const SELECT_TAIL = `SELECT ${EVENT_READ} FROM events WHERE session_id = 
   ORDER BY seq DESC LIMIT ?`;
 
 /**
- * The events of some types in a seq range, ascending, from the `events_by_type` index.
+ * The index a typed read walks: `events_by_type` (every event), or `events_typed`, the partial
+ * second copy of the keys of {@linkcode TYPED_INDEX_TYPES} (schema v17).
+ */
+export type TypeIndex = "events_by_type" | "events_typed";
+
+/**
+ * Whether `events_typed` holds every key of these types, so its walk can be compared with the
+ * `events_by_type` walk.
+ *
+ * @param types the types of a typed read
+ */
+export function typedCopy(types: readonly string[]): boolean {
+  return types.every((t) => TYPED_INDEX_TYPES.includes(t));
+}
+
+// The partial index is used only when the query holds its WHERE term verbatim.
+function indexed(index: TypeIndex): string {
+  return index === "events_typed"
+    ? `INDEXED BY events_typed WHERE ${TYPED_INDEX_WHERE} AND`
+    : `INDEXED BY events_by_type WHERE`;
+}
+
+/**
+ * The events of some types in a seq range, ascending, from a type index.
  *
  * @param types how many types the `IN` list binds
+ * @param index the index walked (`events_typed` only for types {@linkcode typedCopy} accepts)
+ * @returns SQL taking the session id, the types, then `from` and `to` (seq, `to` exclusive)
  */
-export function selectByType(types: number): string {
+export function selectByType(types: number, index: TypeIndex = "events_by_type"): string {
   const marks = Array.from({ length: types }, () => "?").join(", ");
-  return `SELECT ${EVENT_READ} FROM events INDEXED BY events_by_type
-    WHERE session_id = ? AND type IN (${marks}) AND seq >= ? AND seq < ? ORDER BY seq`;
+  return `SELECT ${EVENT_READ} FROM events ${indexed(index)}
+    session_id = ? AND type IN (${marks}) AND seq >= ? AND seq < ? ORDER BY seq`;
 }
 
 /**
@@ -98,15 +124,19 @@ export function selectByType(types: number): string {
  *
  * @param types how many types
  * @param after whether a keyset bound follows the types
+ * @param index the index walked (`events_typed` only for types {@linkcode typedCopy} accepts)
  * @returns SQL taking the types, then (with `after`) session id, type, seq, then the limit
  */
-export function selectTypeAcross(types: number, after: boolean): string {
+export function selectTypeAcross(
+  types: number,
+  after: boolean,
+  index: TypeIndex = "events_by_type",
+): string {
   const marks = Array.from({ length: types }, () => "?").join(", ");
   // A row-value bound is a range seek on the index (an OR of terms would rescan it per page).
   const bound = after ? " AND (session_id, type, seq) > (?, ?, ?)" : "";
   return `SELECT CAST(session_id AS BLOB) AS session_id, ${EVENT_READ} FROM events
-    INDEXED BY events_by_type
-    WHERE type IN (${marks})${bound} ORDER BY session_id, type, seq LIMIT ?`;
+    ${indexed(index)} type IN (${marks})${bound} ORDER BY session_id, type, seq LIMIT ?`;
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
- * Private: the one upgrade transaction of an owned legacy libSQL database (v13, v14 or v15 to
- * v16): the DDL the migrations package lists, then the checksum of every old event row
+ * Private: the one upgrade transaction of an owned legacy libSQL database without checksums
+ * (v13, v14 or v15 to v17): the DDL the migrations package lists, then the checksum of every old event row
  * (`session/_checksum.ts`), computed once each from the stored bytes, all in one write
- * transaction, so a v16 database never holds a row without its checksum.
+ * transaction, so a v16 or later database never holds a row without its checksum.
  *
  * @module
  */
@@ -15,7 +15,7 @@ const PAGE = 2_000;
  * Runs `upgrade` and fills `events.crc` for every row in one write transaction.
  *
  * @param client the one connection
- * @param upgrade the DDL of the verdict (ends with `PRAGMA user_version = 16`); none: only the
+ * @param upgrade the DDL of the verdict (ends with `PRAGMA user_version = 17`); none: only the
  *   checksums of every row (the benches' bulk-inserted rows)
  * @returns how many rows got a checksum
  * @throws whatever SQLite raises (then nothing of the upgrade is kept)

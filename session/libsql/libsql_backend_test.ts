@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { createClient } from "@libsql/client";
-import { APPLICATION_ID, CREATE_V13, CREATE_V14, CREATE_V15, CREATE_V16 } from "@chime/migrations";
+import {
+  APPLICATION_ID,
+  CREATE_V13,
+  CREATE_V14,
+  CREATE_V15,
+  CREATE_V16,
+  CREATE_V17,
+} from "@chime/migrations";
 import { eventChecksum } from "../_checksum.ts";
 import { LibsqlBackend } from "./libsql_backend.ts";
 import { SessionError } from "../errors.ts";
@@ -19,7 +26,7 @@ const V13_ROWS = [
   "INSERT INTO sessions (id, cwd, created_at, origin, parent_id, forked_through_seq, " +
   "delegation_depth, seed_length) VALUES ('old', '/w', '2025-01-01T00:00:00.000Z', 'web', " +
   "NULL, NULL, 0, NULL), ('kid', '/w', '2025-01-02T00:00:00.000Z', 'fork', 'old', 1, 1, 3)",
-  "INSERT INTO events VALUES ('old', 0, 'note', '2025-01-01T00:00:00.000Z', '{\"n\":0}'), " +
+  "INSERT INTO events (session_id, seq, type, at, data) VALUES ('old', 0, 'note', '2025-01-01T00:00:00.000Z', '{\"n\":0}'), " +
   "('old', 1, 'note', '2025-01-01T00:00:01.000Z', '{\"n\":1}')",
 ];
 
@@ -36,7 +43,7 @@ async function rejects(path: string): Promise<void> {
   assert.equal(await sha256(path), before);
 }
 
-Deno.test("`LibsqlBackend.open()` creates schema v16 with WAL and synchronous FULL", async () => {
+Deno.test("`LibsqlBackend.open()` creates schema v17 with WAL and synchronous FULL", async () => {
   await using dir = await tempDir();
   const url = `file:${dir.path}/a.db`;
   {
@@ -46,7 +53,7 @@ Deno.test("`LibsqlBackend.open()` creates schema v16 with WAL and synchronous FU
   try {
     const pragma = async (name: string) => (await client.execute(`PRAGMA ${name}`)).rows[0]![0];
     assert.equal(await pragma("application_id"), APPLICATION_ID);
-    assert.equal(await pragma("user_version"), 16);
+    assert.equal(await pragma("user_version"), 17);
     assert.equal(await pragma("journal_mode"), "wal");
   } finally {
     client.close();
@@ -55,29 +62,32 @@ Deno.test("`LibsqlBackend.open()` creates schema v16 with WAL and synchronous FU
   assert.deepEqual(await again.list(), []);
 });
 
-Deno.test("`LibsqlBackend.open()` upgrades real v13, v14 and v15 databases to v16 in one transaction, checksums included", async () => {
+Deno.test("`LibsqlBackend.open()` upgrades real v13–v16 databases to v17 in one transaction, checksums included", async () => {
   await using dir = await tempDir();
   const paths = {
     v13: `${dir.path}/v13.db`,
     v14: `${dir.path}/v14.db`,
     v15: `${dir.path}/v15.db`,
     v16: `${dir.path}/v16.db`,
+    v17: `${dir.path}/v17.db`,
   };
   await build(paths.v13, [...CREATE_V13, ...V13_ROWS]);
   await build(paths.v14, [...CREATE_V14, ...V13_ROWS]);
   await build(paths.v15, [...CREATE_V15, ...V13_ROWS]);
-  await build(paths.v16, [...CREATE_V16]);
+  await build(paths.v16, [...CREATE_V16, ...v16Rows()]);
+  await build(paths.v17, [...CREATE_V17]);
   const counter = async (path: string) => changeCounter(await Deno.readFile(path));
   const before = {
     v13: await counter(paths.v13),
     v14: await counter(paths.v14),
     v15: await counter(paths.v15),
     v16: await counter(paths.v16),
+    v17: await counter(paths.v17),
   };
   {
-    await using _ = await LibsqlBackend.open({ url: `file:${paths.v16}` });
+    await using _ = await LibsqlBackend.open({ url: `file:${paths.v17}` });
   }
-  for (const path of [paths.v13, paths.v14, paths.v15]) {
+  for (const path of [paths.v13, paths.v14, paths.v15, paths.v16]) {
     await using backend = await LibsqlBackend.open({ url: `file:${path}` });
     const old = await backend.load("old");
     assert.deepEqual(
@@ -95,14 +105,15 @@ Deno.test("`LibsqlBackend.open()` upgrades real v13, v14 and v15 databases to v1
   }
   // Rollback-journal commits bump the header's change counter once each; the WAL switch after
   // acceptance bumps it once for every file, so each upgrade itself is exactly one transaction.
-  const delta16 = (await counter(paths.v16)) - before.v16;
-  assert.equal((await counter(paths.v13)) - before.v13 - delta16, 1);
-  assert.equal((await counter(paths.v14)) - before.v14 - delta16, 1);
-  assert.equal((await counter(paths.v15)) - before.v15 - delta16, 1);
-  for (const path of [paths.v13, paths.v14, paths.v15]) {
+  const delta17 = (await counter(paths.v17)) - before.v17;
+  assert.equal((await counter(paths.v13)) - before.v13 - delta17, 1);
+  assert.equal((await counter(paths.v14)) - before.v14 - delta17, 1);
+  assert.equal((await counter(paths.v15)) - before.v15 - delta17, 1);
+  assert.equal((await counter(paths.v16)) - before.v16 - delta17, 1);
+  for (const path of [paths.v13, paths.v14, paths.v15, paths.v16]) {
     const client = createClient({ url: `file:${path}` });
     try {
-      assert.equal((await client.execute("PRAGMA user_version")).rows[0]![0], 16);
+      assert.equal((await client.execute("PRAGMA user_version")).rows[0]![0], 17);
       const crcs = await client.execute(
         "SELECT session_id, seq, type, at, data, crc FROM events ORDER BY session_id, seq",
       );
@@ -118,17 +129,50 @@ Deno.test("`LibsqlBackend.open()` upgrades real v13, v14 and v15 databases to v1
         "EXPLAIN QUERY PLAN SELECT seq FROM events WHERE session_id = 'old' AND type = 'note'",
       );
       assert.match(String(plan.rows.map((r) => r.detail)), /events_by_type/);
+      const typed = await client.execute(
+        "SELECT count(*) AS n FROM events INDEXED BY events_typed WHERE " +
+          "type IN ('schedule/change', 'session/deleted', 'user-rpc')",
+      );
+      assert.equal(typed.rows[0]!.n, 0, "events_typed holds the typed events (none here)");
     } finally {
       client.close();
     }
   }
 });
 
+/** The v13 fixture rows in a v16 file (with the checksum each row has there). */
+function v16Rows(): string[] {
+  const crc = (seq: number, at: string, data: string) =>
+    eventChecksum("old", seq, "note", at, data);
+  const at = ["2025-01-01T00:00:00.000Z", "2025-01-01T00:00:01.000Z"];
+  return [
+    V13_ROWS[0]!,
+    "INSERT INTO events VALUES " +
+    `('old', 0, 'note', '${at[0]}', '{"n":0}', ${crc(0, at[0]!, '{"n":0}')}), ` +
+    `('old', 1, 'note', '${at[1]}', '{"n":1}', ${crc(1, at[1]!, '{"n":1}')})`,
+  ];
+}
+
+Deno.test("the v16→v17 upgrade keeps each stored checksum: a damaged v16 row stays damaged", async () => {
+  await using dir = await tempDir();
+  const path = `${dir.path}/v16.db`;
+  const rows = v16Rows();
+  // Row 1's data changed after its checksum was written: the upgrade must not recompute it.
+  await build(path, [...CREATE_V16, rows[0]!, rows[1]!.replace(`'{"n":1}', `, `'{"n":7}', `)]);
+  await using backend = await LibsqlBackend.open({ url: `file:${path}` });
+  await assert.rejects(
+    backend.load("old"),
+    (e) => e instanceof SessionError && e.code === "storage_corrupt",
+  );
+});
+
 Deno.test("`LibsqlBackend.open()` rejects older, newer, foreign and forged databases unchanged", async () => {
   await using dir = await tempDir();
   const cases: Record<string, readonly string[]> = {
     older: [...CREATE_V13.slice(0, -1), "PRAGMA user_version = 12"],
-    newer: [...CREATE_V15.slice(0, -1), "PRAGMA user_version = 16"],
+    newer: [...CREATE_V17.slice(0, -1), "PRAGMA user_version = 18"],
+    v15AsV16: [...CREATE_V15.slice(0, -1), "PRAGMA user_version = 16"],
+    v16AsV17: [...CREATE_V16.slice(0, -1), "PRAGMA user_version = 17"],
     v14AsV15: [...CREATE_V14.slice(0, -1), "PRAGMA user_version = 15"],
     v15AsV14: [...CREATE_V15.slice(0, -1), "PRAGMA user_version = 14"],
     forgedLeases: [

@@ -185,6 +185,35 @@ export async function targets(kind: DamageKind, dir: string): Promise<[string, n
   return out.sort();
 }
 
+/**
+ * The file offset of byte `at` of the `leaf`-th leaf page (in file order) of a table or index,
+ * from SQLite's `dbstat`: a flip named this way stays on the same bytes when a schema change
+ * moves pages.
+ *
+ * @param path the database file
+ * @param where the object's name, which of its leaf pages (0-based) and the byte in that page
+ * @throws {TypeError} when the object has fewer leaf pages
+ */
+export async function leafOffset(
+  path: string,
+  where: { readonly object: string; readonly leaf: number; readonly at: number },
+): Promise<number> {
+  const client = createClient({ url: `file:${path}` });
+  try {
+    const [size, pages] = await client.batch([
+      "PRAGMA page_size",
+      {
+        sql: "SELECT pageno FROM dbstat WHERE name = ? AND pagetype = 'leaf' ORDER BY pageno",
+        args: [where.object],
+      },
+    ], "read");
+    const page = Number(pages!.rows[where.leaf]!.pageno);
+    return (page - 1) * Number(size!.rows[0]![0]) + where.at;
+  } finally {
+    client.close();
+  }
+}
+
 /** Copies a folder tree (the originals onto a fresh directory). */
 export async function copyTree(from: string, to: string): Promise<void> {
   await Deno.mkdir(to, { recursive: true });

@@ -1,20 +1,31 @@
 /**
- * Flips of the full damage lane (`deno task damage 400`, seed 26) that were served silently
- * before the libSQL reads cross-checked the table with its type index (README.md "How it
- * behaves on failure"): a table page that drops a session's newest rows (the page and tail
- * reads), a table row an index key still names (the typed reads), and a header row lost while
- * its events remain (cursor and tail). Each must now be a coded error, and the doctor must find it.
+ * Flips of the full damage lane (`deno task damage 400`, seed 26) that were once served
+ * silently (README.md "How it behaves on failure"), each named by the page it lands on (the
+ * object and its k-th leaf page in file order, from SQLite's `dbstat`) so a schema change that
+ * moves pages keeps the flip on the same bytes:
+ * - a table page that drops a session's newest rows (the page and tail reads), a table row an
+ *   index key still names (the typed reads), a header row lost while its events remain (cursor
+ *   and tail): caught by comparing the table with `events_by_type`;
+ * - three keys damaged inside `events_by_type` (a type's bytes changed, so a seek passes the
+ *   reminder by): caught by the schema v17 copy of those keys, `events_typed`.
+ *
+ * Each must be a coded `storage_corrupt` now, and the doctor must find it.
  *
  * @module
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { buildOriginals, copyTree, openStore, readAll, runFlip } from "./_lane.ts";
+import { checkStorage } from "../../session/doctor.ts";
+import { buildOriginals, copyTree, leafOffset, openStore, readAll, runFlip } from "./_lane.ts";
 
-const FLIPS = [
-  { offset: 32811, mask: 196, reads: ["page s3 after", "page s3 newest"] },
-  { offset: 23771, mask: 17, reads: ["reminders s0", "upcoming"] },
-  { offset: 4111, mask: 252, reads: ["cursor s3", "tail s3"] },
+/** A flip: byte `at` of the `leaf`-th leaf page of `object`, XOR `mask` (`was`: v16 file offset). */
+export const FLIPS = [
+  { object: "events", leaf: 3, at: 43, mask: 196, was: 32811 },
+  { object: "events", leaf: 0, at: 3291, mask: 17, was: 23771 },
+  { object: "sessions", leaf: 0, at: 15, mask: 252, was: 4111 },
+  { object: "events_by_type", leaf: 0, at: 3529, mask: 121, was: 15817 },
+  { object: "events_by_type", leaf: 0, at: 3073, mask: 120, was: 15361 },
+  { object: "events_by_type", leaf: 0, at: 2191, mask: 153, was: 14479 },
 ];
 
 Deno.test("flips once served silently are coded storage_corrupt now", async () => {
@@ -30,17 +41,42 @@ Deno.test("flips once served silently are coded storage_corrupt now", async () =
       expected = await readAll(backend);
     }
     for (const [index, flip] of FLIPS.entries()) {
+      const offset = await leafOffset(join(originals, "chime.db"), flip);
       const result = await runFlip(originals, expected, {
         index,
         kind: "db",
         file: "chime.db",
-        offset: flip.offset,
+        offset,
         mask: flip.mask,
       });
-      assert.equal(result.outcome, "coded error", `+${flip.offset}: ${result.seen.join(", ")}`);
-      assert.ok(result.seen.includes("storage_corrupt"), `+${flip.offset}`);
-      assert.equal(result.doctorMiss, false, `+${flip.offset}: the doctor missed it`);
+      const name = `${flip.object} leaf ${flip.leaf} +${flip.at} (was +${flip.was})`;
+      assert.equal(result.outcome, "coded error", `${name}: ${result.seen.join(", ")}`);
+      assert.ok(result.seen.includes("storage_corrupt"), name);
+      assert.equal(result.doctorMiss, false, `${name}: the doctor missed it`);
     }
+  } finally {
+    await Deno.remove(work, { recursive: true });
+  }
+});
+
+Deno.test("the doctor's own index comparison names a key damaged inside events_by_type", async () => {
+  const work = await Deno.makeTempDir({ prefix: "chime-known-flips-" });
+  try {
+    await buildOriginals(work);
+    const path = join(work, "chime.db");
+    const flip = FLIPS.find((f) => f.object === "events_by_type")!;
+    const offset = await leafOffset(path, flip);
+    const bytes = await Deno.readFile(path);
+    bytes[offset] = bytes[offset]! ^ flip.mask;
+    await Deno.writeFile(path, bytes);
+    const report = await checkStorage({ kind: "libsql", url: `file:${path}` });
+    const named = report.damage.map((d) => d.what);
+    // Not only integrity_check: the comparison reads the table, never the index in its place.
+    assert.ok(
+      named.some((w) => /^index events_by_type differs from its table/.test(w)),
+      named.join("; "),
+    );
+    assert.ok(!named.some((w) => /^index events_typed/.test(w)), named.join("; "));
   } finally {
     await Deno.remove(work, { recursive: true });
   }
