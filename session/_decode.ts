@@ -129,13 +129,31 @@ export function checkHeader(value: unknown, sessionId: string): SessionHeader {
     typeof value.cwd === "string" && typeof value.createdAt === "string" &&
     typeof value.origin === "string" &&
     (value.delegationDepth === undefined || isCount(value.delegationDepth)) &&
-    (value.timeZone === undefined || typeof value.timeZone === "string") &&
+    (value.timeZone === undefined || isKnownZone(value.timeZone)) &&
     (value.seedLength === undefined || isCount(value.seedLength)) &&
     (lineage === null ||
       (isRecord(lineage) && typeof lineage.parentId === "string" &&
         Number.isSafeInteger(lineage.forkedThroughSeq)));
   if (!ok) throw corrupt(site, "the header fields are invalid");
   return normalizeHeader(value as unknown as SessionHeader);
+}
+
+const ZONES = new Set<string>();
+
+/**
+ * Whether a stored time zone is one this runtime knows (the host stores only zones it
+ * validated, so an unknown name is a damaged header: `Europe/Berlin` read as `EuroTe/Berlin`).
+ */
+function isKnownZone(value: unknown): boolean {
+  if (typeof value !== "string") return false;
+  if (ZONES.has(value)) return true;
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: value });
+  } catch {
+    return false;
+  }
+  ZONES.add(value);
+  return true;
 }
 
 /** One damage found in storage (the doctor's report entry). */

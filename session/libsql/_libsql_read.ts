@@ -71,8 +71,8 @@ export async function loadAll(client: Client, id: string): Promise<StoredSession
  * `storage_corrupt`, never a shorter or longer log.
  */
 function checkedLength(row: Record<string, unknown>, id: string): number {
-  const last = lastSeq(row.last_seq);
-  const indexed = lastSeq(row.indexed_last);
+  const last = lastSeq(row.last_seq, id);
+  const indexed = lastSeq(row.indexed_last, id);
   if (last !== indexed) {
     throw corrupt(
       { sessionId: id, seq: Math.min(last, indexed) + 1 },
@@ -82,9 +82,19 @@ function checkedLength(row: Record<string, unknown>, id: string): number {
   return last + 1;
 }
 
-/** A `max(seq)` value as a number, -1 for a session without events (SQL NULL). */
-function lastSeq(value: unknown): number {
-  return value === null || value === undefined ? -1 : Number(value);
+/**
+ * A `max(seq)` value as a number, -1 for a session without events (SQL NULL).
+ *
+ * @throws {SessionError} `storage_corrupt` when it is not a seq (a damaged interior page can
+ *   make the seek yield another value)
+ */
+function lastSeq(value: unknown, id: string): number {
+  if (value === null || value === undefined) return -1;
+  const seq = Number(value);
+  if (!Number.isSafeInteger(seq) || seq < 0) {
+    throw corrupt({ sessionId: id }, `the stored last seq reads as ${String(value)}`);
+  }
+  return seq;
 }
 
 /**
@@ -247,7 +257,7 @@ export async function readPage(
         (${indexedLast("?1")}) AS indexed_last`,
       args: [id],
     });
-    const last = Math.max(lastSeq(rows[0]!.last_seq), lastSeq(rows[0]!.indexed_last));
+    const last = Math.max(lastSeq(rows[0]!.last_seq, id), lastSeq(rows[0]!.indexed_last, id));
     if (last >= missingIfStored) {
       throw corrupt({ sessionId: id, seq: missingIfStored }, "missing");
     }
@@ -281,12 +291,16 @@ export async function readLengths(client: Client): Promise<Map<string, number>> 
   if (typeof text === "string" && text.length > 0) {
     for (const line of text.split("\n")) {
       const space = line.lastIndexOf(" ");
-      out.set(line.slice(0, space), Number(line.slice(space + 1)) + 1);
+      const last = Number(line.slice(space + 1));
+      // A last seq that is not a seq (a damaged page) leaves the session out: its own reads
+      // are storage_corrupt (README.md "How it behaves on failure").
+      if (Number.isSafeInteger(last) && last >= -1) out.set(line.slice(0, space), last + 1);
     }
   }
   for (const row of other!.rows) {
     const id = row.id instanceof ArrayBuffer ? decoder.decode(row.id) : String(row.id);
-    out.set(id, row.last_seq === null ? 0 : Number(row.last_seq) + 1);
+    const last = row.last_seq === null ? -1 : Number(row.last_seq);
+    if (Number.isSafeInteger(last) && last >= -1) out.set(id, last + 1);
   }
   return out;
 }

@@ -7,7 +7,9 @@
  *   index key still names (the typed reads), a header row lost while its events remain (cursor
  *   and tail): caught by comparing the table with `events_by_type`;
  * - three keys damaged inside `events_by_type` (a type's bytes changed, so a seek passes the
- *   reminder by): caught by the schema v17 copy of those keys, `events_typed`.
+ *   reminder by): caught by the schema v17 copy of those keys, `events_typed`;
+ * - an interior page whose seek yields a `max(seq)` that is not a seq, and a header whose time
+ *   zone became a name no runtime knows (`was`: the offset in the v17 lane).
  *
  * Each must be a coded `storage_corrupt` now, and the doctor must find it.
  *
@@ -18,7 +20,7 @@ import { join } from "node:path";
 import { checkStorage } from "../../session/doctor.ts";
 import { buildOriginals, copyTree, leafOffset, openStore, readAll, runFlip } from "./_lane.ts";
 
-/** A flip: byte `at` of the `leaf`-th leaf page of `object`, XOR `mask` (`was`: v16 file offset). */
+/** A flip: byte `at` of the `leaf`-th leaf (or `internal`) page of `object`, XOR `mask`. */
 export const FLIPS = [
   { object: "events", leaf: 3, at: 43, mask: 196, was: 32811 },
   { object: "events", leaf: 0, at: 3291, mask: 17, was: 23771 },
@@ -26,6 +28,10 @@ export const FLIPS = [
   { object: "events_by_type", leaf: 0, at: 3529, mask: 121, was: 15817 },
   { object: "events_by_type", leaf: 0, at: 3073, mask: 120, was: 15361 },
   { object: "events_by_type", leaf: 0, at: 2191, mask: 153, was: 14479 },
+  // v17 lane: an interior page of events whose seek yields a non-seq max(seq) (pages served empty,
+  // the length as NaN), and a header's time zone changed to a name no runtime knows.
+  { object: "events", leaf: 0, at: 3783, mask: 204, was: 11975, internal: true },
+  { object: "sessions", leaf: 0, at: 3971, mask: 36, was: 8067 },
 ];
 
 Deno.test("flips once served silently are coded storage_corrupt now", async () => {
@@ -49,7 +55,7 @@ Deno.test("flips once served silently are coded storage_corrupt now", async () =
         offset,
         mask: flip.mask,
       });
-      const name = `${flip.object} leaf ${flip.leaf} +${flip.at} (was +${flip.was})`;
+      const name = `${flip.object} page ${flip.leaf} +${flip.at} (was +${flip.was})`;
       assert.equal(result.outcome, "coded error", `${name}: ${result.seen.join(", ")}`);
       assert.ok(result.seen.includes("storage_corrupt"), name);
       assert.equal(result.doctorMiss, false, `${name}: the doctor missed it`);
