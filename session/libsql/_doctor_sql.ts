@@ -102,11 +102,13 @@ export async function scanEvents(
  */
 export async function compareIndexes(client: Client, damage: StorageDamage[]): Promise<void> {
   const { rows } = await client.execute(
-    "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'events' AND sql IS NOT NULL",
+    "SELECT CAST(name AS BLOB) AS name, CAST(sql AS BLOB) AS sql FROM sqlite_schema " +
+      "WHERE type = 'index' AND tbl_name = 'events' AND sql IS NOT NULL",
   );
   for (const row of rows) {
-    const name = String(row.name);
-    const partial = / WHERE (.+)$/s.exec(String(row.sql))?.[1];
+    // The layout was classified ours before this runs, so the names and text are the DDL's.
+    const name = idOf(row.name).text;
+    const partial = / WHERE (.+)$/s.exec(idOf(row.sql).text)?.[1];
     const where = partial === undefined ? "" : `WHERE ${partial}`;
     const keys = "CAST(session_id AS BLOB) AS s, CAST(type AS BLOB) AS t, seq";
     const order = "ORDER BY session_id, type, seq";

@@ -33,18 +33,28 @@ export async function readState(client: Client): Promise<State> {
   const [app, version, schema] = await client.batch([
     "PRAGMA application_id",
     "PRAGMA user_version",
-    "SELECT type, name, tbl_name, sql FROM sqlite_schema",
+    // As bytes: libsql aborts the process on a TEXT value that is not UTF-8 (a damaged schema
+    // page); decoded with replacement characters, such text no longer matches our layout.
+    "SELECT CAST(type AS BLOB) AS type, CAST(name AS BLOB) AS name, " +
+    "CAST(tbl_name AS BLOB) AS tbl_name, CAST(sql AS BLOB) AS sql FROM sqlite_schema",
   ], "read");
   return {
     applicationId: Number(app!.rows[0]![0]),
     userVersion: Number(version!.rows[0]![0]),
     entries: schema!.rows.map((r) => ({
-      type: String(r.type),
-      name: String(r.name),
-      tbl_name: String(r.tbl_name),
-      sql: r.sql === null ? null : String(r.sql),
+      type: lossy(r.type),
+      name: lossy(r.name),
+      tbl_name: lossy(r.tbl_name),
+      sql: r.sql === null ? null : lossy(r.sql),
     })),
   };
+}
+
+const LOSSY = new TextDecoder();
+
+/** A schema text read as bytes, decoded with U+FFFD for bytes that are not UTF-8. */
+function lossy(value: unknown): string {
+  return value instanceof ArrayBuffer ? LOSSY.decode(value) : String(value);
 }
 
 /** Creates or upgrades an accepted database; returns the reason a database is rejected. */

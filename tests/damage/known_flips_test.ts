@@ -65,6 +65,32 @@ Deno.test("flips once served silently are coded storage_corrupt now", async () =
   }
 });
 
+Deno.test("a schema page byte that is not UTF-8 is schema_rejected, not a libsql abort", async () => {
+  const work = await Deno.makeTempDir({ prefix: "chime-known-flips-" });
+  try {
+    const originals = join(work, "originals");
+    await buildOriginals(originals);
+    // Seed 27 of the lane, +4059: inside the stored DDL text (libsql panicked on the TEXT read).
+    const offset = await leafOffset(join(originals, "chime.db"), {
+      object: "sqlite_schema",
+      leaf: 0,
+      at: 4059,
+    });
+    const result = await runFlip(originals, new Map(), {
+      index: 0,
+      kind: "db",
+      file: "chime.db",
+      offset,
+      mask: 211,
+    });
+    assert.equal(result.outcome, "refused to start", result.seen.join(", "));
+    assert.deepEqual(result.seen, ["schema_rejected"]);
+    assert.equal(result.doctorMiss, false);
+  } finally {
+    await Deno.remove(work, { recursive: true });
+  }
+});
+
 Deno.test("the doctor's own index comparison names a key damaged inside events_by_type", async () => {
   const work = await Deno.makeTempDir({ prefix: "chime-known-flips-" });
   try {
