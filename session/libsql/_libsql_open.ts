@@ -7,6 +7,7 @@
 import type { Client } from "@libsql/client";
 import { classifySchema, CREATE_V17, type SchemaEntry } from "@chime/migrations";
 import { upgradeWithChecksums } from "./_libsql_upgrade.ts";
+import { lossyText } from "./_libsql_sql.ts";
 import { fileURLToPath } from "node:url";
 import { schemaRejected } from "../_redact.ts";
 import { readOnly, readOnlyError } from "../_writer_lock.ts";
@@ -42,19 +43,12 @@ export async function readState(client: Client): Promise<State> {
     applicationId: Number(app!.rows[0]![0]),
     userVersion: Number(version!.rows[0]![0]),
     entries: schema!.rows.map((r) => ({
-      type: lossy(r.type),
-      name: lossy(r.name),
-      tbl_name: lossy(r.tbl_name),
-      sql: r.sql === null ? null : lossy(r.sql),
+      type: lossyText(r.type),
+      name: lossyText(r.name),
+      tbl_name: lossyText(r.tbl_name),
+      sql: r.sql === null ? null : lossyText(r.sql),
     })),
   };
-}
-
-const LOSSY = new TextDecoder();
-
-/** A schema text read as bytes, decoded with U+FFFD for bytes that are not UTF-8. */
-function lossy(value: unknown): string {
-  return value instanceof ArrayBuffer ? LOSSY.decode(value) : String(value);
 }
 
 /** Creates or upgrades an accepted database; returns the reason a database is rejected. */

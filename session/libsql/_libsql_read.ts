@@ -19,6 +19,7 @@ import { typedRowToEvent } from "../_rows.ts";
 import {
   EVENT_READ,
   indexedLast,
+  lossyText,
   pageEvents,
   rowToEvent,
   rowToHeader,
@@ -229,9 +230,8 @@ type Key = { readonly sessionId: string; readonly seq: number };
 function checkKeys(keys: readonly Key[], rows: readonly Key[], copy: readonly Key[] | undefined) {
   const lost = unreturnedKey(keys, rows);
   if (lost !== undefined) throw corrupt(lost, "the type index names a row the table does not hold");
-  const differs = copy === undefined
-    ? undefined
-    : unreturnedKey(copy, keys) ?? unreturnedKey(keys, copy);
+  // unreturnedKey also names a key the second list holds past the end of the first.
+  const differs = copy === undefined ? undefined : unreturnedKey(copy, keys);
   if (differs !== undefined) {
     throw corrupt(differs, "the two type indexes hold different keys");
   }
@@ -288,24 +288,22 @@ export async function readLengths(client: Client): Promise<Map<string, number>> 
   const [plain, other] = await client.batch([SELECT_LENGTHS_PLAIN, SELECT_LENGTHS], "read");
   const out = new Map<string, number>();
   const text = plain!.rows[0]?.lengths;
+  // A last seq that is not a seq (a damaged page) leaves the session out: its own reads are
+  // storage_corrupt (README.md "How it behaves on failure").
+  const put = (id: string, last: number) => {
+    if (Number.isSafeInteger(last) && last >= -1) out.set(id, last + 1);
+  };
   if (typeof text === "string" && text.length > 0) {
     for (const line of text.split("\n")) {
       const space = line.lastIndexOf(" ");
-      const last = Number(line.slice(space + 1));
-      // A last seq that is not a seq (a damaged page) leaves the session out: its own reads
-      // are storage_corrupt (README.md "How it behaves on failure").
-      if (Number.isSafeInteger(last) && last >= -1) out.set(line.slice(0, space), last + 1);
+      put(line.slice(0, space), Number(line.slice(space + 1)));
     }
   }
   for (const row of other!.rows) {
-    const id = row.id instanceof ArrayBuffer ? decoder.decode(row.id) : String(row.id);
-    const last = row.last_seq === null ? -1 : Number(row.last_seq);
-    if (Number.isSafeInteger(last) && last >= -1) out.set(id, last + 1);
+    put(lossyText(row.id), row.last_seq === null ? -1 : Number(row.last_seq));
   }
   return out;
 }
-
-const decoder = new TextDecoder();
 
 /** Whether `session_leases` holds exactly `token` for a session (an unreadable lease: no). */
 export async function leaseHeld(client: Client, id: string, token: number): Promise<boolean> {

@@ -26,6 +26,19 @@ const HEADER_READ = "CAST(id AS BLOB) AS id, CAST(cwd AS BLOB) AS cwd, " +
 export const EVENT_READ = "seq, CAST(type AS BLOB) AS type, CAST(at AS BLOB) AS at, " +
   "CAST(data AS BLOB) AS data, crc";
 
+const LOSSY = new TextDecoder();
+
+/**
+ * A stored text read as bytes (`CAST(… AS BLOB)`), decoded with U+FFFD for bytes that are not
+ * UTF-8: for values that are compared or checksummed, never served (the strict decoder of
+ * `session/_decode.ts` refuses such bytes on a served read).
+ *
+ * @param value an `ArrayBuffer` from a BLOB column, or any other value (then `String(value)`)
+ */
+export function lossyText(value: unknown): string {
+  return value instanceof ArrayBuffer ? LOSSY.decode(value) : String(value);
+}
+
 /** The columns of an event of a database without checksums (v13–v15), for the doctor. */
 export const EVENT_READ_LEGACY: string = EVENT_READ.replace(", crc", "");
 

@@ -8,6 +8,7 @@
  */
 import type { Client, InStatement } from "@libsql/client";
 import { eventChecksum } from "../_checksum.ts";
+import { lossyText } from "./_libsql_sql.ts";
 
 const PAGE = 2_000;
 
@@ -40,7 +41,13 @@ export async function upgradeWithChecksums(
       if (rows.length === 0) break;
       const updates: InStatement[] = rows.map((r) => {
         const seq = Number(r.seq);
-        const crc = eventChecksum(text(r.sid), seq, text(r.type), text(r.at), bytes(r.data));
+        const crc = eventChecksum(
+          lossyText(r.sid),
+          seq,
+          lossyText(r.type),
+          lossyText(r.at),
+          bytes(r.data),
+        );
         return {
           sql: "UPDATE events SET crc = ? WHERE session_id = CAST(? AS TEXT) AND seq = ?",
           args: [crc, bytes(r.sid), seq],
@@ -60,14 +67,9 @@ export async function upgradeWithChecksums(
 
 // Damaged legacy bytes get a checksum of what is stored (lossy text never becomes the data: the
 // strict decoder still refuses invalid UTF-8 on read).
-const LOSSY = new TextDecoder();
 
 function bytes(value: unknown): Uint8Array {
   return value instanceof ArrayBuffer
     ? new Uint8Array(value)
     : new TextEncoder().encode(String(value));
-}
-
-function text(value: unknown): string {
-  return value instanceof ArrayBuffer ? LOSSY.decode(value) : String(value);
 }
