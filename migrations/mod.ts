@@ -1,9 +1,9 @@
 /**
  * `@chime/migrations` owns the SQL of the session log. PostgreSQL: the versioned steps of the
  * `chime` schema and their pure classification (`migrations/postgres/schema.ts`). libSQL: the
- * legacy v13–v16 DDL, the current v17
+ * legacy v13–v17 DDL, the current v18
  * DDL, the `PRAGMA application_id` ownership marker, the one exact upgrade of each owned legacy
- * layout (each to v17 in one transaction) and the pure check that
+ * layout (each to v18 in one transaction) and the pure check that
  * decides, before any write, whether a database is empty, current, upgradeable or rejected.
  * There is no general migration framework (docs/design.md#schema-v14-upgrade).
  *
@@ -24,6 +24,7 @@ export {
   CREATE_V15,
   CREATE_V16,
   CREATE_V17,
+  CREATE_V18,
   LEGACY_SCHEMA_VERSION,
   normalizeSql,
   SCHEMA_V13,
@@ -31,6 +32,7 @@ export {
   SCHEMA_V15,
   SCHEMA_V16,
   SCHEMA_V17,
+  SCHEMA_V18,
   SCHEMA_VERSION,
   type SchemaEntry,
   type SchemaState,
@@ -42,9 +44,11 @@ export {
   UPGRADE_V14_TO_V15,
   UPGRADE_V15_TO_V16,
   UPGRADE_V16_TO_V17,
+  UPGRADE_V17_TO_V18,
   V14_SCHEMA_VERSION,
   V15_SCHEMA_VERSION,
   V16_SCHEMA_VERSION,
+  V17_SCHEMA_VERSION,
 } from "./libsql/schema.ts";
 export {
   classifyPostgres,

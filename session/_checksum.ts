@@ -6,10 +6,16 @@
  * so the bytes name every field a read serves unambiguously. Stored as an unsigned 32-bit
  * integer; a mismatch on read is `storage_corrupt` naming the session and seq.
  *
+ * A session header has one too (libSQL schema v18, PostgreSQL schema v3, JSONL format 3): CRC-32C
+ * of its canonical JSON, `JSON.stringify(normalizeHeader(header))` (`session/header.ts`), the
+ * very text a JSONL log's first line starts with. A mismatch is `storage_corrupt` naming the
+ * session only (README.md "How it behaves on failure").
+ *
  * @module
  */
 import CRC32C from "crc-32/crc32c";
 import { corrupt } from "./_decode.ts";
+import { normalizeHeader, type SessionHeader } from "./header.ts";
 
 /**
  * The checksum of one event.
@@ -56,4 +62,32 @@ export function verifyChecksum(
   if (value !== eventChecksum(sessionId, seq, type, at, data)) {
     throw corrupt({ sessionId, seq }, "checksum mismatch");
   }
+}
+
+/**
+ * The checksum of one session header: CRC-32C of its canonical JSON (every field a read serves,
+ * in {@linkcode normalizeHeader}'s key order).
+ *
+ * @param header the header (normalized first, so a missing `delegationDepth` counts as `0`)
+ * @returns CRC-32C as an unsigned 32-bit integer (0 … 2³²−1)
+ */
+export function headerChecksum(header: SessionHeader): number {
+  return CRC32C.str(JSON.stringify(normalizeHeader(header))) >>> 0;
+}
+
+/**
+ * Checks a stored header checksum against the header it was read with.
+ *
+ * @param stored the stored checksum (a number, bigint or numeric text; anything else, e.g. the
+ *   `-1` an upgrade leaves on a header it could not decode, is damage)
+ * @param header the header as decoded
+ * @returns the header
+ * @throws {SessionError} `storage_corrupt` (`{ sessionId }`, `header checksum mismatch`)
+ */
+export function verifyHeaderChecksum(stored: unknown, header: SessionHeader): SessionHeader {
+  const value = typeof stored === "bigint" || typeof stored === "string" ? Number(stored) : stored;
+  if (value !== headerChecksum(header)) {
+    throw corrupt({ sessionId: header.id }, "header checksum mismatch");
+  }
+  return header;
 }

@@ -18,17 +18,21 @@ import {
   parseJson,
   type StorageDamage,
 } from "./_decode.ts";
-import { verifyChecksum } from "./_checksum.ts";
+import { headerChecksum, verifyChecksum, verifyHeaderChecksum } from "./_checksum.ts";
 
 /** A row as a SQL client returns it: column name → value. */
 export type StoredRow = Readonly<Record<string, unknown>>;
 
-/** Columns of `sessions` in the order {@linkcode headerArgs} lists them. */
+/**
+ * Columns of `sessions` in the order {@linkcode headerArgs} lists them; `crc` is the header's
+ * checksum (`session/_checksum.ts`, libSQL v18, PostgreSQL v3).
+ */
 export const HEADER_COLUMNS = "id, cwd, created_at, origin, parent_id, forked_through_seq, " +
-  "delegation_depth, seed_length, time_zone";
+  "delegation_depth, seed_length, time_zone, crc";
 
 /**
- * The arguments that store a header, in {@linkcode HEADER_COLUMNS} order.
+ * The arguments that store a header, in {@linkcode HEADER_COLUMNS} order: its fields, then its
+ * checksum.
  *
  * @param header the canonical header
  */
@@ -43,6 +47,7 @@ export function headerArgs(header: SessionHeader): (string | number | null)[] {
     header.delegationDepth ?? 0,
     header.seedLength ?? null,
     header.timeZone ?? null,
+    headerChecksum(header),
   ];
 }
 
@@ -120,7 +125,7 @@ export function rowToHeader(row: StoredRow, sessionId?: string): SessionHeader {
   const parentId = decodeNullableText(row.parent_id, own, "parent_id");
   const timeZone = decodeNullableText(row.time_zone, own, "time_zone");
   const seedLength = row.seed_length;
-  return checkHeader({
+  const header = checkHeader({
     version: 1,
     id,
     cwd: decodeText(row.cwd, own, "cwd"),
@@ -133,6 +138,8 @@ export function rowToHeader(row: StoredRow, sessionId?: string): SessionHeader {
     ...(timeZone === undefined ? {} : { timeZone }),
     ...(seedLength === null ? {} : { seedLength: Number(seedLength) }),
   }, id);
+  // Selected with its checksum (libSQL v18, PostgreSQL v3): verified over what is served.
+  return "crc" in row ? verifyHeaderChecksum(row.crc, header) : header;
 }
 
 /**

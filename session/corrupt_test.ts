@@ -4,6 +4,9 @@ import { SessionError } from "./errors.ts";
 import { SessionStore } from "./store.ts";
 import { ev, evs, header, tempDir } from "../tests/session/_helpers.ts";
 import { runSql } from "../tests/session/_damage.ts";
+import { CREATE_V17 } from "@chime/migrations";
+import { checkStorage } from "./doctor.ts";
+import { createClient } from "@libsql/client";
 
 function corrupt(sessionId: string, seq?: number) {
   return (error: unknown) =>
@@ -83,6 +86,69 @@ Deno.test("`LibsqlBackend` header rows with invalid fields, a damaged id or time
   await assert.rejects(backend.cursor("a"), corrupt("a"));
   await assert.rejects(backend.cursor("b"), corrupt("b"));
   assert.deepEqual(await backend.list(), []);
+});
+
+Deno.test("`LibsqlBackend` serves no header whose valid fields changed under its checksum (schema v18)", async () => {
+  await using dir = await tempDir();
+  // Each stays a valid header: without the checksum it would be served as if stored so.
+  const changes = [
+    "UPDATE sessions SET cwd = '/x' WHERE id = 'a'",
+    "UPDATE sessions SET created_at = '2026-01-01T00:00:00.001Z' WHERE id = 'a'",
+    "UPDATE sessions SET time_zone = 'Europe/Paris' WHERE id = 'a'",
+    "UPDATE sessions SET delegation_depth = 1 WHERE id = 'a'",
+    "UPDATE sessions SET seed_length = 2 WHERE id = 'a'",
+    "UPDATE sessions SET crc = (crc | 1) - (crc & 1) WHERE id = 'a'",
+  ];
+  for (const change of changes) {
+    const url = await twoSessions(await Deno.makeTempDir({ dir: dir.path }));
+    await runSql(url, change);
+    {
+      await using backend = await LibsqlBackend.open({ url });
+      const wrong = (e: unknown) =>
+        corrupt("a")(e) && (e as SessionError).details.what === "header checksum mismatch";
+      await assert.rejects(backend.cursor("a"), wrong, change);
+      await assert.rejects(backend.load("a"), wrong, change);
+      assert.deepEqual((await backend.list()).map((h) => h.id), ["b"], change);
+      assert.equal((await backend.cursor("b"))?.length, 2, "the other session reads");
+    }
+    const report = await checkStorage({ kind: "libsql", url });
+    assert.deepEqual(
+      report.damage,
+      [{ sessionId: "a", what: "header checksum mismatch" }],
+      `the doctor names it: ${change}`,
+    );
+  }
+});
+
+Deno.test("the v17→v18 upgrade checksums each header that decodes; a damaged one stays damaged", async () => {
+  await using dir = await tempDir();
+  const url = `file:${dir.path}/v17.db`;
+  await runSql(
+    url,
+    ...CREATE_V17,
+    "INSERT INTO sessions (id, cwd, created_at, origin) VALUES " +
+      "('a', '/w', '2026-01-01T00:00:00.000Z', 'web'), ('b', '/w', '2026-01-02T00:00:00.000Z', 'web')",
+    "UPDATE sessions SET delegation_depth = -1 WHERE id = 'b'",
+  );
+  await using backend = await LibsqlBackend.open({ url });
+  assert.equal((await backend.cursor("a"))?.header.cwd, "/w");
+  await assert.rejects(
+    backend.cursor("b"),
+    (e) => corrupt("b")(e) && (e as SessionError).details.what === "the header fields are invalid",
+  );
+  const client = createClient({ url });
+  const { rows } = await client.execute("SELECT id, crc FROM sessions ORDER BY id");
+  client.close();
+  assert.deepEqual(
+    rows.map((r) => [r.id, r.crc === -1]),
+    [["a", false], ["b", true]],
+    "b keeps -1: repairing its field later still does not make it verify",
+  );
+  await runSql(url, "UPDATE sessions SET delegation_depth = 0 WHERE id = 'b'");
+  await assert.rejects(
+    backend.cursor("b"),
+    (e) => corrupt("b")(e) && (e as SessionError).details.what === "header checksum mismatch",
+  );
 });
 
 Deno.test("`LibsqlBackend` never returns history with a hole: a missing seq is `storage_corrupt`", async () => {

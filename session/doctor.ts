@@ -20,7 +20,7 @@
  * @module
  */
 import { createClient } from "@libsql/client";
-import { classifySchema } from "@chime/migrations";
+import { classifySchema, SCHEMA_VERSION } from "@chime/migrations";
 import { join } from "node:path";
 import { SessionError } from "./errors.ts";
 import { isSessionId } from "./header.ts";
@@ -99,13 +99,10 @@ async function checkDatabase(path: string, checks: readonly LogCheck[]): Promise
       for (const row of check.rows) {
         if (row[0] !== "ok") damage.push({ what: `integrity_check: ${String(row[0])}` });
       }
-      const headers = await scanHeaders(
-        client,
-        verdict.kind === "legacy" && verdict.version === 13,
-        damage,
-      );
-      // v13–v15 hold no checksums; a v16 row's checksum is verified like a current one's.
-      const legacy = verdict.kind === "legacy" && verdict.version < 16;
+      const version = verdict.kind === "legacy" ? verdict.version : SCHEMA_VERSION;
+      const headers = await scanHeaders(client, version, damage);
+      // v13–v15 hold no event checksums; a v16 row's checksum is verified like a current one's.
+      const legacy = version < 16;
       const events = await scanEvents(client, headers, damage, legacy);
       await compareIndexes(client, damage);
       client.close();
@@ -115,11 +112,7 @@ async function checkDatabase(path: string, checks: readonly LogCheck[]): Promise
         await using backend = await LibsqlBackend.open({ url: `file:${copy}` });
         damage.push(...await checkLogs(backend, checks));
       }
-      const notes = verdict.kind !== "legacy"
-        ? []
-        : legacy
-        ? [`schema version ${verdict.version}: no checksums yet (opening computes them once)`]
-        : [`schema version ${verdict.version}: opening adds the events_typed index once`];
+      const notes = verdict.kind === "legacy" ? [upgradeNote(verdict.version)] : [];
       return { target: path, sessions: headers.size, events, damage, notes };
     } catch (error) {
       damage.push({ what: `unreadable database: ${(error as Error).message}` });
@@ -132,6 +125,16 @@ async function checkDatabase(path: string, checks: readonly LogCheck[]): Promise
   }
 }
 
+/** What opening a legacy libSQL database adds (the doctor's note; `migrations/libsql/schema.ts`). */
+function upgradeNote(version: number): string {
+  const what = version < 16
+    ? "no checksums yet (opening computes them once)"
+    : version === 16
+    ? "no header checksums yet (opening computes them once and adds the events_typed index)"
+    : "no header checksums yet (opening computes them once)";
+  return `schema version ${version}: ${what}`;
+}
+
 async function checkFolder(dir: string, checks: readonly LogCheck[]): Promise<StorageReport> {
   using _lock = await sharedLock(dir);
   const damage: StorageDamage[] = [];
@@ -140,14 +143,16 @@ async function checkFolder(dir: string, checks: readonly LogCheck[]): Promise<St
   let events = 0;
   const names = [];
   for await (const entry of Deno.readDir(dir)) if (entry.isFile) names.push(entry.name);
+  // An unknown format (a newer host's folder) is refused like the open refuses it.
   const format = await folderFormat(dir);
   if (format !== JSONL_FORMAT) {
-    notes.push(`JSONL format ${format}: no checksums yet (opening computes them once)`);
+    const what = format === 1 ? "no checksums" : "no header checksums";
+    notes.push(`JSONL format ${format}: ${what} yet (opening computes them once)`);
   }
   for (const name of names.sort()) {
     const id = name.endsWith(".jsonl") ? name.slice(0, -6) : "";
     if (!isSessionId(id)) continue;
-    const report = readLog(await Deno.readFile(join(dir, name)), id, format === JSONL_FORMAT);
+    const report = readLog(await Deno.readFile(join(dir, name)), id, format);
     sessions++;
     events += report.events.length;
     damage.push(...report.damage.map(damageOf));
@@ -169,7 +174,8 @@ async function checkFolder(dir: string, checks: readonly LogCheck[]): Promise<St
  * @returns the report (damage found is data, not an error): `integrity_check` findings, damaged
  *   headers and events, missing seqs, and each event a log check refuses
  * @throws {SessionError} `storage_in_use` while a host writes the store; `invalid_arguments`
- *   for an in-memory or remote database
+ *   for an in-memory or remote database; `schema_rejected` for a JSONL folder whose
+ *   `chime-jsonl.json` is damaged or names a format this host does not know
  * @throws {Deno.errors.NotFound} when the path does not exist
  */
 export async function checkStorage(

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { CREATE_V13, CREATE_V16 } from "@chime/migrations";
+import { CREATE_V13, CREATE_V16, CREATE_V17 } from "@chime/migrations";
 import { eventChecksum } from "./_checksum.ts";
 import { checkStorage, doctorMain, formatReport } from "./doctor.ts";
 import { JsonlBackend } from "./jsonl/jsonl_backend.ts";
@@ -94,7 +94,7 @@ Deno.test("the doctor scans a legacy v13 database and refuses a foreign or garba
   assert.deepEqual(empty.damage, [{ what: "no chime schema" }]);
 });
 
-Deno.test("the doctor verifies a v16 database's checksums (v16 rows have them) and notes the index step", async () => {
+Deno.test("the doctor verifies a v16 database's checksums (v16 rows have them) and notes the upgrade step", async () => {
   await using dir = await tempDir();
   const url = `file:${dir.path}/v16.db`;
   const at = "2025-01-01T00:00:00.000Z";
@@ -110,7 +110,29 @@ Deno.test("the doctor verifies a v16 database's checksums (v16 rows have them) a
   const report = await checkStorage({ kind: "libsql", url });
   assert.equal(report.events, 2);
   assert.deepEqual(report.damage.map((d) => d.seq), [1]);
-  assert.deepEqual(report.notes, ["schema version 16: opening adds the events_typed index once"]);
+  assert.deepEqual(report.notes, [
+    "schema version 16: no header checksums yet (opening computes them once and adds the " +
+    "events_typed index)",
+  ]);
+});
+
+Deno.test("the doctor reads a v17 database's headers without checksums and notes the v18 step", async () => {
+  await using dir = await tempDir();
+  const url = `file:${dir.path}/v17.db`;
+  const at = "2025-01-01T00:00:00.000Z";
+  await runSql(
+    url,
+    ...CREATE_V17,
+    `INSERT INTO sessions (id, cwd, created_at, origin) VALUES ('old', '/', '${at}', 'web')`,
+    `INSERT INTO sessions (id, cwd, created_at, origin) VALUES ('bad', '/', '${at}', 'web')`,
+    "UPDATE sessions SET delegation_depth = -1 WHERE id = 'bad'",
+  );
+  const report = await checkStorage({ kind: "libsql", url });
+  assert.equal(report.sessions, 2);
+  assert.deepEqual(report.damage, [{ sessionId: "bad", what: "the header fields are invalid" }]);
+  assert.deepEqual(report.notes, [
+    "schema version 17: no header checksums yet (opening computes them once)",
+  ]);
 });
 
 Deno.test("the doctor reports damaged JSONL lines and notes a torn tail, changing nothing", async () => {

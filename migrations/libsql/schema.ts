@@ -1,9 +1,9 @@
 /**
- * The libSQL schema of the session log: legacy v13–v16, current v17, the exact upgrades of
+ * The libSQL schema of the session log: legacy v13–v17, current v18, the exact upgrades of
  * the owned legacy layouts, and the pure ownership/layout classification a backend runs
  * before any write (docs/design.md#schema-v14-upgrade: v14 adds a nullable `time_zone` and
- * upgrades an owned v13 database atomically; v15–v17 per `docs/long-sessions.md` §"Schema v15",
- * §"Schema v16" and §"Schema v17").
+ * upgrades an owned v13 database atomically; v15–v18 per `docs/long-sessions.md` §"Schema v15",
+ * §"Schema v16", §"Schema v17" and §"Schema v18").
  *
  * This is deliberately not a migration framework: each owned legacy layout has exactly one
  * upgrade, run as one write transaction.
@@ -36,10 +36,16 @@ export const V15_SCHEMA_VERSION = 15;
 export const V16_SCHEMA_VERSION = 16;
 
 /**
- * The current schema version (`PRAGMA user_version`): v16 plus `events_typed`, a second copy of
+ * The previous schema version (`PRAGMA user_version`): v16 plus `events_typed`, a second copy of
  * the typed reads' keys (`docs/long-sessions.md` §"Schema v17").
  */
-export const SCHEMA_VERSION = 17;
+export const V17_SCHEMA_VERSION = 17;
+
+/**
+ * The current schema version (`PRAGMA user_version`): v17 plus `sessions.crc`, the CRC-32C of
+ * each header's canonical JSON (`docs/long-sessions.md` §"Schema v18", `session/_checksum.ts`).
+ */
+export const SCHEMA_VERSION = 18;
 
 const SESSIONS_V13 = `CREATE TABLE sessions (
   id TEXT PRIMARY KEY NOT NULL,
@@ -58,6 +64,14 @@ const SESSIONS_V13 = `CREATE TABLE sessions (
 const SESSIONS_V14 = SESSIONS_V13.replace(
   "seed_length INTEGER\n)",
   "seed_length INTEGER,\n  time_zone TEXT\n)",
+);
+
+// v18: `crc` is the header's CRC-32C (unsigned, `session/_checksum.ts`), spliced as `ALTER TABLE
+// ADD COLUMN` leaves it; -1 is never a checksum, so a header the upgrade could not decode (or
+// missed) reads as damaged.
+const SESSIONS_V18 = SESSIONS_V14.replace(
+  "time_zone TEXT\n)",
+  "time_zone TEXT, crc INTEGER NOT NULL DEFAULT -1\n)",
 );
 
 // A WITHOUT ROWID primary key (session_id, seq) clusters each session's events by seq, so paging
@@ -144,8 +158,14 @@ export const SCHEMA_V16: readonly string[] = Object.freeze([
   SESSION_LEASES,
 ]);
 
-/** DDL of the current v17 layout (v16 plus the `events_typed` partial index). */
+/** DDL of the legacy v17 layout (v16 plus the `events_typed` partial index). */
 export const SCHEMA_V17: readonly string[] = Object.freeze([...SCHEMA_V16, EVENTS_TYPED]);
+
+/** DDL of the current v18 layout (v17 plus `sessions.crc`). */
+export const SCHEMA_V18: readonly string[] = Object.freeze([
+  SESSIONS_V18,
+  ...SCHEMA_V17.slice(1),
+]);
 
 /** Statements that create an owned v13 database in one write transaction (legacy fixtures). */
 export const CREATE_V13: readonly string[] = Object.freeze([
@@ -175,9 +195,16 @@ export const CREATE_V16: readonly string[] = Object.freeze([
   `PRAGMA user_version = ${V16_SCHEMA_VERSION}`,
 ]);
 
-/** Statements that create an owned v17 (current) database in one write transaction. */
+/** Statements that create an owned v17 database in one write transaction (legacy fixtures). */
 export const CREATE_V17: readonly string[] = Object.freeze([
   ...SCHEMA_V17,
+  `PRAGMA application_id = ${APPLICATION_ID}`,
+  `PRAGMA user_version = ${V17_SCHEMA_VERSION}`,
+]);
+
+/** Statements that create an owned v18 (current) database in one write transaction. */
+export const CREATE_V18: readonly string[] = Object.freeze([
+  ...SCHEMA_V18,
   `PRAGMA application_id = ${APPLICATION_ID}`,
   `PRAGMA user_version = ${SCHEMA_VERSION}`,
 ]);
@@ -218,6 +245,17 @@ export const UPGRADE_V15_TO_V16: readonly string[] = Object.freeze([
  */
 export const UPGRADE_V16_TO_V17: readonly string[] = Object.freeze([
   EVENTS_TYPED,
+  `PRAGMA user_version = ${V17_SCHEMA_VERSION}`,
+]);
+
+/**
+ * The DDL half of the v17→v18 upgrade: the `sessions.crc` column (every old header -1). The
+ * backend runs it in the same write transaction as the checksum of every old header that
+ * decodes (`session/_checksum.ts` computes them, once each); a header that does not decode keeps
+ * -1 and stays damaged. No event row changes.
+ */
+export const UPGRADE_V17_TO_V18: readonly string[] = Object.freeze([
+  "ALTER TABLE sessions ADD COLUMN crc INTEGER NOT NULL DEFAULT -1",
   `PRAGMA user_version = ${SCHEMA_VERSION}`,
 ]);
 
@@ -250,8 +288,8 @@ export interface SchemaState {
 }
 
 /**
- * What to do with a database: create v17 in an empty one, accept the current layout, upgrade an
- * owned legacy layout (`version` 13–16, with the statements of its one upgrade), or reject it
+ * What to do with a database: create v18 in an empty one, accept the current layout, upgrade an
+ * owned legacy layout (`version` 13–17, with the statements of its one upgrade), or reject it
  * untouched (with a reason for the error message).
  */
 export type SchemaVerdict =
@@ -259,7 +297,7 @@ export type SchemaVerdict =
   | { readonly kind: "current" }
   | {
     readonly kind: "legacy";
-    readonly version: 13 | 14 | 15 | 16;
+    readonly version: 13 | 14 | 15 | 16 | 17;
     readonly upgrade: readonly string[];
   }
   | { readonly kind: "rejected"; readonly reason: string };
@@ -298,15 +336,17 @@ const V14_LAYOUT = expected(SCHEMA_V14);
 const V15_LAYOUT = expected(SCHEMA_V15);
 const V16_LAYOUT = expected(SCHEMA_V16);
 const V17_LAYOUT = expected(SCHEMA_V17);
+const V18_LAYOUT = expected(SCHEMA_V18);
 
 /**
  * Classifies a database by ownership marker, version and exact layout. Pure: it never touches
  * the database, so a backend can reject a file byte-for-byte unchanged.
  *
  * @param state pragmas and `sqlite_schema` rows read before any write
- * @returns `empty` (no marker, version 0, no objects), `current` (owned v17, exact layout),
- *   `legacy` (owned v13–v16, exact layout of that version; its statements end at v17; from v13–v15
- *   the caller adds the checksums of old rows in the same transaction) or `rejected` with a reason
+ * @returns `empty` (no marker, version 0, no objects), `current` (owned v18, exact layout),
+ *   `legacy` (owned v13–v17, exact layout of that version; its statements end at v18; the caller
+ *   adds the checksums of old headers, and from v13–v15 of old events, in the same transaction)
+ *   or `rejected` with a reason
  *
  * @example A brand-new file is empty
  * ```ts
@@ -323,25 +363,30 @@ export function classifySchema(state: SchemaState): SchemaVerdict {
   if (state.applicationId !== APPLICATION_ID) {
     return { kind: "rejected", reason: `foreign application_id ${state.applicationId}` };
   }
-  if (state.userVersion === SCHEMA_VERSION && layout === V17_LAYOUT) return { kind: "current" };
-  const toV17 = [...UPGRADE_V15_TO_V16, ...UPGRADE_V16_TO_V17];
+  if (state.userVersion === SCHEMA_VERSION && layout === V18_LAYOUT) return { kind: "current" };
+  if (state.userVersion === V17_SCHEMA_VERSION && layout === V17_LAYOUT) {
+    return { kind: "legacy", version: 17, upgrade: UPGRADE_V17_TO_V18 };
+  }
+  const fromV16 = [...UPGRADE_V16_TO_V17, ...UPGRADE_V17_TO_V18];
+  const toV18 = [...UPGRADE_V15_TO_V16, ...fromV16];
   if (state.userVersion === V16_SCHEMA_VERSION && layout === V16_LAYOUT) {
-    return { kind: "legacy", version: 16, upgrade: UPGRADE_V16_TO_V17 };
+    return { kind: "legacy", version: 16, upgrade: fromV16 };
   }
   if (state.userVersion === V15_SCHEMA_VERSION && layout === V15_LAYOUT) {
-    return { kind: "legacy", version: 15, upgrade: toV17 };
+    return { kind: "legacy", version: 15, upgrade: toV18 };
   }
   if (state.userVersion === V14_SCHEMA_VERSION && layout === V14_LAYOUT) {
-    return { kind: "legacy", version: 14, upgrade: [...UPGRADE_V14_TO_V15, ...toV17] };
+    return { kind: "legacy", version: 14, upgrade: [...UPGRADE_V14_TO_V15, ...toV18] };
   }
   if (state.userVersion === LEGACY_SCHEMA_VERSION && layout === V13_LAYOUT) {
-    return { kind: "legacy", version: 13, upgrade: [...UPGRADE_V13_TO_V15, ...toV17] };
+    return { kind: "legacy", version: 13, upgrade: [...UPGRADE_V13_TO_V15, ...toV18] };
   }
   const known = [
     LEGACY_SCHEMA_VERSION,
     V14_SCHEMA_VERSION,
     V15_SCHEMA_VERSION,
     V16_SCHEMA_VERSION,
+    V17_SCHEMA_VERSION,
     SCHEMA_VERSION,
   ];
   if (!known.includes(state.userVersion)) {

@@ -8,6 +8,7 @@ import {
   CREATE_V15,
   CREATE_V16,
   CREATE_V17,
+  CREATE_V18,
   normalizeSql,
   type SchemaState,
   UPGRADE_V13_TO_V14,
@@ -15,9 +16,11 @@ import {
   UPGRADE_V14_TO_V15,
   UPGRADE_V15_TO_V16,
   UPGRADE_V16_TO_V17,
+  UPGRADE_V17_TO_V18,
 } from "../mod.ts";
 
-const TO_V17 = [...UPGRADE_V15_TO_V16, ...UPGRADE_V16_TO_V17];
+const FROM_V16 = [...UPGRADE_V16_TO_V17, ...UPGRADE_V17_TO_V18];
+const TO_V18 = [...UPGRADE_V15_TO_V16, ...FROM_V16];
 
 async function stateAfter(statements: readonly string[]): Promise<SchemaState> {
   const client = createClient({ url: ":memory:" });
@@ -41,52 +44,58 @@ async function stateAfter(statements: readonly string[]): Promise<SchemaState> {
   }
 }
 
-Deno.test("`classifySchema()` calls a database built from CREATE_V17 current", async () => {
-  assert.deepEqual(classifySchema(await stateAfter(CREATE_V17)), { kind: "current" });
+Deno.test("`classifySchema()` calls a database built from CREATE_V18 current", async () => {
+  assert.deepEqual(classifySchema(await stateAfter(CREATE_V18)), { kind: "current" });
 });
 
-Deno.test("`classifySchema()` calls v13–v16 databases legacy with their one upgrade", async () => {
+Deno.test("`classifySchema()` calls v13–v17 databases legacy with their one upgrade", async () => {
   assert.deepEqual(classifySchema(await stateAfter(CREATE_V13)), {
     kind: "legacy",
     version: 13,
-    upgrade: [...UPGRADE_V13_TO_V15, ...TO_V17],
+    upgrade: [...UPGRADE_V13_TO_V15, ...TO_V18],
   });
   assert.deepEqual(classifySchema(await stateAfter(CREATE_V14)), {
     kind: "legacy",
     version: 14,
-    upgrade: [...UPGRADE_V14_TO_V15, ...TO_V17],
+    upgrade: [...UPGRADE_V14_TO_V15, ...TO_V18],
   });
   assert.deepEqual(classifySchema(await stateAfter(CREATE_V15)), {
     kind: "legacy",
     version: 15,
-    upgrade: TO_V17,
+    upgrade: TO_V18,
   });
   assert.deepEqual(classifySchema(await stateAfter(CREATE_V16)), {
     kind: "legacy",
     version: 16,
-    upgrade: UPGRADE_V16_TO_V17,
+    upgrade: FROM_V16,
+  });
+  assert.deepEqual(classifySchema(await stateAfter(CREATE_V17)), {
+    kind: "legacy",
+    version: 17,
+    upgrade: UPGRADE_V17_TO_V18,
   });
 });
 
-Deno.test("the v13–v16 upgrades yield exactly the fresh v17 layout", async () => {
-  const fresh = await stateAfter(CREATE_V17);
+Deno.test("the v13–v17 upgrades yield exactly the fresh v18 layout", async () => {
+  const fresh = await stateAfter(CREATE_V18);
   const byName = (s: SchemaState) => [...s.entries].sort((a, b) => a.name.localeCompare(b.name));
   for (
     const upgraded of [
-      await stateAfter([...CREATE_V13, ...UPGRADE_V13_TO_V15, ...TO_V17]),
-      await stateAfter([...CREATE_V14, ...UPGRADE_V14_TO_V15, ...TO_V17]),
-      await stateAfter([...CREATE_V15, ...TO_V17]),
-      await stateAfter([...CREATE_V16, ...UPGRADE_V16_TO_V17]),
+      await stateAfter([...CREATE_V13, ...UPGRADE_V13_TO_V15, ...TO_V18]),
+      await stateAfter([...CREATE_V14, ...UPGRADE_V14_TO_V15, ...TO_V18]),
+      await stateAfter([...CREATE_V15, ...TO_V18]),
+      await stateAfter([...CREATE_V16, ...FROM_V16]),
+      await stateAfter([...CREATE_V17, ...UPGRADE_V17_TO_V18]),
       await stateAfter([
         ...CREATE_V13,
         ...UPGRADE_V13_TO_V14,
         ...UPGRADE_V14_TO_V15,
-        ...TO_V17,
+        ...TO_V18,
       ]),
     ]
   ) {
     assert.deepEqual(classifySchema(upgraded), { kind: "current" });
-    assert.equal(upgraded.userVersion, 17);
+    assert.equal(upgraded.userVersion, 18);
     assert.deepEqual(
       byName(upgraded).map((e) => [e.type, e.name, e.tbl_name]),
       byName(fresh).map((e) => [e.type, e.name, e.tbl_name]),
@@ -101,16 +110,27 @@ Deno.test("`classifySchema()` calls a fresh file empty", () => {
 Deno.test("`classifySchema()` rejects foreign, older, newer and forged databases", async () => {
   const v14 = await stateAfter(CREATE_V14);
   const v16 = await stateAfter(CREATE_V16);
-  const v15 = await stateAfter(CREATE_V17);
+  const v17 = await stateAfter(CREATE_V17);
+  const v15 = await stateAfter(CREATE_V18);
   const forged = (name: string, sql: string) => ({
     ...v15,
     entries: v15.entries.map((e) => e.name === name ? { ...e, sql } : e),
   });
   const cases: SchemaState[] = [
     { ...v15, applicationId: 42 },
-    { ...v15, userVersion: 18 },
+    { ...v15, userVersion: 19 },
+    { ...v15, userVersion: 17 },
     { ...v15, userVersion: 16 },
     { ...v16, userVersion: 17 },
+    { ...v17, userVersion: 18 },
+    { ...v17, userVersion: 16 },
+    forged(
+      "sessions",
+      v15.entries.find((e) => e.name === "sessions")!.sql!.replace(
+        "crc INTEGER NOT NULL DEFAULT -1",
+        "crc INTEGER",
+      ),
+    ),
     { ...v15, userVersion: 15 },
     { ...v15, userVersion: 14 },
     { ...v15, userVersion: 13 },
@@ -153,7 +173,7 @@ Deno.test("`classifySchema()` rejects foreign, older, newer and forged databases
 });
 
 Deno.test("`classifySchema()` ignores ANALYZE statistics tables", async () => {
-  const v15 = await stateAfter(CREATE_V17);
+  const v15 = await stateAfter(CREATE_V18);
   const stat = {
     type: "table",
     name: "sqlite_stat1",

@@ -14,7 +14,11 @@
  *
  * v1 is the libSQL v15 layout (docs/long-sessions.md "Schema v15"): sessions with the nullable
  * `time_zone`, events keyed `(session_id, seq)`, the `events_by_type` index and the lease table,
- * whose `expires_at` is epoch ms on the database's clock.
+ * whose `expires_at` is epoch ms on the database's clock. v2 adds `events.crc`, the CRC-32C of
+ * each event's canonical bytes (libSQL's v16, docs/long-sessions.md §"Schema v16"). v3 adds
+ * `sessions.crc`, the CRC-32C of each header's canonical JSON (libSQL's v18,
+ * docs/long-sessions.md §"Schema v18"); both are `session/_checksum.ts`, computed once for the
+ * rows already stored by the upgrade's own transaction and verified on every read.
  *
  * @module
  */
@@ -26,10 +30,11 @@ export const POSTGRES_SCHEMA = "chime";
 export const POSTGRES_APPLICATION = "chime session log";
 
 /**
- * The current PostgreSQL schema version: v2 adds `events.crc`, the CRC-32C of each event's
- * canonical bytes (`session/_checksum.ts`, docs/long-sessions.md §"Schema v16").
+ * The current PostgreSQL schema version: v3 adds `sessions.crc`, the CRC-32C of each header's
+ * canonical JSON (`session/_checksum.ts`, docs/long-sessions.md §"Schema v18"), after v2's
+ * `events.crc` (§"Schema v16").
  */
-export const POSTGRES_SCHEMA_VERSION = 2;
+export const POSTGRES_SCHEMA_VERSION = 3;
 
 /** One versioned step: the statements that turn version `to - 1` into `to`. */
 export interface PostgresMigration {
@@ -42,11 +47,18 @@ export interface PostgresMigration {
    * stored row (checksums need CRC-32C, which SQL lacks): `true` only for the v2 step.
    */
   readonly checksums?: boolean;
+  /**
+   * After the statements, in the same transaction, the backend computes `sessions.crc` of every
+   * stored header that decodes (a header that does not keeps the column's `-1`, so it stays
+   * damaged): `true` only for the v3 step.
+   */
+  readonly headerChecksums?: boolean;
 }
 
 /**
- * Every step, in order: v0 (nothing) → v1 → v2 (`events.crc`). A later version appends one step here and its
- * layout to {@linkcode POSTGRES_LAYOUTS}; a step is never edited once released.
+ * Every step, in order: v0 (nothing) → v1 → v2 (`events.crc`) → v3 (`sessions.crc`). A later
+ * version appends one step here and its layout to {@linkcode POSTGRES_LAYOUTS}; a step is never
+ * edited once released.
  */
 export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = Object.freeze([
   {
@@ -95,9 +107,17 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = Object.freeze([
     ]),
     checksums: true,
   },
+  {
+    to: 3,
+    // -1 is never a checksum: a header the fill could not decode reads as damaged.
+    statements: Object.freeze([
+      "ALTER TABLE chime.sessions ADD COLUMN crc bigint NOT NULL DEFAULT -1",
+    ]),
+    headerChecksums: true,
+  },
 ]);
 
-// The v1 layout lines (v2 adds `events.crc`).
+// The v1 layout lines (v2 adds `events.crc`, v3 `sessions.crc`).
 const LAYOUT_V1: readonly string[] = [
   "column|events|at|text|NO",
   "column|events|data|text|NO",
@@ -142,6 +162,8 @@ const LAYOUT_V1: readonly string[] = [
 export const POSTGRES_LAYOUTS: Readonly<Record<number, string>> = Object.freeze({
   1: [...LAYOUT_V1].sort().join("\n"),
   2: [...LAYOUT_V1, "column|events|crc|bigint|NO"].sort().join("\n"),
+  3: [...LAYOUT_V1, "column|events|crc|bigint|NO", "column|sessions|crc|bigint|NO"].sort()
+    .join("\n"),
 });
 
 /**

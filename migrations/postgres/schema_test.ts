@@ -44,10 +44,37 @@ Deno.test("`classifyPostgres` accepts only an empty or an exactly owned schema",
   );
   assert.match(
     reason({ schemaExists: true, layout: [...current, "other|S|s"], marker }),
-    /layout of version 2 is not ours/,
+    new RegExp(`layout of version ${POSTGRES_SCHEMA_VERSION} is not ours`),
   );
   assert.deepEqual(stepsFrom(POSTGRES_SCHEMA_VERSION), []);
-  assert.deepEqual(POSTGRES_MIGRATIONS.map((m) => m.to), [1, 2]);
+  assert.deepEqual(POSTGRES_MIGRATIONS.map((m) => m.to), [1, 2, 3]);
+});
+
+Deno.test("`classifyPostgres`: a v3 layout without `sessions.crc` is refused, a v2 layout upgrades", () => {
+  assert.equal(POSTGRES_SCHEMA_VERSION, 3);
+  assert.ok(current.includes("column|sessions|crc|bigint|NO"));
+  const v2 = POSTGRES_LAYOUTS[2]!.split("\n");
+  assert.deepEqual(v2, current.filter((line) => line !== "column|sessions|crc|bigint|NO"));
+  assert.deepEqual(classifyPostgres({ schemaExists: true, layout: v2, marker }), {
+    kind: "rejected",
+    reason: "layout of version 3 is not ours",
+  });
+  const v2Marker = [{ application: POSTGRES_APPLICATION, version: 2 }];
+  const verdict = classifyPostgres({ schemaExists: true, layout: v2, marker: v2Marker });
+  assert.deepEqual(verdict, { kind: "upgrade", version: 2, steps: [POSTGRES_MIGRATIONS[2]] });
+  assert.equal(POSTGRES_MIGRATIONS[2]!.headerChecksums, true);
+  assert.equal(POSTGRES_MIGRATIONS[2]!.checksums, undefined, "v2 event checksums are kept");
+  assert.deepEqual(
+    classifyPostgres({ schemaExists: true, layout: current, marker: v2Marker }),
+    { kind: "rejected", reason: "layout of version 2 is not ours" },
+  );
+  const v1Marker = [{ application: POSTGRES_APPLICATION, version: 1 }];
+  const v1 = POSTGRES_LAYOUTS[1]!.split("\n");
+  assert.deepEqual(classifyPostgres({ schemaExists: true, layout: v1, marker: v1Marker }), {
+    kind: "upgrade",
+    version: 1,
+    steps: POSTGRES_MIGRATIONS.slice(1),
+  });
 });
 
 /** Everything of the `chime` schema and its rows, to prove a refusal changed nothing. */
@@ -65,8 +92,9 @@ if (postgresLanes()) {
     const cluster = await sharedPostgres();
     const cases: [string, string[]][] = [
       ["foreign", ["CREATE SCHEMA chime", "CREATE TABLE chime.sessions (id int)"]],
-      ["newer", ["UPDATE chime.schema_info SET version = 3"]],
+      ["newer", [`UPDATE chime.schema_info SET version = ${POSTGRES_SCHEMA_VERSION + 1}`]],
       ["altered", ["ALTER TABLE chime.events ADD COLUMN extra text"]],
+      ["nocrc", ["ALTER TABLE chime.sessions DROP COLUMN crc"]],
       ["marker", ["DELETE FROM chime.schema_info"]],
     ];
     for (const [name, statements] of cases) {

@@ -1,6 +1,7 @@
 /**
- * Private file helpers of the JSONL backend: durable writes, the recovery scan, torn-tail
- * set-aside and header-only reads.
+ * Private file helpers of the JSONL backend: durable writes, the recovery scan (which verifies
+ * each line's checksum as the folder's format has it: event lines from format 2, the header line
+ * from format 3, `session/jsonl/_jsonl_format.ts`), torn-tail set-aside and header-only reads.
  *
  * @module
  */
@@ -9,7 +10,10 @@ import type { SessionError } from "../errors.ts";
 import type { SessionEvent } from "../event.ts";
 import type { SessionHeader } from "../header.ts";
 import { checkEvent, checkHeader, corrupt, decodeText, parseJson } from "../_decode.ts";
-import { verifyChecksum } from "../_checksum.ts";
+import { verifyChecksum, verifyHeaderChecksum } from "../_checksum.ts";
+// A cycle (`_jsonl_format.ts` writes through this file's helpers), safe: nothing of it is used
+// while the modules load.
+import { JSONL_FORMAT, type JsonlFormat } from "./_jsonl_format.ts";
 
 const NEWLINE = 0x0a;
 
@@ -35,8 +39,11 @@ export async function syncDir(dir: string): Promise<void> {
 
 /** A scanned log: header, complete events, and where a torn tail starts (byte offset). */
 export interface ScannedLog {
+  /** The header, its checksum verified. */
   readonly header: SessionHeader;
+  /** Every event, seqs `0..n-1`, each checksum verified. */
   readonly events: SessionEvent[];
+  /** Byte offset where a torn tail (bytes after the last newline) starts. */
   readonly tornAt: number | undefined;
 }
 
@@ -56,14 +63,21 @@ function readLine(
   bytes: Uint8Array,
   id: string,
   index: number,
-  checksums: boolean,
+  format: JsonlFormat,
 ): SessionHeader | SessionEvent {
   const site = index === 0 ? { sessionId: id } : { sessionId: id, seq: index - 1 };
   const value = parseJson(decodeText(bytes, site, "line"), site, "line");
-  if (index === 0) return checkHeader(value, id);
+  if (index === 0) {
+    const isObject = value !== null && typeof value === "object" && !Array.isArray(value);
+    if (format < 3 || !isObject) return checkHeader(value, id);
+    // Format 3: the line's `crc` covers the header as served (`_checksum.ts`), then is dropped;
+    // a missing one is damage too (README.md "How it behaves on failure").
+    const { crc, ...rest } = value as Record<string, unknown>;
+    return verifyHeaderChecksum(crc, checkHeader(rest, id));
+  }
   const event = checkEvent(value, id, index - 1);
-  if (!checksums) return event;
-  // Format 2: the line's `crc` covers the event as served (`_checksum.ts`), then is dropped.
+  if (format < 2) return event;
+  // From format 2: the line's `crc` covers the event as served (`_checksum.ts`), then is dropped.
   const { crc, ...rest } = event as SessionEvent & { crc?: unknown };
   const data = JSON.stringify(rest.data) ?? "null";
   verifyChecksum(crc, id, rest.seq, rest.type, rest.at, data);
@@ -73,15 +87,21 @@ function readLine(
 /**
  * Reads a log's bytes line by line without stopping at damage. Bytes after the last newline are
  * a torn tail (a crash mid-write), not damage; a complete line that is not valid UTF-8, not
- * JSON, not a valid envelope, whose seq is not its position, or (format 2) whose `crc` is missing
- * or does not match, is damage.
+ * JSON, not a valid header or envelope, whose seq is not its position, or whose `crc` is missing
+ * or does not match (event lines from format 2, the header line from format 3), is damage.
  *
  * @param bytes the whole file
  * @param id the session id the file is named after
- * @param checksums verify each event line's `crc` (format 2; `false` for a format-1 folder the
- *   doctor reads) @default true
+ * @param format the folder's format, which says which checksums its lines carry (an older one
+ *   only for a folder the doctor reads before an open upgrades it) @default JSONL_FORMAT
+ * @returns what reads back, every damaged line (`storage_corrupt`: `{ sessionId }` for the
+ *   header, `{ sessionId, seq }` for an event), and the torn tail
  */
-export function readLog(bytes: Uint8Array, id: string, checksums = true): LogReport {
+export function readLog(
+  bytes: Uint8Array,
+  id: string,
+  format: JsonlFormat = JSONL_FORMAT,
+): LogReport {
   const end = bytes.lastIndexOf(NEWLINE) + 1;
   const damage: SessionError[] = [];
   const events: SessionEvent[] = [];
@@ -90,7 +110,7 @@ export function readLog(bytes: Uint8Array, id: string, checksums = true): LogRep
   for (let at = 0; at < end; index++) {
     const nl = bytes.indexOf(NEWLINE, at);
     try {
-      const line = readLine(bytes.subarray(at, nl), id, index, checksums);
+      const line = readLine(bytes.subarray(at, nl), id, index, format);
       if (index === 0) header = line as SessionHeader;
       else events.push(line as SessionEvent);
     } catch (error) {
@@ -100,7 +120,8 @@ export function readLog(bytes: Uint8Array, id: string, checksums = true): LogRep
   }
   // initialize() links a complete file into place, so a stored session always has its header.
   if (index === 0) damage.push(corrupt({ sessionId: id }, "the file has no header line"));
-  if (end < bytes.length && checksums && index > 0 && lostNewline(bytes.subarray(end), id, index)) {
+  const checked = format >= 2 && index > 0;
+  if (end < bytes.length && checked && lostNewline(bytes.subarray(end), id, index, format)) {
     // A whole checksummed line followed by one byte: its newline was damaged, not torn by a
     // crash (a torn write leaves a prefix of a line, never a complete one).
     damage.push(corrupt({ sessionId: id, seq: index - 1 }, "the line's newline is damaged"));
@@ -110,10 +131,15 @@ export function readLog(bytes: Uint8Array, id: string, checksums = true): LogRep
 }
 
 /** Whether a tail without a newline is a complete checksummed event line plus one byte. */
-function lostNewline(tail: Uint8Array, id: string, index: number): boolean {
+function lostNewline(
+  tail: Uint8Array,
+  id: string,
+  index: number,
+  format: JsonlFormat,
+): boolean {
   if (tail.length < 2) return false;
   try {
-    readLine(tail.subarray(0, -1), id, index, true);
+    readLine(tail.subarray(0, -1), id, index, format);
     return true;
   } catch {
     return false;
@@ -188,9 +214,13 @@ export async function readFirstLine(path: string): Promise<Uint8Array> {
 }
 
 /**
- * Reads and checks the header line of a log.
+ * Reads and checks the header line of a log (its checksum included: a folder is in the current
+ * format once open), for `list()`.
  *
- * @returns the header, or `undefined` when the line is damaged
+ * @param path the file
+ * @param id the session id the file is named after
+ * @returns the header, or `undefined` when the line is damaged (reading the session answers
+ *   `storage_corrupt`, the doctor names it)
  */
 export async function readHeader(path: string, id: string): Promise<SessionHeader | undefined> {
   const line = await readFirstLine(path);

@@ -1,6 +1,7 @@
 /**
  * {@linkcode JsonlBackend}: one append-only JSON Lines file per session, `<dir>/<id>.jsonl`
- * (header line, then one event per line), fsync'd before a write resolves.
+ * (header line, then one event per line, each ending with its CRC-32C `crc`: JSONL format 3,
+ * `session/jsonl/_jsonl_format.ts`), fsync'd before a write resolves.
  *
  * @module
  */
@@ -14,10 +15,10 @@ import type {
 } from "../backend.ts";
 import { SessionError } from "../errors.ts";
 import type { SessionEvent } from "../event.ts";
-import { isSessionId, normalizeHeader, type SessionHeader } from "../header.ts";
+import { isSessionId, type SessionHeader } from "../header.ts";
 import { readHeader, scanLog, setAside, syncDir, writeDurably } from "./_jsonl_io.ts";
 import { lockFolder } from "../_writer_lock.ts";
-import { eventLine, prepareFolder } from "./_jsonl_format.ts";
+import { eventLine, headerLine, prepareFolder } from "./_jsonl_format.ts";
 import { checkForkPoint } from "../_fork.ts";
 
 /** Header lines `list()` reads at once. */
@@ -72,7 +73,8 @@ export class JsonlBackend implements PersistenceBackend {
     // appends check the file length they continue.
     const lock = await lockFolder(options.dir, `folder ${options.dir}`);
     try {
-      // Format 2 (per-event checksums): a format-1 folder is upgraded once, before any write.
+      // Format 3 (event and header checksums): a format-1 or format-2 folder is upgraded once,
+      // before any write.
       await prepareFolder(options.dir);
     } catch (error) {
       lock[Symbol.dispose]();
@@ -133,7 +135,8 @@ export class JsonlBackend implements PersistenceBackend {
    * Writes the header and initial events to a temporary file, fsyncs it and links it into place,
    * so the session appears complete or not at all.
    *
-   * @param header the header; written in canonical form (no `timeZone` key when absent)
+   * @param header the header; written in canonical form (no `timeZone` key when absent) with its
+   *   checksum (`crc`, `session/jsonl/_jsonl_format.ts`), so a fork's header has one too
    * @param events the initial events, seqs `0..n-1`
    * @throws {SessionError} `session_exists`, `invalid_seq`, `invalid_session_id` for an id that
    *   is not a safe file name
@@ -148,7 +151,7 @@ export class JsonlBackend implements PersistenceBackend {
         );
       }
       const text = [
-        JSON.stringify(normalizeHeader(header)) + "\n",
+        headerLine(header),
         ...events.map((e) => eventLine(header.id, e)),
       ];
       const tmp = `${path}.tmp-${crypto.randomUUID()}`;
@@ -314,8 +317,8 @@ export class JsonlBackend implements PersistenceBackend {
 
   /**
    * Lists stored headers, newest first, reading only the first line of each file. A damaged
-   * header line is left out (reading that session answers `storage_corrupt`; `deno task doctor`
-   * names it), so one damaged file never hides the others.
+   * header line (a checksum mismatch included) is left out (reading that session answers
+   * `storage_corrupt`; `deno task doctor` names it), so one damaged file never hides the others.
    *
    * @returns the readable headers
    */

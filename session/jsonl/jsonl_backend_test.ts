@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { JsonlBackend } from "./jsonl_backend.ts";
+import { headerLine } from "./_jsonl_format.ts";
 import { SessionError } from "../errors.ts";
 import { ev, evs, header, tempDir } from "../../tests/session/_helpers.ts";
 
@@ -132,14 +133,19 @@ Deno.test("`JsonlBackend` reports a damaged complete line as `storage_corrupt` w
     assert.equal(error.details.seq, seq, id);
   }
   await assert.rejects(backend.load("dir"));
-  // The damaged files are left out of the list; nothing was rewritten.
+  // The damaged files are left out of the list; the upgrade to format 3 gave the readable
+  // headers their checksum and kept every damaged line byte for byte.
   assert.deepEqual((await backend.list()).map((x) => x.id).sort(), [
     "c",
     "envelope",
     "gap",
     "utf8",
   ]);
-  assert.deepEqual(await Deno.readFile(`${dir.path}/utf8.jsonl`), bad);
+  const damaged = bad.subarray(bad.indexOf(0x0a) + 1);
+  const stored = await Deno.readFile(`${dir.path}/utf8.jsonl`);
+  assert.deepEqual(stored.subarray(stored.indexOf(0x0a) + 1), damaged);
+  assert.equal(await Deno.readTextFile(`${dir.path}/head.jsonl`), `{"id":"head"}\n`);
+  assert.equal(await Deno.readTextFile(`${dir.path}/other.jsonl`), `${h("c")}\n`);
 });
 
 Deno.test("`JsonlBackend.list()` reads only header lines, newest first", async () => {
@@ -147,11 +153,8 @@ Deno.test("`JsonlBackend.list()` reads only header lines, newest first", async (
   await using backend = await JsonlBackend.open({ dir: dir.path });
   await backend.initialize(header("old", { createdAt: "2025-01-01T00:00:00.000Z" }), []);
   const big = header("big", { cwd: "/".repeat(10_000) });
-  await Deno.writeTextFile(
-    `${dir.path}/big.jsonl`,
-    JSON.stringify(big) + "\ngarbage that is never read",
-  );
-  await Deno.writeTextFile(`${dir.path}/nonl.jsonl`, JSON.stringify(header("nonl")));
+  await Deno.writeTextFile(`${dir.path}/big.jsonl`, headerLine(big) + "garbage that is never read");
+  await Deno.writeTextFile(`${dir.path}/nonl.jsonl`, headerLine(header("nonl")).trimEnd());
   await Deno.writeTextFile(`${dir.path}/notes.txt`, "ignored");
   await Deno.writeTextFile(`${dir.path}/bad id.jsonl`, "ignored");
   await Deno.mkdir(`${dir.path}/sub.jsonl`);

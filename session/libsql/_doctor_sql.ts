@@ -13,6 +13,7 @@ import {
   rowToHeader,
   SELECT_HEADERS,
   SELECT_HEADERS_V13,
+  SELECT_HEADERS_V17,
 } from "./_libsql_sql.ts";
 import { damageOf, type StorageDamage } from "../_decode.ts";
 
@@ -26,16 +27,21 @@ function idOf(value: unknown): { key: string; text: string } {
 }
 
 /**
- * Reads every header row; each damaged one is recorded.
+ * Reads every header row; each damaged one is recorded (from v18 a checksum mismatch too).
  *
+ * @param version the database's schema version (v13 has no `time_zone`, v13–v17 no `crc`)
  * @returns the stored ids (raw-byte keys) mapped to their readable text
  */
 export async function scanHeaders(
   client: Client,
-  legacy: boolean,
+  version: number,
   damage: StorageDamage[],
 ): Promise<Map<string, string>> {
-  const sql = legacy ? SELECT_HEADERS_V13 : SELECT_HEADERS;
+  const sql = version === 13
+    ? SELECT_HEADERS_V13
+    : version < 18
+    ? SELECT_HEADERS_V17
+    : SELECT_HEADERS;
   const ids = new Map<string, string>();
   for (const row of (await client.execute(sql)).rows) {
     const { key, text } = idOf(row.id);

@@ -66,7 +66,7 @@ function headerStatement(
   header: SessionHeader,
   fence: readonly InValue[] | undefined,
 ): InStatement {
-  const marks = "?, ?, ?, ?, ?, ?, ?, ?, ?";
+  const marks = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?";
   return fence === undefined
     ? {
       sql: `INSERT INTO sessions (${HEADER_COLUMNS}) VALUES (${marks})`,

@@ -5,7 +5,7 @@
  * @module
  */
 import type { Client } from "@libsql/client";
-import { classifySchema, CREATE_V17, type SchemaEntry } from "@chime/migrations";
+import { classifySchema, CREATE_V18, type SchemaEntry } from "@chime/migrations";
 import { upgradeWithChecksums } from "./_libsql_upgrade.ts";
 import { lossyText } from "./_libsql_sql.ts";
 import { fileURLToPath } from "node:url";
@@ -55,13 +55,13 @@ export async function readState(client: Client): Promise<State> {
 export async function prepareSchema(client: Client): Promise<string | undefined> {
   const verdict = classifySchema(await readState(client));
   if (verdict.kind === "rejected") return verdict.reason;
-  if (verdict.kind === "empty") await client.batch([...CREATE_V17], "write");
-  // One write transaction per upgrade: its DDL up to v17, then (from a layout without `crc`)
-  // every old row's checksum. A v16 row keeps the checksum it has: recomputing it would launder
-  // a damaged row into a valid one.
-  if (verdict.kind === "legacy" && verdict.version === 16) {
-    await client.batch([...verdict.upgrade], "write");
-  } else if (verdict.kind === "legacy") await upgradeWithChecksums(client, verdict.upgrade);
+  if (verdict.kind === "empty") await client.batch([...CREATE_V18], "write");
+  // One write transaction per upgrade: its DDL up to v18, every old header's checksum, and (from
+  // a layout without `events.crc`) every old row's. A v16–v17 row keeps the checksum it has:
+  // recomputing it would launder a damaged row into a valid one.
+  if (verdict.kind === "legacy") {
+    await upgradeWithChecksums(client, verdict.upgrade, verdict.version < 16);
+  }
   return undefined;
 }
 

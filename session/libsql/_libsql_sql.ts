@@ -12,12 +12,13 @@ export { HEADER_COLUMNS, headerArgs, pageEvents, rowToEvent, rowToHeader } from 
 /**
  * The same columns as read: every TEXT column as its raw bytes. libsql panics (and the process
  * aborts) when it converts a TEXT value holding an invalid UTF-8 byte, so stored text is never
- * read as TEXT; `rowToHeader` decodes it strictly instead.
+ * read as TEXT; `rowToHeader` decodes it strictly instead, then verifies `crc`, the header's
+ * checksum (schema v18).
  */
 const HEADER_READ = "CAST(id AS BLOB) AS id, CAST(cwd AS BLOB) AS cwd, " +
   "CAST(created_at AS BLOB) AS created_at, CAST(origin AS BLOB) AS origin, " +
   "CAST(parent_id AS BLOB) AS parent_id, forked_through_seq, delegation_depth, seed_length, " +
-  "CAST(time_zone AS BLOB) AS time_zone";
+  "CAST(time_zone AS BLOB) AS time_zone, crc";
 
 /**
  * The columns of an event as read (TEXT as bytes, see {@linkcode HEADER_READ}) with its checksum
@@ -82,8 +83,19 @@ export const SELECT_LENGTHS = `SELECT CAST(id AS BLOB) AS id,
 export const SELECT_HEADERS = `SELECT ${HEADER_READ} FROM sessions
   ORDER BY created_at DESC, id`;
 
-/** All headers of a legacy v13 database (no `time_zone` column), for the doctor. */
-export const SELECT_HEADERS_V13: string = SELECT_HEADERS.replace(
+/**
+ * The headers still without a checksum (`crc = -1`, what the v17→v18 step leaves), as the
+ * checksum fill reads them: the header columns as bytes.
+ */
+export const SELECT_UNSUMMED_HEADERS: string = `SELECT ${
+  HEADER_READ.replace(", crc", "")
+} FROM sessions WHERE crc = -1`;
+
+/** All headers of a legacy v14–v17 database (no `crc` column), for the doctor. */
+export const SELECT_HEADERS_V17: string = SELECT_HEADERS.replace(", crc", "");
+
+/** All headers of a legacy v13 database (no `time_zone` column either), for the doctor. */
+export const SELECT_HEADERS_V13: string = SELECT_HEADERS_V17.replace(
   "CAST(time_zone AS BLOB) AS time_zone",
   "NULL AS time_zone",
 );

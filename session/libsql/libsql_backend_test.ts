@@ -7,8 +7,9 @@ import {
   CREATE_V15,
   CREATE_V16,
   CREATE_V17,
+  CREATE_V18,
 } from "@chime/migrations";
-import { eventChecksum } from "../_checksum.ts";
+import { eventChecksum, headerChecksum } from "../_checksum.ts";
 import { LibsqlBackend } from "./libsql_backend.ts";
 import { SessionError } from "../errors.ts";
 import { ev, evs, header, sha256, tempDir } from "../../tests/session/_helpers.ts";
@@ -43,7 +44,7 @@ async function rejects(path: string): Promise<void> {
   assert.equal(await sha256(path), before);
 }
 
-Deno.test("`LibsqlBackend.open()` creates schema v17 with WAL and synchronous FULL", async () => {
+Deno.test("`LibsqlBackend.open()` creates schema v18 with WAL and synchronous FULL", async () => {
   await using dir = await tempDir();
   const url = `file:${dir.path}/a.db`;
   {
@@ -53,7 +54,7 @@ Deno.test("`LibsqlBackend.open()` creates schema v17 with WAL and synchronous FU
   try {
     const pragma = async (name: string) => (await client.execute(`PRAGMA ${name}`)).rows[0]![0];
     assert.equal(await pragma("application_id"), APPLICATION_ID);
-    assert.equal(await pragma("user_version"), 17);
+    assert.equal(await pragma("user_version"), 18);
     assert.equal(await pragma("journal_mode"), "wal");
   } finally {
     client.close();
@@ -62,7 +63,7 @@ Deno.test("`LibsqlBackend.open()` creates schema v17 with WAL and synchronous FU
   assert.deepEqual(await again.list(), []);
 });
 
-Deno.test("`LibsqlBackend.open()` upgrades real v13–v16 databases to v17 in one transaction, checksums included", async () => {
+Deno.test("`LibsqlBackend.open()` upgrades real v13–v17 databases to v18 in one transaction, checksums included", async () => {
   await using dir = await tempDir();
   const paths = {
     v13: `${dir.path}/v13.db`,
@@ -70,12 +71,14 @@ Deno.test("`LibsqlBackend.open()` upgrades real v13–v16 databases to v17 in on
     v15: `${dir.path}/v15.db`,
     v16: `${dir.path}/v16.db`,
     v17: `${dir.path}/v17.db`,
+    v18: `${dir.path}/v18.db`,
   };
   await build(paths.v13, [...CREATE_V13, ...V13_ROWS]);
   await build(paths.v14, [...CREATE_V14, ...V13_ROWS]);
   await build(paths.v15, [...CREATE_V15, ...V13_ROWS]);
   await build(paths.v16, [...CREATE_V16, ...v16Rows()]);
-  await build(paths.v17, [...CREATE_V17]);
+  await build(paths.v17, [...CREATE_V17, ...v16Rows()]);
+  await build(paths.v18, [...CREATE_V18]);
   const counter = async (path: string) => changeCounter(await Deno.readFile(path));
   const before = {
     v13: await counter(paths.v13),
@@ -83,11 +86,13 @@ Deno.test("`LibsqlBackend.open()` upgrades real v13–v16 databases to v17 in on
     v15: await counter(paths.v15),
     v16: await counter(paths.v16),
     v17: await counter(paths.v17),
+    v18: await counter(paths.v18),
   };
   {
-    await using _ = await LibsqlBackend.open({ url: `file:${paths.v17}` });
+    await using _ = await LibsqlBackend.open({ url: `file:${paths.v18}` });
   }
-  for (const path of [paths.v13, paths.v14, paths.v15, paths.v16]) {
+  const legacy = [paths.v13, paths.v14, paths.v15, paths.v16, paths.v17];
+  for (const path of legacy) {
     await using backend = await LibsqlBackend.open({ url: `file:${path}` });
     const old = await backend.load("old");
     assert.deepEqual(
@@ -105,15 +110,22 @@ Deno.test("`LibsqlBackend.open()` upgrades real v13–v16 databases to v17 in on
   }
   // Rollback-journal commits bump the header's change counter once each; the WAL switch after
   // acceptance bumps it once for every file, so each upgrade itself is exactly one transaction.
-  const delta17 = (await counter(paths.v17)) - before.v17;
-  assert.equal((await counter(paths.v13)) - before.v13 - delta17, 1);
-  assert.equal((await counter(paths.v14)) - before.v14 - delta17, 1);
-  assert.equal((await counter(paths.v15)) - before.v15 - delta17, 1);
-  assert.equal((await counter(paths.v16)) - before.v16 - delta17, 1);
-  for (const path of [paths.v13, paths.v14, paths.v15, paths.v16]) {
+  const delta18 = (await counter(paths.v18)) - before.v18;
+  assert.equal((await counter(paths.v13)) - before.v13 - delta18, 1);
+  assert.equal((await counter(paths.v14)) - before.v14 - delta18, 1);
+  assert.equal((await counter(paths.v15)) - before.v15 - delta18, 1);
+  assert.equal((await counter(paths.v16)) - before.v16 - delta18, 1);
+  assert.equal((await counter(paths.v17)) - before.v17 - delta18, 1);
+  for (const path of legacy) {
     const client = createClient({ url: `file:${path}` });
     try {
-      assert.equal((await client.execute("PRAGMA user_version")).rows[0]![0], 17);
+      assert.equal((await client.execute("PRAGMA user_version")).rows[0]![0], 18);
+      await using backend = await LibsqlBackend.open({ url: `file:${path}` });
+      const heads = await client.execute("SELECT id, crc FROM sessions ORDER BY id");
+      for (const r of heads.rows) {
+        const stored = (await backend.cursor(String(r.id)))!.header;
+        assert.equal(r.crc, headerChecksum(stored), `the header of ${r.id} got its checksum`);
+      }
       const crcs = await client.execute(
         "SELECT session_id, seq, type, at, data, crc FROM events ORDER BY session_id, seq",
       );
@@ -170,7 +182,8 @@ Deno.test("`LibsqlBackend.open()` rejects older, newer, foreign and forged datab
   await using dir = await tempDir();
   const cases: Record<string, readonly string[]> = {
     older: [...CREATE_V13.slice(0, -1), "PRAGMA user_version = 12"],
-    newer: [...CREATE_V17.slice(0, -1), "PRAGMA user_version = 18"],
+    newer: [...CREATE_V18.slice(0, -1), "PRAGMA user_version = 19"],
+    v17AsV18: [...CREATE_V17.slice(0, -1), "PRAGMA user_version = 18"],
     v15AsV16: [...CREATE_V15.slice(0, -1), "PRAGMA user_version = 16"],
     v16AsV17: [...CREATE_V16.slice(0, -1), "PRAGMA user_version = 17"],
     v14AsV15: [...CREATE_V14.slice(0, -1), "PRAGMA user_version = 15"],

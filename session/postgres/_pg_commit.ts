@@ -59,9 +59,10 @@ async function readCopies(
  * The whole group commit as ONE statement (one implicit transaction, atomic): the fence CTE locks
  * the fenced sessions' lease rows `FOR SHARE` where the token still matches (a concurrent
  * take-over's `UPDATE` waits for this commit, or, committed first, leaves the row unmatched);
- * the sessions it did not match are `lost`, and the headers, fork copies and events of every
- * other session are inserted. One statement also means the pool never pins a connection for a
- * transaction (README "Many hosts on PostgreSQL", the client).
+ * the sessions it did not match are `lost`, and the headers (each with its checksum, `crc`,
+ * schema v3), fork copies and events of every other session are inserted. One statement also
+ * means the pool never pins a connection for a transaction (README "Many hosts on PostgreSQL",
+ * the client).
  */
 const COMMIT = `WITH held AS (
     SELECT l.session_id FROM unnest($1::text[], $2::bigint[]) AS f(id, token)
@@ -72,17 +73,17 @@ const COMMIT = `WITH held AS (
     WHERE x.id NOT IN (SELECT session_id FROM held)),
   headers AS (
     INSERT INTO chime.sessions (id, cwd, created_at, origin, parent_id, forked_through_seq,
-      delegation_depth, seed_length, time_zone)
+      delegation_depth, seed_length, time_zone, crc)
     SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-      $8::integer[], $9::integer[], $10::integer[], $11::text[])
+      $8::integer[], $9::integer[], $10::integer[], $11::text[], $12::bigint[])
       AS h(id, cwd, created_at, origin, parent_id, forked_through_seq, delegation_depth,
-        seed_length, time_zone)
+        seed_length, time_zone, crc)
     WHERE h.id NOT IN (SELECT id FROM lost)
   ),
   rows AS (
     INSERT INTO chime.events (session_id, seq, type, at, data, crc)
-    SELECT * FROM unnest($12::text[], $13::integer[], $14::text[], $15::text[], $16::text[],
-      $17::bigint[]) AS v(session_id, seq, type, at, data, crc)
+    SELECT * FROM unnest($13::text[], $14::integer[], $15::text[], $16::text[], $17::text[],
+      $18::bigint[]) AS v(session_id, seq, type, at, data, crc)
     WHERE v.session_id NOT IN (SELECT id FROM lost)
   )
   SELECT id FROM lost`;
@@ -132,7 +133,8 @@ export function postgresCommitTarget(sql: Sql): CommitTarget {
         [
           ids,
           tokens,
-          ...Array.from({ length: 9 }, (_, i) => col(i)),
+          // `$3` … `$12`: the ten values of `headerArgs`, the checksum last.
+          ...Array.from({ length: 10 }, (_, i) => col(i)),
           rowIds,
           seqs,
           types,

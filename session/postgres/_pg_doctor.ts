@@ -1,14 +1,15 @@
 /**
  * Private: the storage doctor over PostgreSQL (`--check-storage`): reads the marker and layout
- * (a foreign, newer or missing `chime` schema is reported, not touched), then every header row
- * and every event row keyset-paged on the primary key, in one `REPEATABLE READ READ ONLY`
- * snapshot, recording each damage. Nothing is written; running hosts need not stop (the
- * snapshot is consistent).
+ * (a foreign, newer or missing `chime` schema is reported, not touched; an older one is reported
+ * with a note of the checksums opening will compute), then every header row (its checksum
+ * verified, schema v3) and every event row keyset-paged on the primary key, in one
+ * `REPEATABLE READ READ ONLY` snapshot, recording each damage. Nothing is written; running hosts
+ * need not stop (the snapshot is consistent).
  *
  * @module
  */
 import type postgres from "postgres";
-import { classifyPostgres } from "@chime/migrations";
+import { classifyPostgres, type PostgresVerdict } from "@chime/migrations";
 import type { StorageReport } from "../doctor.ts";
 import { damageOf, type StorageDamage } from "../_decode.ts";
 import { checkRow, rowToHeader } from "../_rows.ts";
@@ -46,10 +47,12 @@ export async function checkPostgres(settings: PoolSettings): Promise<StorageRepo
           : verdict.kind === "rejected"
           ? verdict.reason
           : `schema version ${verdict.version} (opening upgrades it)`;
-        return { target, sessions: 0, events: 0, damage: [{ what }], notes: [] };
+        const notes = verdict.kind === "upgrade" ? upgradeNotes(verdict) : [];
+        return { target, sessions: 0, events: 0, damage: [{ what }], notes };
       }
       const damage: StorageDamage[] = [];
       const ids = new Set<string>();
+      // Every column, `crc` (v3) among them: `rowToHeader` verifies each header's checksum.
       for (const row of await tx`SELECT * FROM chime.sessions ORDER BY id`) {
         ids.add(String(row.id));
         try {
@@ -89,6 +92,28 @@ export async function checkPostgres(settings: PoolSettings): Promise<StorageRepo
   } finally {
     await sql.end({ timeout: 1 });
   }
+}
+
+/**
+ * The notes of an older schema: which rows hold no checksum yet, computed once by the upgrade
+ * that opening runs (v1: events and headers; v2: headers).
+ *
+ * @param verdict the upgrade verdict, with the steps opening would run
+ * @returns one note, or none when the steps compute no checksum
+ */
+function upgradeNotes(verdict: PostgresVerdict & { kind: "upgrade" }): string[] {
+  const events = verdict.steps.some((step) => step.checksums === true);
+  const headers = verdict.steps.some((step) => step.headerChecksums === true);
+  const what = events && headers
+    ? "no checksums yet"
+    : headers
+    ? "headers have no checksums yet"
+    : events
+    ? "events have no checksums yet"
+    : undefined;
+  return what === undefined
+    ? []
+    : [`schema version ${verdict.version}: ${what} (opening computes them once)`];
 }
 
 /**

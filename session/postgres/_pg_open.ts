@@ -7,7 +7,7 @@
  * @module
  */
 import postgres from "postgres";
-import { fillChecksums } from "./_pg_upgrade.ts";
+import { fillChecksums, fillHeaderChecksums } from "./_pg_upgrade.ts";
 import { classifyPostgres, POSTGRES_LAYOUT_QUERY, type PostgresState } from "@chime/migrations";
 import { SessionError } from "../errors.ts";
 import { redactText, schemaRejected, storageUnavailable } from "../_redact.ts";
@@ -118,7 +118,9 @@ export async function readPostgresState(
 /**
  * Classifies the database and, for an empty or older owned schema, runs every step in ONE
  * transaction holding an advisory lock, re-classified inside it (another host may have created
- * it first). A refused database is never written.
+ * it first): each step's statements, then the checksums it asks for (v2: every event's, v3:
+ * every header's, `_pg_upgrade.ts`), then its version in the marker. A refused database is
+ * never written.
  *
  * @param sql the pool
  * @param url the configured URL (for messages)
@@ -138,6 +140,7 @@ export async function preparePostgres(sql: Sql, url: string): Promise<void> {
       for (const step of verdict.steps) {
         for (const statement of step.statements) await tx.unsafe(statement);
         if (step.checksums === true) await fillChecksums(tx);
+        if (step.headerChecksums === true) await fillHeaderChecksums(tx);
         if (step.to > 1) await tx`UPDATE chime.schema_info SET version = ${step.to}`;
       }
     });

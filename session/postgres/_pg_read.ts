@@ -9,16 +9,22 @@ import type { EventPage, StoredCursor, StoredSession, StoredTail } from "../back
 import type { SessionEvent } from "../event.ts";
 import type { SessionHeader } from "../header.ts";
 import { corrupt } from "../_decode.ts";
-import { pageEvents, rowToEvent, rowToHeader, typedRowToEvent } from "../_rows.ts";
+import {
+  HEADER_COLUMNS,
+  pageEvents,
+  rowToEvent,
+  rowToHeader,
+  type StoredRow,
+  typedRowToEvent,
+} from "../_rows.ts";
 import { arrayLiteral } from "./_pg_array.ts";
 import { PREPARED, type Sql } from "./_pg_open.ts";
 
-const HEADER = "id, cwd, created_at, origin, parent_id, forked_through_seq, delegation_depth, " +
-  "seed_length, time_zone";
+// Every header read selects `HEADER_COLUMNS`, `crc` (v3) among them: `rowToHeader` verifies it.
 
 async function head(sql: Sql, id: string) {
   const [row] = await sql.unsafe(
-    `SELECT ${HEADER}, (SELECT max(seq) FROM chime.events WHERE session_id = s.id) AS last_seq
+    `SELECT ${HEADER_COLUMNS}, (SELECT max(seq) FROM chime.events WHERE session_id = s.id) AS last_seq
      FROM chime.sessions s WHERE id = $1`,
     [id],
     PREPARED,
@@ -36,13 +42,17 @@ export async function readCursor(sql: Sql, id: string): Promise<StoredCursor | u
 /**
  * The header (with `last_seq`) and some of its events in ONE statement, so one snapshot:
  * header columns repeat on each event row; a session without events gives one row with a NULL
- * `seq`. (One statement: the pool never pins a connection for a read transaction.)
+ * `seq`. (One statement: the pool never pins a connection for a read transaction.) The header's
+ * `crc` is `header_crc` there, the event's is `crc` ({@linkcode headerOf}).
  */
 function headAndEvents(limit: boolean): string {
   const events = limit
     ? "SELECT seq, type, at, data, crc FROM chime.events WHERE session_id = $1 ORDER BY seq DESC LIMIT $2::bigint"
     : "SELECT seq, type, at, data, crc FROM chime.events WHERE session_id = $1";
-  return `SELECT s.${HEADER.split(", ").join(", s.")},
+  const header = HEADER_COLUMNS.split(", ").map((c) =>
+    c === "crc" ? "s.crc AS header_crc" : `s.${c}`
+  );
+  return `SELECT ${header.join(", ")},
       (SELECT max(seq) FROM chime.events WHERE session_id = s.id) AS last_seq,
       e.seq, e.type, e.at, e.data, e.crc
     FROM chime.sessions s LEFT JOIN LATERAL (${events}) e ON true
@@ -52,13 +62,18 @@ function headAndEvents(limit: boolean): string {
 const LOAD = headAndEvents(false);
 const TAIL = headAndEvents(true);
 
+/** The header of a {@linkcode headAndEvents} row, its checksum under the name it is stored as. */
+function headerOf(row: StoredRow, id: string): SessionHeader {
+  return rowToHeader({ ...row, crc: row.header_crc }, id);
+}
+
 /** A whole session in one snapshot (`PostgresBackend.load`). */
 export async function loadAll(sql: Sql, id: string): Promise<StoredSession | undefined> {
   const rows = await sql.unsafe(LOAD, [id], PREPARED);
   if (rows.length === 0) return undefined;
   const stored = rows[0]!.seq === null ? [] : rows;
   return {
-    header: rowToHeader(rows[0]!, id),
+    header: headerOf(rows[0]!, id),
     events: stored.map((r, i) => rowToEvent(r, id, i)),
   };
 }
@@ -77,7 +92,7 @@ export async function readTail(
   const start = length - Math.min(count, length);
   // Ascending already (ORDER BY e.seq): a hole shifts the first row off its expected seq.
   const events = newest.map((r, i) => rowToEvent(r, id, start + i));
-  return { header: rowToHeader(row, id), length, events };
+  return { header: headerOf(row, id), length, events };
 }
 
 /** Events of some types in a seq range, from `events_by_type` (`PostgresBackend.readByType`). */
@@ -126,7 +141,7 @@ export async function readPage(sql: Sql, id: string, page: EventPage): Promise<S
 /** Every readable header, newest first (`PostgresBackend.list`). */
 export async function readHeaders(sql: Sql): Promise<SessionHeader[]> {
   const rows = await sql.unsafe(
-    `SELECT ${HEADER} FROM chime.sessions ORDER BY created_at DESC, id`,
+    `SELECT ${HEADER_COLUMNS} FROM chime.sessions ORDER BY created_at DESC, id`,
   );
   return rows.flatMap((row) => {
     try {

@@ -12,7 +12,7 @@
  * @module
  */
 import { createClient } from "@libsql/client";
-import { CREATE_V17 } from "@chime/migrations";
+import { CREATE_V18 } from "@chime/migrations";
 import { eventChecksum } from "../../session/_checksum.ts";
 import { setImmediate } from "node:timers";
 
@@ -62,7 +62,7 @@ export async function openRawSide(
 ): Promise<BenchSide> {
   const client = createClient({ url: `file:${path}`, concurrency: 1, timeout: 5_000 });
   try {
-    await client.batch([...CREATE_V17], "write");
+    await client.batch([...CREATE_V18], "write");
     await client.execute("PRAGMA journal_mode = WAL");
     await client.execute("PRAGMA synchronous = FULL");
   } catch (error) {

@@ -24,8 +24,9 @@ import {
 import { freePort, type HostProcess, ROOT, startHost } from "./_host.ts";
 import { GatedModelServer } from "./_gated_model.ts";
 import { waitText } from "./_page.ts";
-import { eventLine } from "../../session/jsonl/_jsonl_format.ts";
+import { eventLine, headerLine } from "../../session/jsonl/_jsonl_format.ts";
 import type { SessionEvent } from "../../session/event.ts";
+import type { SessionHeader } from "../../session/header.ts";
 
 skipNote("tests/e2e/loose_ends_host_test.ts");
 
@@ -261,17 +262,22 @@ e2e("a reminder delivered after its session was closed says how late, and why", 
     // session closed) is added to it.
     const file = join(dir, "sessions", `${id}.jsonl`);
     const now = Date.now();
-    const older = (await Deno.readTextFile(file)).trimEnd().split("\n").map((line) => {
-      const row = JSON.parse(line) as { at?: string; createdAt?: string; crc?: number };
+    const older = (await Deno.readTextFile(file)).trimEnd().split("\n").map((line, index) => {
+      const { crc: _, ...row } = JSON.parse(line) as {
+        at?: string;
+        createdAt?: string;
+        crc?: number;
+      };
       for (const key of ["at", "createdAt"] as const) {
         if (typeof row[key] === "string") {
           row[key] = new Date(Date.parse(row[key]) - 10 * 60_000).toISOString();
         }
       }
-      // An event line carries its checksum (JSONL format 2): a deliberate edit writes a new one.
-      return row.crc === undefined
-        ? JSON.stringify(row)
-        : eventLine(id, row as unknown as SessionEvent).trimEnd();
+      // Every line carries its checksum (JSONL format 3: the header line too): a deliberate edit
+      // writes a new one.
+      return (index === 0
+        ? headerLine(row as unknown as SessionHeader)
+        : eventLine(id, row as unknown as SessionEvent)).trimEnd();
     });
     await Deno.writeTextFile(file, `${older.join("\n")}\n`);
     const last = JSON.parse(older.at(-1)!) as { seq: number };

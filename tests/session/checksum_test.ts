@@ -9,9 +9,10 @@
 import assert from "node:assert/strict";
 import postgres from "postgres";
 import { createClient } from "@libsql/client";
-import { POSTGRES_MIGRATIONS } from "@chime/migrations";
+import { POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION } from "@chime/migrations";
 import { LibsqlBackend } from "../../session/libsql/libsql_backend.ts";
 import { JsonlBackend } from "../../session/jsonl/jsonl_backend.ts";
+import { headerLine } from "../../session/jsonl/_jsonl_format.ts";
 import { PostgresBackend } from "../../session/postgres/postgres_backend.ts";
 import type { PersistenceBackend } from "../../session/backend.ts";
 import { SessionError } from "../../session/errors.ts";
@@ -119,11 +120,11 @@ Deno.test("JSONL: a format-1 folder is upgraded once, every checksum computed, a
     assert.deepEqual((await backend.load("old"))?.events, [ev(0), ev(1, { text: MARK })]);
   }
   assert.deepEqual(JSON.parse(await Deno.readTextFile(`${dir.path}/chime-jsonl.json`)), {
-    format: 2,
+    format: 3,
   });
   const stored = (await Deno.readTextFile(`${dir.path}/old.jsonl`)).trim().split("\n");
   assert.equal(stored.length, 3);
-  assert.equal(stored[0], lines[0], "the header line is kept byte for byte");
+  assert.equal(`${stored[0]}\n`, headerLine(header("old")), "the header line gets its checksum");
   for (const line of stored.slice(1)) {
     const e = JSON.parse(line);
     assert.equal(e.crc, eventChecksum("old", e.seq, e.type, e.at, JSON.stringify(e.data)));
@@ -141,7 +142,7 @@ Deno.test("JSONL: a format-1 folder is upgraded once, every checksum computed, a
 
 Deno.test("JSONL: a folder of an unknown format is refused untouched", async () => {
   await using dir = await tempDir();
-  await Deno.writeTextFile(`${dir.path}/chime-jsonl.json`, '{"format":3}\n');
+  await Deno.writeTextFile(`${dir.path}/chime-jsonl.json`, '{"format":4}\n');
   await assert.rejects(
     JsonlBackend.open({ dir: dir.path }),
     (e) => e instanceof SessionError && e.code === "schema_rejected",
@@ -182,7 +183,7 @@ if (postgresLanes()) {
         assert.deepEqual((await backend.load("old"))?.events, [ev(0), ev(1, { text: MARK })]);
       }
       const [info] = await sql`SELECT version FROM chime.schema_info`;
-      assert.equal(info!.version, 2);
+      assert.equal(info!.version, POSTGRES_SCHEMA_VERSION);
       for (const r of await sql`SELECT * FROM chime.events ORDER BY seq`) {
         assert.equal(Number(r.crc), eventChecksum("old", r.seq, r.type, r.at, r.data));
       }
