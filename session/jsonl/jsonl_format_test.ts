@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { JsonlBackend } from "./jsonl_backend.ts";
 import { eventLine, headerLine } from "./_jsonl_format.ts";
+import { readLog } from "./_jsonl_io.ts";
 import { checkStorage } from "../doctor.ts";
 import { headerChecksum } from "../_checksum.ts";
 import { checkHeader } from "../_decode.ts";
@@ -280,4 +281,38 @@ Deno.test("JSONL: a complete last line whose newline byte was damaged is not a t
       e.details.what === "the line's newline is damaged",
   );
   assert.deepEqual(await Deno.readFile(path), bytes, "nothing set aside");
+});
+
+Deno.test("no single-byte flip of a format-3 header line is served as another header", () => {
+  // A fork's header (lineage, zone, seed length, depth) and a root's: every byte, every mask.
+  const headers: SessionHeader[] = [
+    header("kid", {
+      lineage: { parentId: "root", forkedThroughSeq: 3 },
+      timeZone: "Europe/Berlin",
+      seedLength: 5,
+      delegationDepth: 1,
+      origin: "fork",
+    }),
+    header("root", { timeZone: "Asia/Kolkata" }),
+  ];
+  const encoder = new TextEncoder();
+  let coded = 0;
+  const served: string[] = [];
+  for (const h of headers) {
+    const bytes = encoder.encode(headerLine(h) + eventLine(h.id, ev(0)));
+    const end = bytes.indexOf(0x0a);
+    for (let at = 0; at < end; at++) {
+      for (let mask = 1; mask < 256; mask++) {
+        const copy = bytes.slice();
+        copy[at]! ^= mask;
+        const report = readLog(copy, h.id);
+        if (report.damage.length > 0) coded++;
+        else if (JSON.stringify(report.header) !== JSON.stringify(normalizeHeader(h))) {
+          served.push(`${h.id} byte ${at} mask ${mask}`);
+        }
+      }
+    }
+  }
+  assert.deepEqual(served, [], "no flip served a changed header");
+  assert.ok(coded > 0);
 });
