@@ -302,6 +302,7 @@ export {
   localTime,
   reminderZone,
   UPCOMING_LIMIT,
+  type UpcomingDamage,
   type UpcomingEntry,
   type UpcomingPage,
   UpcomingProjection,

@@ -10,7 +10,7 @@
  * @module
  */
 import type { WebHost } from "@chime/contract";
-import type { SessionHeader } from "@chime/session";
+import { SessionError, type SessionHeader } from "@chime/session";
 import type { SessionEvent } from "@chime/session";
 import { foldSession, foldStart } from "./fold.ts";
 import type { ScheduleId, ScheduleRecord } from "./protocol.ts";
@@ -73,6 +73,28 @@ export interface UpcomingPage {
   readonly nextCursor: string | null;
   /** Always `session-local`. */
   readonly deliveryMode: typeof DELIVERY_MODE;
+  /**
+   * The cold sessions whose stored log could not be read (`storage_corrupt`: a damaged header
+   * or row, README.md "How it behaves on failure"), by id, with the damaged seq when one is
+   * named: their reminders are not listed; every other session's are.
+   */
+  readonly damaged: readonly UpcomingDamage[];
+}
+
+/** One session {@linkcode UpcomingPage} leaves out because its stored log is damaged. */
+export interface UpcomingDamage {
+  /** The session. */
+  readonly sessionId: string;
+  /** The damaged event's seq; absent for a damaged header. */
+  readonly seq?: number;
+}
+
+/** The damage entry of a `storage_corrupt` that names one session, else `undefined`. */
+function damageOf(error: unknown): UpcomingDamage | undefined {
+  if (!(error instanceof SessionError) || error.code !== "storage_corrupt") return undefined;
+  const { sessionId, seq } = error.details as { sessionId?: unknown; seq?: unknown };
+  if (typeof sessionId !== "string") return undefined;
+  return typeof seq === "number" ? { sessionId, seq } : { sessionId };
 }
 
 /** The query of {@linkcode UpcomingProjection.page}. */
@@ -115,6 +137,8 @@ export const REVALIDATE_MS = 2_000;
  */
 export class UpcomingProjection implements Disposable {
   readonly #parts = new Map<string, Part>();
+  /** Cold sessions whose log read as damaged, left out until a read of them succeeds. */
+  readonly #damaged = new Map<string, UpcomingDamage>();
   readonly #cacheDir: string | undefined;
   #snapshot: Snapshot | undefined;
   #materializing: Promise<void> | undefined;
@@ -216,10 +240,15 @@ export class UpcomingProjection implements Disposable {
     const more = picked.length > limit;
     const rows = picked.slice(0, limit);
     const reminders = await Promise.all(rows.map((c) => present(host, c, now)));
+    const damaged = [...this.#damaged.values()].filter((d) =>
+      host.store.live(d.sessionId) === undefined
+    )
+      .sort((a, b) => (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0));
     return {
       reminders,
       nextCursor: more ? encodeCursor(rows[rows.length - 1]!) : null,
       deliveryMode: DELIVERY_MODE,
+      damaged,
     };
   }
 
@@ -251,6 +280,7 @@ export class UpcomingProjection implements Disposable {
     const own = events.filter((e) => e.seq >= from && e.seq < length);
     const active = header.delegationDepth > 0 ? [] : [...foldSession(header, own).active.values()];
     this.#parts.set(header.id, { header, length, active });
+    this.#damaged.delete(header.id);
     this.#snapshot?.skip.add(header.id);
     this.#sorted = undefined;
     this.#dirty = true;
@@ -270,7 +300,13 @@ export class UpcomingProjection implements Disposable {
       const skip = new Set(store.liveSessions().map((session) => session.id));
       for (const id of skip) this.#watch.add(id);
       for (const [id, length] of meta.lengths) if (stored.get(id) !== length) skip.add(id);
-      const stale = [...stored.keys()].filter((id) => meta.lengths.get(id) !== stored.get(id));
+      // Read again: the sessions whose length moved or that are new, and the cached ones the
+      // lengths no longer name (removed, or a damaged log a backend leaves out: then named in
+      // the page's `damaged`).
+      const stale = [
+        ...[...stored.keys()].filter((id) => meta.lengths.get(id) !== stored.get(id)),
+        ...[...meta.lengths.keys()].filter((id) => !stored.has(id)),
+      ];
       if (stale.length <= STALE_SCAN) {
         this.#snapshot = { lengths: meta.lengths, rows: meta.rows, skip };
         for (const id of stale) if (store.live(id) === undefined) await this.#read(store, id);
@@ -357,18 +393,44 @@ export class UpcomingProjection implements Disposable {
    * lengths, the headers, then the changes of all sessions).
    */
   async #readAll(store: WebHost["store"]): Promise<void> {
-    for await (const { header, length, events } of store.scanTypes([SCHEDULE_CHANGE])) {
+    const contain = (error: SessionError) => this.#quarantine(error);
+    for await (
+      const { header, length, events } of store.scanTypes([SCHEDULE_CHANGE], 4096, contain)
+    ) {
       if (store.live(header.id) !== undefined) continue;
       this.#set(header, length, events);
     }
   }
 
-  /** Reads one cold session's part (its stored changes, one indexed query after the cursor). */
+  /**
+   * Reads one cold session's part (its stored changes, one indexed query after the cursor). A
+   * damaged log leaves that session out (and named in the page's `damaged`), not the list.
+   */
   async #read(store: WebHost["store"], id: string): Promise<void> {
-    const cursor = await store.backend.cursor(id);
-    const stored = await readStoredChanges(store, id);
+    let cursor, stored;
+    try {
+      cursor = await store.backend.cursor(id);
+      stored = await readStoredChanges(store, id);
+    } catch (error) {
+      this.#quarantine(error);
+      return;
+    }
     if (stored === undefined || cursor === undefined) return;
     this.#set(stored.header, cursor.length, stored.events);
+  }
+
+  /**
+   * Leaves a session whose stored log is damaged out of the list (its part and cached rows)
+   * and records it for the page's `damaged`.
+   *
+   * @throws the error itself when it is not one session's `storage_corrupt`
+   */
+  #quarantine(error: unknown): void {
+    const damage = damageOf(error);
+    if (damage === undefined) throw error;
+    this.#damaged.set(damage.sessionId, damage);
+    if (this.#parts.delete(damage.sessionId)) this.#sorted = undefined;
+    this.#snapshot?.skip.add(damage.sessionId);
   }
 
   /** Shared storage: re-reads the parts whose stored length moved (other hosts' writes). */

@@ -71,6 +71,7 @@ export {
   type ForkOptions,
   type LiveCause,
   type LiveObserver,
+  type OnDamage,
   type ReadByTypeOptions,
   SessionStore,
   type SessionStoreOptions,

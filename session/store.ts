@@ -19,9 +19,9 @@ import {
   withIdLock,
 } from "./_store_read.ts";
 import { Checkpoints } from "./_store_flush.ts";
-import { readTypeAcross, scanTypes, type StoredTypes } from "./_store_scan.ts";
+import { type OnDamage, readTypeAcross, scanTypes, type StoredTypes } from "./_store_scan.ts";
 
-export type { StoredTypes };
+export type { OnDamage, StoredTypes };
 import { forkChild, type ForkContext } from "./_store_fork.ts";
 import type {
   CreateSessionOptions,
@@ -391,15 +391,19 @@ export class SessionStore implements AsyncDisposable {
    *
    * @param types event types
    * @param pageSize rows per backend page @default 4096
+   * @param onDamage called with each `storage_corrupt` that names one session, which is then
+   *   left out while the others are read @default none: the error is raised
    * @yields `{ sessionId, events }` with the events ascending by seq; a session without such
    *   events is not yielded
-   * @throws {SessionError} what the backend throws for unreadable storage
+   * @throws {SessionError} what the backend throws for unreadable storage (without `onDamage`,
+   *   or damage that names no session)
    */
   readTypeAcross(
     types: readonly string[],
     pageSize = 4096,
+    onDamage?: OnDamage,
   ): AsyncGenerator<{ sessionId: string; events: SessionEvent[] }> {
-    return readTypeAcross(this.#backend, types, pageSize);
+    return readTypeAcross(this.#backend, types, pageSize, onDamage);
   }
 
   /**
@@ -414,11 +418,19 @@ export class SessionStore implements AsyncDisposable {
    *
    * @param types event types
    * @param pageSize rows per backend page @default 4096
+   * @param onDamage called with each `storage_corrupt` that names one session, which is then
+   *   not yielded while the others are (README.md "How it behaves on failure") @default none:
+   *   the error is raised
    * @yields `{ header, length, events }` for every stored session (`events` maybe empty)
-   * @throws {SessionError} what the backend throws for unreadable storage
+   * @throws {SessionError} what the backend throws for unreadable storage (without `onDamage`,
+   *   or damage that names no session)
    */
-  scanTypes(types: readonly string[], pageSize = 4096): AsyncGenerator<StoredTypes> {
-    return scanTypes(this.#backend, types, pageSize);
+  scanTypes(
+    types: readonly string[],
+    pageSize = 4096,
+    onDamage?: OnDamage,
+  ): AsyncGenerator<StoredTypes> {
+    return scanTypes(this.#backend, types, pageSize, onDamage);
   }
 
   /**

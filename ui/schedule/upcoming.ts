@@ -15,7 +15,7 @@ import { SCHEDULE_SERVICES, type ScheduleServices } from "./_services.ts";
 import type { ReminderOutcome } from "./_services.ts";
 import type { Readable } from "../window_types.ts";
 import type { ActiveReminderWire } from "../wire.ts";
-import type { UpcomingEntry, UpcomingState } from "@chime/schedule/upcoming";
+import type { UpcomingDamage, UpcomingEntry, UpcomingState } from "@chime/schedule/upcoming";
 
 /** Where a listed reminder stands (the server's `UpcomingState`). */
 export type UpcomingStateWire = UpcomingState;
@@ -32,6 +32,8 @@ export interface UpcomingPageWire {
   readonly reminders: readonly UpcomingEntryWire[];
   /** The next page's cursor, `null` on the last. */
   readonly nextCursor: string | null;
+  /** Sessions left out because their stored log is damaged (the server's `UpcomingDamage`). */
+  readonly damaged?: readonly UpcomingDamage[];
 }
 
 /** The feed link as the host last answered: `undefined` before it answered. */
@@ -51,6 +53,8 @@ export interface UpcomingModel extends PageViewModel {
   readonly more: Readable<boolean>;
   /** `loading` until the first page answered, then `ready` (or `failed`). */
   readonly status: Readable<"loading" | "ready" | "failed">;
+  /** The sessions the host could not read (damaged storage), as the last page named them. */
+  readonly damaged: Readable<readonly UpcomingDamage[]>;
   /** The all-sessions feed's path with its key; `null`: none issued. */
   readonly feed: Readable<FeedLink>;
   /** Whether this page revoked the feed's key (until a new one is issued). */
@@ -78,6 +82,7 @@ export const UpcomingViewModel: new (host: PageViewHost) => UpcomingModel = crea
   const rows = signal<readonly UpcomingEntryWire[]>([]);
   const cursor = signal<string | null>(null);
   const status = signal<"loading" | "ready" | "failed">("loading");
+  const damaged = signal<readonly UpcomingDamage[]>([]);
   const feed = signal<FeedLink>(undefined);
   const revoked = signal(false);
   let asked = 0;
@@ -94,6 +99,7 @@ export const UpcomingViewModel: new (host: PageViewHost) => UpcomingModel = crea
       if (mine !== asked) return;
       rows.value = page.reminders;
       cursor.value = page.nextCursor;
+      damaged.value = page.damaged ?? [];
       status.value = "ready";
     } catch (err) {
       if (mine !== asked) return;
@@ -126,6 +132,7 @@ export const UpcomingViewModel: new (host: PageViewHost) => UpcomingModel = crea
   return {
     rows,
     status,
+    damaged,
     feed,
     revoked,
     outcomes: computed(() => actions.outcomes.value),
@@ -153,6 +160,7 @@ export const UpcomingViewModel: new (host: PageViewHost) => UpcomingModel = crea
           ...page.reminders.filter((r) => !seen.has(`${r.sessionId}/${r.reminder.id}`)),
         ];
         cursor.value = page.nextCursor;
+        damaged.value = page.damaged ?? [];
       } catch (err) {
         host.fail(err);
       }

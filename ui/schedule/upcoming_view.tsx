@@ -24,6 +24,7 @@ export type UpcomingTextKey =
   | "title"
   | "lead"
   | "empty"
+  | "damaged"
   | "loading"
   | "more"
   | "open"
@@ -45,6 +46,8 @@ export const UPCOMING_TEXT: Readonly<Record<Lang, Readonly<Record<UpcomingTextKe
     title: "Upcoming",
     lead: "Every reminder of every session, soonest first.",
     empty: "No active reminders in any session",
+    damaged:
+      "These sessions could not be read (their stored log is damaged), so their reminders are not listed: {ids}. The storage doctor, deno task doctor, names the damage.",
     loading: "Loading reminders…",
     more: "More reminders",
     open: "Open",
@@ -65,6 +68,8 @@ export const UPCOMING_TEXT: Readonly<Record<Lang, Readonly<Record<UpcomingTextKe
     title: "即将到来",
     lead: "所有会话的全部提醒，按时间先后排列。",
     empty: "所有会话中都没有活动提醒",
+    damaged:
+      "以下会话无法读取（其存储的日志已损坏），其提醒未列出：{ids}。存储检查工具 deno task doctor 可指出损坏之处。",
     loading: "正在加载提醒…",
     more: "更多提醒",
     open: "打开",
@@ -273,6 +278,16 @@ export function UpcomingView(props: PageViewProps): Rendered {
       <h2 id="upcoming-heading" class="sr-only">{t.list}</h2>
       <p class="muted small">{t.lead}</p>
       {status === "loading" && <p class="muted" role="status">{t.loading}</p>}
+      {model.damaged.value.length > 0 && (
+        <p class="small warning" role="status" data-testid="upcoming-damaged">
+          {t.damaged.replace(
+            "{ids}",
+            model.damaged.value.map((d) =>
+              d.sessionId
+            ).join(ctx.lang === "zh" ? "、" : ", "),
+          )}
+        </p>
+      )}
       {status === "ready" && rows.length === 0 && (
         <p class="muted" data-testid="upcoming-empty">{t.empty}</p>
       )}
