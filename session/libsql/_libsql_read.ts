@@ -18,8 +18,8 @@ import { corrupt, decodeText } from "../_decode.ts";
 import { typedRowToEvent } from "../_rows.ts";
 import {
   EVENT_READ,
+  HEADER_COLUMNS,
   indexedLast,
-  lossyText,
   pageEvents,
   rowToEvent,
   rowToHeader,
@@ -27,7 +27,6 @@ import {
   SELECT_EVENTS,
   SELECT_HEADERS,
   SELECT_LENGTHS,
-  SELECT_LENGTHS_PLAIN,
   SELECT_TAIL,
   selectByType,
   selectPage,
@@ -278,31 +277,86 @@ export async function readHeaders(client: Client): Promise<SessionHeader[]> {
 }
 
 /**
- * Every stored session's length in one read ({@linkcode SELECT_LENGTHS_PLAIN}, then {@linkcode SELECT_LENGTHS}
- * for ids that are not plain).
+ * Every stored session's length in one read ({@linkcode SELECT_LENGTHS}). A session whose header
+ * does not decode or verify (README.md "How it behaves on failure"), or whose last seq is not a
+ * seq (a damaged page), is left out, as `list()` leaves it out: its own reads are
+ * `storage_corrupt`.
  *
  * @param client the database
  * @returns id → stored length
  */
 export async function readLengths(client: Client): Promise<Map<string, number>> {
-  const [plain, other] = await client.batch([SELECT_LENGTHS_PLAIN, SELECT_LENGTHS], "read");
+  const value = (await client.execute(SELECT_LENGTHS)).rows[0]?.lengths;
   const out = new Map<string, number>();
-  const text = plain!.rows[0]?.lengths;
-  // A last seq that is not a seq (a damaged page) leaves the session out: its own reads are
-  // storage_corrupt (README.md "How it behaves on failure").
-  const put = (id: string, last: number) => {
-    if (Number.isSafeInteger(last) && last >= -1) out.set(id, last + 1);
-  };
-  if (typeof text === "string" && text.length > 0) {
-    for (const line of text.split("\n")) {
-      const space = line.lastIndexOf(" ");
-      put(line.slice(0, space), Number(line.slice(space + 1)));
-    }
+  if (!(value instanceof ArrayBuffer)) return out;
+  const bytes = new Uint8Array(value);
+  let whole: string | undefined;
+  try {
+    whole = STRICT.decode(bytes);
+  } catch {
+    // Some header holds a byte that is not UTF-8: decode line by line, leaving that one out.
   }
-  for (const row of other!.rows) {
-    put(lossyText(row.id), row.last_seq === null ? -1 : Number(row.last_seq));
+  const lines = whole?.split("\n") ?? splitLines(bytes);
+  for (const line of lines) {
+    const entry = lengthOf(line);
+    if (entry !== undefined) out.set(entry[0], entry[1]);
   }
   return out;
+}
+
+const STRICT = new TextDecoder("utf-8", { fatal: true });
+const COLUMNS = HEADER_COLUMNS.split(", ");
+
+/** The lines of the bytes that decode as UTF-8. */
+function splitLines(bytes: Uint8Array): string[] {
+  const out: string[] = [];
+  for (let at = 0; at <= bytes.length;) {
+    let nl = bytes.indexOf(0x0a, at);
+    if (nl === -1) nl = bytes.length;
+    try {
+      out.push(STRICT.decode(bytes.subarray(at, nl)));
+    } catch {
+      // left out: that header's own reads are storage_corrupt
+    }
+    at = nl + 1;
+  }
+  return out;
+}
+
+/**
+ * Header texts (the line without its last seq) that verified, by id. Verification is a pure
+ * function of the text and a stored header never changes, so a later `lengths()` (the Upcoming
+ * poll of shared storage) verifies only headers it has not seen. Bounded: cleared when full.
+ */
+const VERIFIED = new Map<string, string>();
+const VERIFIED_MAX = 100_000;
+
+/** One session's `[id, length]`, or `undefined` when its header or last seq is damaged. */
+function lengthOf(line: string): [string, number] | undefined {
+  // `[…header columns…,last]`: the last seq is a number, so its comma is the line's last.
+  const comma = line.lastIndexOf(",");
+  const last = Number(line.slice(comma + 1, -1));
+  if (!line.endsWith("]") || !Number.isSafeInteger(last) || last < -1) return undefined;
+  const head = line.slice(0, comma);
+  const known = VERIFIED.get(head);
+  if (known !== undefined) return [known, last + 1];
+  let values: unknown;
+  try {
+    values = JSON.parse(`${head}]`);
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(values) || values.length !== COLUMNS.length) return undefined;
+  const row = Object.fromEntries(COLUMNS.map((c, i) => [c, values[i]]));
+  let id: string;
+  try {
+    id = rowToHeader(row).id;
+  } catch {
+    return undefined;
+  }
+  if (VERIFIED.size >= VERIFIED_MAX) VERIFIED.clear();
+  VERIFIED.set(head, id);
+  return [id, last + 1];
 }
 
 /** Whether `session_leases` holds exactly `token` for a session (an unreadable lease: no). */

@@ -66,18 +66,19 @@ export const SELECT_CURSOR = `SELECT ${HEADER_READ},
   FROM sessions WHERE id = ?`;
 
 /**
- * Every stored session's last seq (a primary-key seek each), for `lengths()`: the ids that are
- * plain (`[A-Za-z0-9_-]`, every id the host makes) as one `id seq` line each in one text value,
- * so the client decodes one value instead of a row per session.
+ * Every stored session's header and last seq (a primary-key seek each), for `lengths()`: one
+ * `json_array` line per session (the header columns in {@linkcode HEADER_COLUMNS} order, then
+ * the last seq or -1) in one value, so the client decodes one value instead of a row per session,
+ * and `lengths()` names only sessions whose header verifies (as `list()` does). JSON quoting
+ * escapes every control character, so a newline only ever separates sessions; the value is read
+ * as bytes (see {@linkcode HEADER_READ}), every text column cast to TEXT so a damaged value of
+ * another class cannot fail the whole read.
  */
-export const SELECT_LENGTHS_PLAIN = `SELECT group_concat(id || ' ' ||
-  coalesce((SELECT max(seq) FROM events WHERE session_id = sessions.id), -1), char(10)) AS lengths
-  FROM sessions WHERE id NOT GLOB '*[^A-Za-z0-9_-]*'`;
-
-/** The other ids' last seqs (none in a store this host made), one row each. */
-export const SELECT_LENGTHS = `SELECT CAST(id AS BLOB) AS id,
-  (SELECT max(seq) FROM events WHERE session_id = sessions.id) AS last_seq FROM sessions
-  WHERE id GLOB '*[^A-Za-z0-9_-]*'`;
+export const SELECT_LENGTHS = `SELECT CAST(group_concat(json_array(CAST(id AS TEXT),
+  CAST(cwd AS TEXT), CAST(created_at AS TEXT), CAST(origin AS TEXT), CAST(parent_id AS TEXT),
+  forked_through_seq, delegation_depth, seed_length, CAST(time_zone AS TEXT), crc,
+  coalesce((SELECT max(seq) FROM events WHERE session_id = sessions.id), -1)), char(10)) AS BLOB)
+  AS lengths FROM sessions`;
 
 /** All headers, newest first. */
 export const SELECT_HEADERS = `SELECT ${HEADER_READ} FROM sessions
