@@ -10,7 +10,7 @@
  * @module
  */
 import type { WebHost } from "@chime/contract";
-import { SessionError, type SessionHeader } from "@chime/session";
+import type { SessionError, SessionHeader } from "@chime/session";
 import type { SessionEvent } from "@chime/session";
 import { foldSession, foldStart } from "./fold.ts";
 import type { ScheduleId, ScheduleRecord } from "./protocol.ts";
@@ -91,8 +91,11 @@ export interface UpcomingDamage {
 
 /** The damage entry of a `storage_corrupt` that names one session, else `undefined`. */
 function damageOf(error: unknown): UpcomingDamage | undefined {
-  if (!(error instanceof SessionError) || error.code !== "storage_corrupt") return undefined;
-  const { sessionId, seq } = error.details as { sessionId?: unknown; seq?: unknown };
+  // By its code, not `instanceof`: this module is one the page's halves load, which import no
+  // value from the session barrel (tests/arrows_test.ts).
+  const coded = error as Partial<SessionError> | null;
+  if (coded?.code !== "storage_corrupt" || typeof coded.details !== "object") return undefined;
+  const { sessionId, seq } = coded.details as { sessionId?: unknown; seq?: unknown };
   if (typeof sessionId !== "string") return undefined;
   return typeof seq === "number" ? { sessionId, seq } : { sessionId };
 }
