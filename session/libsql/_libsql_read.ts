@@ -331,13 +331,27 @@ function splitLines(bytes: Uint8Array): string[] {
 const VERIFIED = new Map<string, string>();
 const VERIFIED_MAX = 100_000;
 
-/** One session's `[id, length]`, or `undefined` when its header or last seq is damaged. */
+/** A last seq as `json_array` wrote it: -1 for `null` (no events), `undefined` if no seq. */
+function seqText(text: string): number | undefined {
+  if (text === "null") return -1;
+  const seq = Number(text);
+  return Number.isSafeInteger(seq) && seq >= 0 ? seq : undefined;
+}
+
+/**
+ * One session's `[id, length]`, or `undefined` when its header is damaged, a last seq is not a
+ * seq, or the table's last seq and the type index's for that row's type differ (a damaged
+ * page: its own reads are `storage_corrupt`, `checkedLength`).
+ */
 function lengthOf(line: string): [string, number] | undefined {
-  // `[…header columns…,last]`: the last seq is a number, so its comma is the line's last.
-  const comma = line.lastIndexOf(",");
-  const last = Number(line.slice(comma + 1, -1));
-  if (!line.endsWith("]") || !Number.isSafeInteger(last) || last < -1) return undefined;
-  const head = line.slice(0, comma);
+  // `[…header columns…,table last,index last]`: both are numbers or null, so the line's last
+  // two commas end the header.
+  const second = line.lastIndexOf(",");
+  const first = line.lastIndexOf(",", second - 1);
+  if (!line.endsWith("]") || first < 0) return undefined;
+  const last = seqText(line.slice(first + 1, second));
+  if (last === undefined || last !== seqText(line.slice(second + 1, -1))) return undefined;
+  const head = line.slice(0, first);
   const known = VERIFIED.get(head);
   if (known !== undefined) return [known, last + 1];
   let values: unknown;
