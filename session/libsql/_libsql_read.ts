@@ -340,8 +340,8 @@ function seqText(text: string): number | undefined {
 
 /**
  * One session's `[id, length]`, or `undefined` when its header is damaged, a last seq is not a
- * seq, or the table's last seq and the type index's for that row's type differ (a damaged
- * page: its own reads are `storage_corrupt`, `checkedLength`).
+ * seq, or the table's and the type index's last seqs differ (a damaged page: its own reads are
+ * `storage_corrupt`, `checkedLength`).
  */
 function lengthOf(line: string): [string, number] | undefined {
   // `[…header columns…,table last,index last]`: both are numbers or null, so the line's last

@@ -68,12 +68,11 @@ export const SELECT_CURSOR = `SELECT ${HEADER_READ},
 /**
  * Every stored session's header and last seq, for `lengths()`: one `json_array` line per
  * session (the header columns in {@linkcode HEADER_COLUMNS} order, then the table's last seq, a
- * primary-key seek, and the type index's last seq of that last row's type, one more seek; NULL
+ * primary-key seek, and the type index's, {@linkcode indexedLast}, a loose index scan; NULL
  * without events) in one value, so the client decodes one value instead of a row per session,
- * and `lengths()` names only sessions whose header verifies and whose two last seqs agree: a
- * damaged seq or type of the last row, or a lost page of newer rows of its type, leaves the
- * session out. (`cursor()` compares every type's, {@linkcode indexedLast}: at 10,000 sessions of
- * 7 types that costs 93 ms a read instead of 23 ms, too much for the Upcoming poll.) JSON quoting
+ * and `lengths()` names only sessions whose header verifies and whose two last seqs agree, as
+ * `list()` and `cursor()` check them. (Comparing only the last row's type, one seek, missed a
+ * damaged page in the damage lane, seed 31.) JSON quoting
  * escapes every control character, so a newline only ever separates sessions; the value is read
  * as bytes (see {@linkcode HEADER_READ}), every text column cast to TEXT so a damaged value of
  * another class cannot fail the whole read.
@@ -81,9 +80,7 @@ export const SELECT_CURSOR = `SELECT ${HEADER_READ},
 export const SELECT_LENGTHS = `SELECT CAST(group_concat(json_array(CAST(id AS TEXT),
   CAST(cwd AS TEXT), CAST(created_at AS TEXT), CAST(origin AS TEXT), CAST(parent_id AS TEXT),
   forked_through_seq, delegation_depth, seed_length, CAST(time_zone AS TEXT), crc,
-  (SELECT max(seq) FROM events WHERE session_id = sessions.id), (SELECT (SELECT max(i.seq)
-    FROM events i INDEXED BY events_by_type WHERE i.session_id = e.session_id AND i.type = e.type)
-    FROM events e WHERE e.session_id = sessions.id ORDER BY e.seq DESC LIMIT 1)),
+  (SELECT max(seq) FROM events WHERE session_id = sessions.id), (${indexedLast("sessions.id")})),
   char(10)) AS BLOB) AS lengths FROM sessions`;
 
 /** All headers, newest first. */

@@ -35,9 +35,11 @@ export const FLIPS = [
   // v18 lane, seed 28: a cell of the sessions page whose id now reads `2026-` (its header no
   // longer verifies): `lengths()` named that made-up session until it named only verified ones.
   { object: "sessions", leaf: 0, at: 3901, mask: 244, was: 7997 },
-  // Seed 30: the last row of a session now reads seq 116: `lengths()` gave 117 until it compared
-  // the table's last seq with the type index's for that row's type.
+  // Seeds 30 and 31: the last row of a session now reads seq 116, and a page whose newest row a
+  // seek no longer finds: `lengths()` gave 117 and 20 until it compared the table's last seq
+  // with the type index's (every type's: the last row's type alone missed seed 31's).
   { object: "events", leaf: 2, at: 3821, mask: 6, was: 36589 },
+  { object: "events", leaf: 3, at: 1097, mask: 205, was: 37961 },
 ];
 
 Deno.test("flips once served silently are coded storage_corrupt now", async () => {
