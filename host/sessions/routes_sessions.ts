@@ -109,7 +109,14 @@ export function sessionRoutes(runtime: HostRuntime, options: StreamOptions = {})
       const before = c.req.query("before");
       // A deleted session is left out (its log is kept until `deno task purge`).
       const all = await runtime.store.list();
-      const gone = await Promise.all(all.map((h) => runtime.isDeleted(h.id)));
+      // A log whose deletion mark cannot be read (a damaged line of a JSONL log) is listed: it
+      // is not known to be deleted, and opening it answers its own storage_corrupt.
+      const gone = await Promise.all(all.map((h) =>
+        runtime.isDeleted(h.id).catch((error) => {
+          if (error instanceof SessionError && error.code === "storage_corrupt") return false;
+          throw error;
+        })
+      ));
       let headers = all.filter((_, i) => !gone[i]);
       if (before !== undefined) {
         const at = headers.findIndex((h) => h.id === before);

@@ -11,7 +11,8 @@ import { scheduleViews } from "@chime/schedule";
 import { LibsqlBackend, type PersistenceBackend } from "@chime/session";
 import { readSse } from "../host/_helpers.ts";
 import { buildDamaged } from "./_damage.ts";
-import { tempDir } from "./_helpers.ts";
+import { evs, header, tempDir } from "./_helpers.ts";
+import { JsonlBackend } from "@chime/session/jsonl";
 
 async function host(backend: PersistenceBackend) {
   const reported: unknown[] = [];
@@ -121,4 +122,33 @@ Deno.test("`POST /api/sessions` answers 201 with the header stored and plain cha
     (m) => m.some((x) => x.event === "flushed" && (x.data.throughSeq as number) > seq),
   );
   assert.ok(messages.some((m) => m.event === "flushed"));
+});
+
+Deno.test("JSONL: one damaged event line leaves `GET /api/sessions` answering for every session", async () => {
+  await using dir = await tempDir();
+  const logs = `${dir.path}/logs`;
+  {
+    await using backend = await JsonlBackend.open({ dir: logs });
+    for (const id of ["a", "b", "c"]) await backend.initialize(header(id), evs(0, 4));
+  }
+  // Seq 2 of `b` (not a deletion mark, not a message): its checksum no longer matches.
+  const path = `${logs}/b.jsonl`;
+  const lines = (await Deno.readTextFile(path)).split("\n");
+  lines[3] = lines[3]!.replace('"n":2', '"n":7');
+  await Deno.writeTextFile(path, lines.join("\n"));
+  const { runtime, app, reported } = await host(await JsonlBackend.open({ dir: logs }));
+  await using _ = runtime;
+  const response = await app.request("/api/sessions");
+  assert.equal(response.status, 200);
+  const list = await response.json();
+  assert.deepEqual(list.sessions.map((s: { header: { id: string } }) => s.header.id).sort(), [
+    "a",
+    "b",
+    "c",
+  ]);
+  const b = await app.request("/api/sessions/b/history");
+  assert.equal(b.status, 500);
+  assert.equal((await b.json()).error.seq, 2);
+  assert.equal((await app.request("/api/sessions/a/history")).status, 200);
+  assert.deepEqual(reported, []);
 });
