@@ -6,6 +6,7 @@
  * @module
  */
 import type { EventPage } from "./backend.ts";
+import { SessionError } from "./errors.ts";
 import type { SessionEvent } from "./event.ts";
 import type { SessionHeader } from "./header.ts";
 import {
@@ -140,6 +141,29 @@ export function rowToHeader(row: StoredRow, sessionId?: string): SessionHeader {
   }, id);
   // Selected with its checksum (libSQL v18, PostgreSQL v3): verified over what is served.
   return "crc" in row ? verifyHeaderChecksum(row.crc, header) : header;
+}
+
+/**
+ * The headers of some rows that decode and verify, in row order; each damaged one is left out
+ * (`list()`: reading that session answers `storage_corrupt`, the doctor names it), so one
+ * damaged row never hides the others.
+ *
+ * @param rows rows selected with the header columns (`crc` included)
+ * @param onDamage called with each damaged row's `storage_corrupt` @default none
+ */
+export function headersOf(
+  rows: Iterable<StoredRow>,
+  onDamage?: (error: SessionError) => void,
+): SessionHeader[] {
+  const out: SessionHeader[] = [];
+  for (const row of rows) {
+    try {
+      out.push(rowToHeader(row));
+    } catch (error) {
+      if (error instanceof SessionError) onDamage?.(error);
+    }
+  }
+  return out;
 }
 
 /**

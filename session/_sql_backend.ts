@@ -12,6 +12,7 @@ import type {
   StoredSession,
   StoredTail,
 } from "./backend.ts";
+import type { SessionError } from "./errors.ts";
 import type { SessionEvent } from "./event.ts";
 import { normalizeHeader, type SessionHeader } from "./header.ts";
 import { checkForkPoint } from "./_fork.ts";
@@ -39,8 +40,8 @@ export interface SqlReads {
   ): Promise<SessionEvent[]>;
   /** One dense page, ascending. */
   readEvents(id: string, page: EventPage): Promise<SessionEvent[]>;
-  /** Readable headers, newest `createdAt` first. */
-  list(): Promise<SessionHeader[]>;
+  /** Readable headers, newest `createdAt` first; each damaged one reported to `onDamage`. */
+  list(onDamage?: (error: SessionError) => void): Promise<SessionHeader[]>;
 }
 
 /**
@@ -240,10 +241,11 @@ export abstract class SqlBackend implements PersistenceBackend {
    * that session answers `storage_corrupt`; `deno task doctor` names it), so one damaged row
    * never hides the others.
    *
+   * @param onDamage called with each damaged header's `storage_corrupt` @default none
    * @returns the readable headers
    */
-  list(): Promise<SessionHeader[]> {
-    return this.#reads.list();
+  list(onDamage?: (error: SessionError) => void): Promise<SessionHeader[]> {
+    return this.#reads.list(onDamage);
   }
 
   /** Closes the subclass's client or pool, once, after the last queued write. */

@@ -157,7 +157,7 @@ export async function* scanTypes(
     onDamage(error);
   };
   if (backend.readTypeAcross === undefined) {
-    const ids = (await backend.list()).map((h) => h.id).sort();
+    const ids = (await backend.list(contain)).map((h) => h.id).sort();
     const load = (id: string) =>
       backend.load(id).catch((error) => {
         if (contain === undefined || damagedSession(error) === undefined) throw error;
@@ -172,7 +172,9 @@ export async function* scanTypes(
     return;
   }
   const lengths = backend.lengths === undefined ? undefined : await backend.lengths();
-  const headers = (await backend.list()).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const headers = (await backend.list(contain)).sort((a, b) =>
+    a.id < b.id ? -1 : a.id > b.id ? 1 : 0
+  );
   let next = 0;
   const part = async (header: SessionHeader, events: readonly SessionEvent[]) => {
     if (damaged.has(header.id)) return undefined;

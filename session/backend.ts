@@ -9,6 +9,7 @@
  */
 import type { Clock } from "./clock.ts";
 import type { CheckOptions, StorageReport } from "./doctor.ts";
+import type { SessionError } from "./errors.ts";
 import type { SessionEvent } from "./event.ts";
 import type { SessionHeader } from "./header.ts";
 
@@ -127,8 +128,14 @@ export interface PersistenceBackend extends AsyncDisposable {
     from: number,
     to: number,
   ): Promise<SessionEvent[]>;
-  /** Lists stored headers, newest first. */
-  list(): Promise<SessionHeader[]>;
+  /**
+   * Lists stored headers, newest first. A damaged header is left out (reading that session
+   * answers `storage_corrupt`), so one damaged header never hides the others.
+   *
+   * @param onDamage called with each damaged header's `storage_corrupt` (a reader that must say
+   *   what it left out: the Upcoming list) @default none
+   */
+  list(onDamage?: (error: SessionError) => void): Promise<SessionHeader[]>;
   /**
    * Optional: the stored length of every stored session in one read (libSQL: one query seeking
    * `max(seq)` per session on the primary key). A reader that keeps a projection of many logs

@@ -219,13 +219,20 @@ export async function readFirstLine(path: string): Promise<Uint8Array> {
  *
  * @param path the file
  * @param id the session id the file is named after
+ * @param onDamage called with the damaged line's `storage_corrupt` @default none
  * @returns the header, or `undefined` when the line is damaged (reading the session answers
  *   `storage_corrupt`, the doctor names it)
  */
-export async function readHeader(path: string, id: string): Promise<SessionHeader | undefined> {
+export async function readHeader(
+  path: string,
+  id: string,
+  onDamage?: (error: SessionError) => void,
+): Promise<SessionHeader | undefined> {
   const line = await readFirstLine(path);
   const bytes = new Uint8Array(line.length + 1);
   bytes.set(line);
   bytes[line.length] = NEWLINE;
-  return readLog(bytes, id).header;
+  const report = readLog(bytes, id);
+  if (report.header === undefined && report.damage[0] !== undefined) onDamage?.(report.damage[0]);
+  return report.header;
 }

@@ -320,9 +320,10 @@ export class JsonlBackend implements PersistenceBackend {
    * header line (a checksum mismatch included) is left out (reading that session answers
    * `storage_corrupt`; `deno task doctor` names it), so one damaged file never hides the others.
    *
+   * @param onDamage called with each damaged header line's `storage_corrupt` @default none
    * @returns the readable headers
    */
-  async list(): Promise<SessionHeader[]> {
+  async list(onDamage?: (error: SessionError) => void): Promise<SessionHeader[]> {
     const files: [string, string][] = [];
     for await (const entry of Deno.readDir(this.#dir)) {
       const id = entry.name.endsWith(".jsonl") ? entry.name.slice(0, -6) : "";
@@ -332,7 +333,8 @@ export class JsonlBackend implements PersistenceBackend {
     const headers: SessionHeader[] = [];
     for (let i = 0; i < files.length; i += LIST_READ_AHEAD) {
       const batch = files.slice(i, i + LIST_READ_AHEAD);
-      for (const header of await Promise.all(batch.map(([path, id]) => readHeader(path, id)))) {
+      const read = batch.map(([path, id]) => readHeader(path, id, onDamage));
+      for (const header of await Promise.all(read)) {
         if (header !== undefined) headers.push(header);
       }
     }

@@ -15,7 +15,8 @@ import type {
 import type { SessionEvent } from "../event.ts";
 import type { SessionHeader } from "../header.ts";
 import { corrupt, decodeText } from "../_decode.ts";
-import { typedRowToEvent } from "../_rows.ts";
+import { headersOf, typedRowToEvent } from "../_rows.ts";
+import type { SessionError } from "../errors.ts";
 import {
   EVENT_READ,
   HEADER_COLUMNS,
@@ -265,15 +266,11 @@ export async function readPage(
 }
 
 /** Lists the readable headers (`LibsqlBackend.list`). */
-export async function readHeaders(client: Client): Promise<SessionHeader[]> {
-  const rows = (await client.execute(SELECT_HEADERS)).rows;
-  return rows.flatMap((row) => {
-    try {
-      return [rowToHeader(row)];
-    } catch {
-      return [];
-    }
-  });
+export async function readHeaders(
+  client: Client,
+  onDamage?: (error: SessionError) => void,
+): Promise<SessionHeader[]> {
+  return headersOf((await client.execute(SELECT_HEADERS)).rows, onDamage);
 }
 
 /**

@@ -99,7 +99,7 @@ export class LibsqlBackend extends SqlBackend {
         readByType: (id, types, from, to) =>
           guarded(id, () => readTypes(client, id, types, from, to)),
         readEvents: (id, page) => guarded(id, () => readPage(client, id, page)),
-        list: () => guarded(undefined, () => readHeaders(client)),
+        list: (onDamage) => guarded(undefined, () => readHeaders(client, onDamage)),
       },
       libsqlCommitTarget(client),
       fence,

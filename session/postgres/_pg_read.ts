@@ -9,8 +9,10 @@ import type { EventPage, StoredCursor, StoredSession, StoredTail } from "../back
 import type { SessionEvent } from "../event.ts";
 import type { SessionHeader } from "../header.ts";
 import { corrupt } from "../_decode.ts";
+import type { SessionError } from "../errors.ts";
 import {
   HEADER_COLUMNS,
+  headersOf,
   pageEvents,
   rowToEvent,
   rowToHeader,
@@ -139,15 +141,12 @@ export async function readPage(sql: Sql, id: string, page: EventPage): Promise<S
 }
 
 /** Every readable header, newest first (`PostgresBackend.list`). */
-export async function readHeaders(sql: Sql): Promise<SessionHeader[]> {
+export async function readHeaders(
+  sql: Sql,
+  onDamage?: (error: SessionError) => void,
+): Promise<SessionHeader[]> {
   const rows = await sql.unsafe(
     `SELECT ${HEADER_COLUMNS} FROM chime.sessions ORDER BY created_at DESC, id`,
   );
-  return rows.flatMap((row) => {
-    try {
-      return [rowToHeader(row)];
-    } catch {
-      return [];
-    }
-  });
+  return headersOf(rows, onDamage);
 }

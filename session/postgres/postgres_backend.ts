@@ -69,7 +69,7 @@ export class PostgresBackend extends SqlBackend {
         tail: (id, count) => readTail(sql, id, count),
         readByType: (id, types, from, to) => readTypes(sql, id, types, from, to),
         readEvents: (id, page) => readPage(sql, id, page),
-        list: () => readHeaders(sql),
+        list: (onDamage) => readHeaders(sql, onDamage),
       },
       postgresCommitTarget(writer),
       fence,

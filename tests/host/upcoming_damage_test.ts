@@ -168,6 +168,7 @@ for (const kind of ["libsql", "jsonl"] as const) {
       await Deno.remove(join(dir, "schedule"), { recursive: true });
       await damageHeader(kind, dir, bad);
       const after = await upcoming(kind, dir);
+      assert.deepEqual(after.damaged, [{ sessionId: bad }], "the damaged header is named");
       assert.deepEqual(after.rows, whole.rows.filter((r) => !r.startsWith(`${bad}/`)));
       assert.ok(whole.rows.some((r) => r.startsWith(`${bad}/`)));
     } finally {
