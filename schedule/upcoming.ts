@@ -396,7 +396,7 @@ export class UpcomingProjection implements Disposable {
    * lengths, the headers, then the changes of all sessions).
    */
   async #readAll(store: WebHost["store"]): Promise<void> {
-    const contain = (error: SessionError) => this.#quarantine(error);
+    const contain = (error: Error) => this.#quarantine(error);
     for await (
       const { header, length, events } of store.scanTypes([SCHEDULE_CHANGE], 4096, contain)
     ) {

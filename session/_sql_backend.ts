@@ -12,7 +12,6 @@ import type {
   StoredSession,
   StoredTail,
 } from "./backend.ts";
-import type { SessionError } from "./errors.ts";
 import type { SessionEvent } from "./event.ts";
 import { normalizeHeader, type SessionHeader } from "./header.ts";
 import { checkForkPoint } from "./_fork.ts";
@@ -41,7 +40,7 @@ export interface SqlReads {
   /** One dense page, ascending. */
   readEvents(id: string, page: EventPage): Promise<SessionEvent[]>;
   /** Readable headers, newest `createdAt` first; each damaged one reported to `onDamage`. */
-  list(onDamage?: (error: SessionError) => void): Promise<SessionHeader[]>;
+  list(onDamage?: (error: Error) => void): Promise<SessionHeader[]>;
 }
 
 /**
@@ -244,7 +243,7 @@ export abstract class SqlBackend implements PersistenceBackend {
    * @param onDamage called with each damaged header's `storage_corrupt` @default none
    * @returns the readable headers
    */
-  list(onDamage?: (error: SessionError) => void): Promise<SessionHeader[]> {
+  list(onDamage?: (error: Error) => void): Promise<SessionHeader[]> {
     return this.#reads.list(onDamage);
   }
 

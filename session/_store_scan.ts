@@ -16,7 +16,7 @@ import type { SessionHeader } from "./header.ts";
  * is then left out while the scan goes on to the others (README.md "How it behaves on failure":
  * damage is refused for that session only). Without it the first such error is raised.
  */
-export type OnDamage = (error: SessionError) => void;
+export type OnDamage = (error: Error) => void;
 
 /** The session a `storage_corrupt` error names, if it is one. */
 function damagedSession(error: unknown): string | undefined {
@@ -152,7 +152,7 @@ export async function* scanTypes(
 ): AsyncGenerator<StoredTypes> {
   const wanted = new Set(types);
   const damaged = new Set<string>();
-  const contain = onDamage === undefined ? undefined : (error: SessionError) => {
+  const contain = onDamage === undefined ? undefined : (error: Error) => {
     damaged.add(damagedSession(error)!);
     onDamage(error);
   };

@@ -9,7 +9,6 @@
  */
 import type { Clock } from "./clock.ts";
 import type { CheckOptions, StorageReport } from "./doctor.ts";
-import type { SessionError } from "./errors.ts";
 import type { SessionEvent } from "./event.ts";
 import type { SessionHeader } from "./header.ts";
 
@@ -132,10 +131,10 @@ export interface PersistenceBackend extends AsyncDisposable {
    * Lists stored headers, newest first. A damaged header is left out (reading that session
    * answers `storage_corrupt`), so one damaged header never hides the others.
    *
-   * @param onDamage called with each damaged header's `storage_corrupt` (a reader that must say
-   *   what it left out: the Upcoming list) @default none
+   * @param onDamage called with each damaged header's `storage_corrupt` `SessionError` (a reader
+   *   that must say what it left out: the Upcoming list) @default none
    */
-  list(onDamage?: (error: SessionError) => void): Promise<SessionHeader[]>;
+  list(onDamage?: (error: Error) => void): Promise<SessionHeader[]>;
   /**
    * Optional: the stored length of every stored session in one read (libSQL: one query seeking
    * `max(seq)` per session on the primary key). A reader that keeps a projection of many logs

@@ -71,7 +71,6 @@ export {
   type ForkOptions,
   type LiveCause,
   type LiveObserver,
-  type OnDamage,
   type ReadByTypeOptions,
   SessionStore,
   type SessionStoreOptions,

@@ -19,9 +19,9 @@ import {
   withIdLock,
 } from "./_store_read.ts";
 import { Checkpoints } from "./_store_flush.ts";
-import { type OnDamage, readTypeAcross, scanTypes, type StoredTypes } from "./_store_scan.ts";
+import { readTypeAcross, scanTypes, type StoredTypes } from "./_store_scan.ts";
 
-export type { OnDamage, StoredTypes };
+export type { StoredTypes };
 import { forkChild, type ForkContext } from "./_store_fork.ts";
 import type {
   CreateSessionOptions,
@@ -401,7 +401,7 @@ export class SessionStore implements AsyncDisposable {
   readTypeAcross(
     types: readonly string[],
     pageSize = 4096,
-    onDamage?: OnDamage,
+    onDamage?: (error: Error) => void,
   ): AsyncGenerator<{ sessionId: string; events: SessionEvent[] }> {
     return readTypeAcross(this.#backend, types, pageSize, onDamage);
   }
@@ -428,7 +428,7 @@ export class SessionStore implements AsyncDisposable {
   scanTypes(
     types: readonly string[],
     pageSize = 4096,
-    onDamage?: OnDamage,
+    onDamage?: (error: Error) => void,
   ): AsyncGenerator<StoredTypes> {
     return scanTypes(this.#backend, types, pageSize, onDamage);
   }

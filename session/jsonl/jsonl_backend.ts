@@ -323,7 +323,7 @@ export class JsonlBackend implements PersistenceBackend {
    * @param onDamage called with each damaged header line's `storage_corrupt` @default none
    * @returns the readable headers
    */
-  async list(onDamage?: (error: SessionError) => void): Promise<SessionHeader[]> {
+  async list(onDamage?: (error: Error) => void): Promise<SessionHeader[]> {
     const files: [string, string][] = [];
     for await (const entry of Deno.readDir(this.#dir)) {
       const id = entry.name.endsWith(".jsonl") ? entry.name.slice(0, -6) : "";

@@ -2,7 +2,8 @@
  * The Upcoming view over a damaged store (README.md "How it behaves on failure";
  * docs/upcoming.md), real Chromium against the real host: after one session's reminder row is
  * damaged on disk, the view still lists the other session's reminders and names the damaged
- * session in a status line (English and Chinese), with no serious accessibility violation.
+ * session in a status line (English and Chinese, 1280 and 390 px, light and dark), with no
+ * serious accessibility violation.
  *
  * @module
  */
@@ -11,7 +12,7 @@ import { join } from "node:path";
 import { createClient } from "@libsql/client";
 import { history, until } from "./_api.ts";
 import { HAS_CHROMIUM, launchBrowser, shot, skipNote } from "./_browser.ts";
-import { axeSerious, waitText } from "./_page.ts";
+import { axeSerious, overflow, waitText } from "./_page.ts";
 import { freePort, type HostProcess, startHost } from "./_host.ts";
 
 skipNote("tests/e2e/upcoming_damage_test.ts");
@@ -91,17 +92,27 @@ Deno.test({
         ] as const
       ) {
         const { page } = await browser.open("Europe/Paris", locale);
-        await page.goto(`${host.url}/#/v/upcoming`);
-        await page.locator("[data-testid=upcoming-view][data-status=ready]").waitFor();
-        const line = page.getByTestId("upcoming-damaged");
-        await waitText(line, words);
-        ok((await line.innerText()).includes(bad), "the damaged session is named");
-        const rows = await page.getByTestId("upcoming-row").evaluateAll((rs) =>
-          rs.map((r) => r.getAttribute("data-session-id"))
-        );
-        deepEqual(rows, [good]);
-        equal((await axeSerious(page)).length, 0);
-        await shot(page, `upcoming-damaged-${locale.slice(0, 2)}-1280`);
+        const lang = locale.slice(0, 2);
+        for (const width of [1280, 390]) {
+          // Each width loaded afresh, so no drawer is still moving when the shot is taken.
+          await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+          await page.goto(`${host.url}/#/v/upcoming`);
+          await page.locator("[data-testid=upcoming-view][data-status=ready]").waitFor();
+          const line = page.getByTestId("upcoming-damaged");
+          await waitText(line, words);
+          ok((await line.innerText()).includes(bad), "the damaged session is named");
+          const rows = await page.getByTestId("upcoming-row").evaluateAll((rs) =>
+            rs.map((r) => r.getAttribute("data-session-id"))
+          );
+          deepEqual(rows, [good]);
+          const { doc, wide } = await overflow(page);
+          ok(!doc && wide.length === 0, wide.join("\n"));
+          for (const colorScheme of ["light", "dark"] as const) {
+            await page.emulateMedia({ colorScheme });
+            equal((await axeSerious(page)).length, 0, `${lang} ${width} ${colorScheme}`);
+            await shot(page, `upcoming-damaged-${lang}-${width}-${colorScheme}`);
+          }
+        }
         await page.close();
       }
     } finally {

@@ -58,7 +58,11 @@ for (const kind of ["libsql", "jsonl"] as const) {
     const reported: unknown[] = [];
     const seen: Record<string, number[]> = {};
     for await (
-      const { sessionId, events } of store.readTypeAcross(types, 3, (e) => reported.push(e.details))
+      const { sessionId, events } of store.readTypeAcross(
+        types,
+        3,
+        (e) => reported.push((e as SessionError).details),
+      )
     ) {
       seen[sessionId] = events.map((e) => e.seq);
     }
@@ -67,7 +71,9 @@ for (const kind of ["libsql", "jsonl"] as const) {
     assert.deepEqual(reported, [{ sessionId: "s2", seq: 4, what: "checksum mismatch" }]);
     const scanned: string[] = [];
     const scanReported: unknown[] = [];
-    for await (const part of store.scanTypes(types, 3, (e) => scanReported.push(e.details))) {
+    for await (
+      const part of store.scanTypes(types, 3, (e) => scanReported.push((e as SessionError).details))
+    ) {
       scanned.push(`${part.header.id}:${part.length}:${part.events.length}`);
     }
     assert.deepEqual(scanned, ["s0:9:5", "s1:9:5", "s3:9:5", "s4:9:5"]);

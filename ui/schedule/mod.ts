@@ -43,6 +43,7 @@ export { PANEL_TEXT, RemindersPanel } from "./panel_view.tsx";
 export {
   type FeedLink,
   UPCOMING_PAGE,
+  type UpcomingDamageWire,
   type UpcomingEntryWire,
   type UpcomingModel,
   type UpcomingPageWire,

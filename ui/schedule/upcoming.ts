@@ -15,7 +15,7 @@ import { SCHEDULE_SERVICES, type ScheduleServices } from "./_services.ts";
 import type { ReminderOutcome } from "./_services.ts";
 import type { Readable } from "../window_types.ts";
 import type { ActiveReminderWire } from "../wire.ts";
-import type { UpcomingDamage, UpcomingEntry, UpcomingState } from "@chime/schedule/upcoming";
+import type { UpcomingEntry, UpcomingState } from "@chime/schedule/upcoming";
 
 /** Where a listed reminder stands (the server's `UpcomingState`). */
 export type UpcomingStateWire = UpcomingState;
@@ -33,7 +33,15 @@ export interface UpcomingPageWire {
   /** The next page's cursor, `null` on the last. */
   readonly nextCursor: string | null;
   /** Sessions left out because their stored log is damaged (the server's `UpcomingDamage`). */
-  readonly damaged?: readonly UpcomingDamage[];
+  readonly damaged?: readonly UpcomingDamageWire[];
+}
+
+/** A session the host left out of the list because its stored log is damaged (`UpcomingDamage`). */
+export interface UpcomingDamageWire {
+  /** The session. */
+  readonly sessionId: string;
+  /** The damaged event's seq; absent for a damaged header. */
+  readonly seq?: number;
 }
 
 /** The feed link as the host last answered: `undefined` before it answered. */
@@ -54,7 +62,7 @@ export interface UpcomingModel extends PageViewModel {
   /** `loading` until the first page answered, then `ready` (or `failed`). */
   readonly status: Readable<"loading" | "ready" | "failed">;
   /** The sessions the host could not read (damaged storage), as the last page named them. */
-  readonly damaged: Readable<readonly UpcomingDamage[]>;
+  readonly damaged: Readable<readonly UpcomingDamageWire[]>;
   /** The all-sessions feed's path with its key; `null`: none issued. */
   readonly feed: Readable<FeedLink>;
   /** Whether this page revoked the feed's key (until a new one is issued). */
@@ -82,7 +90,7 @@ export const UpcomingViewModel: new (host: PageViewHost) => UpcomingModel = crea
   const rows = signal<readonly UpcomingEntryWire[]>([]);
   const cursor = signal<string | null>(null);
   const status = signal<"loading" | "ready" | "failed">("loading");
-  const damaged = signal<readonly UpcomingDamage[]>([]);
+  const damaged = signal<readonly UpcomingDamageWire[]>([]);
   const feed = signal<FeedLink>(undefined);
   const revoked = signal(false);
   let asked = 0;
