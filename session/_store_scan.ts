@@ -8,6 +8,7 @@
  */
 import type { PersistenceBackend, TypeAcrossPage } from "./backend.ts";
 import { SessionError } from "./errors.ts";
+import { damageOf } from "./_decode.ts";
 import type { SessionEvent } from "./event.ts";
 import type { SessionHeader } from "./header.ts";
 
@@ -18,10 +19,10 @@ import type { SessionHeader } from "./header.ts";
  */
 export type OnDamage = (error: Error) => void;
 
-/** The session a `storage_corrupt` error names, if it is one. */
+/** The session a `storage_corrupt` error names, if it is one (`damageOf`, the doctor's entry). */
 function damagedSession(error: unknown): string | undefined {
   if (!(error instanceof SessionError) || error.code !== "storage_corrupt") return undefined;
-  const id = (error.details as { sessionId?: unknown }).sessionId;
+  const id: unknown = damageOf(error).sessionId;
   return typeof id === "string" ? id : undefined;
 }
 
@@ -68,7 +69,7 @@ export async function* readTypeAcross(
   onDamage?: OnDamage,
 ): AsyncGenerator<{ sessionId: string; events: SessionEvent[] }> {
   if (backend.readTypeAcross === undefined) {
-    const ids = (await backend.list()).map((h) => h.id).sort();
+    const ids = (await backend.list(onDamage)).map((h) => h.id).sort();
     const read = (id: string) =>
       backend.readByType(id, types, 0, Number.MAX_SAFE_INTEGER).then(
         (events) => ({ sessionId: id, events }),
