@@ -10,6 +10,9 @@
  * `deno.json`: the built module then needs no `deno.json` or import map beside it, and Deno
  * resolves those packages from its npm cache (`DENO_DIR`), downloading them once if missing.
  *
+ * The idle front's worker (`host/http/_front_worker.ts`) is bundled beside it as
+ * `dist/chime-front.js`, and the host's reference to it points there.
+ *
  * A lock file is written beside the module (`dist/chime.lock`: the exact npm versions and their
  * integrity hashes), and the build caches those packages. On another machine, one
  * `deno cache --lock=dist/chime.lock dist/chime.js` fetches them (verified against the lock);
@@ -20,7 +23,7 @@
  *
  * @module
  */
-import { dirname, resolve } from "node:path";
+import { basename, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
@@ -37,6 +40,35 @@ const NATIVE_PACKAGES: readonly string[] = ["@libsql/client"];
  */
 export function lockPathOf(output: string): string {
   return output.replace(/(\.[cm]?js)?$/, ".lock");
+}
+
+/**
+ * The front's worker module written beside a built module: `chime.js` → `chime-front.js`.
+ *
+ * @param output the module path
+ * @returns the worker module's path
+ */
+export function workerPathOf(output: string): string {
+  return output.replace(/(\.[cm]?js)?$/, "-front.js");
+}
+
+/** How the source names the front's worker (`host/http/_front_thread.ts`). */
+const WORKER_SOURCE = /new URL\(\s*"\.\/_front_worker\.ts"\s*,\s*import\.meta\.url\s*\)/g;
+
+/**
+ * Points a bundle's reference to the front's worker at the worker's built module.
+ *
+ * @param code the bundle
+ * @param relative the worker module, relative to the bundle (`./chime-front.js`)
+ * @returns the rewritten bundle
+ * @throws {Error} when the bundle names the worker other than exactly once
+ */
+export function pointAtWorker(code: string, relative: string): string {
+  const found = code.match(WORKER_SOURCE)?.length ?? 0;
+  if (found !== 1) {
+    throw new Error(`Cannot build the host: the front's worker is named ${found} times, not once`);
+  }
+  return code.replace(WORKER_SOURCE, `new URL(${JSON.stringify(relative)}, import.meta.url)`);
 }
 
 /** Options of {@linkcode buildHost}. */
@@ -107,8 +139,21 @@ export async function buildHost(options: BuildHostOptions = {}): Promise<string>
     stderr: "inherit",
   }).output();
   if (!out.success) throw new Error("Cannot build the host: deno bundle failed");
+  // The idle front's worker (`host/http/_front_thread.ts`) is a module of its own: bundled
+  // beside the host, and the host's reference to it pointed there.
+  const worker = workerPathOf(output);
+  const bundled = await new Deno.Command(Deno.execPath(), {
+    args: ["bundle", "--platform", "deno", "--output", worker, "host/http/_front_worker.ts"],
+    cwd: ROOT,
+    stdout: "inherit",
+    stderr: "inherit",
+  }).output();
+  if (!bundled.success) throw new Error("Cannot build the host: deno bundle of the front failed");
   const config = JSON.parse(await Deno.readTextFile(resolve(ROOT, "deno.json")));
-  const code = pinExternals(await Deno.readTextFile(output), config.imports ?? {});
+  const code = pointAtWorker(
+    pinExternals(await Deno.readTextFile(output), config.imports ?? {}),
+    `./${basename(worker)}`,
+  );
   await Deno.writeTextFile(output, code);
   // Pin the external packages beside the module and cache them: no config (the module needs
   // none), a fresh lock (a stale one would fail the integrity check).

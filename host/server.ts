@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { TcpFront } from "./http/_front.ts";
+import { FrontThread } from "./http/_front_thread.ts";
 import { type AppOptions, createApp, type HostApp } from "./http/app.ts";
 import { defaultAssets } from "./http/assets.ts";
 import type { HostConfig } from "./config/config.ts";
@@ -124,25 +124,33 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   // The app is built once the public port is known (it names the sign-in cookie).
   const app = Promise.withResolvers<HostApp>();
   const handler = async (request: Request) => (await app.promise).fetch(request);
-  let front: TcpFront | undefined;
-  let server: Deno.HttpServer<Deno.NetAddr> | undefined;
+  let front: FrontThread | undefined;
+  let server: Deno.HttpServer<Deno.NetAddr> | Deno.HttpServer<Deno.UnixAddr> | undefined;
   let addr: Deno.NetAddr;
+  /** The private folder of the HTTP server's socket behind the front (removed at shutdown). */
+  let socketDir: string | undefined;
   try {
     const port = options.port ?? config.port;
-    const listening = Promise.withResolvers<Deno.NetAddr>();
-    // With an idle timeout the HTTP server listens on a private loopback port behind the front.
-    server = Deno.serve({
-      hostname: idleMs > 0 ? "127.0.0.1" : hostname,
-      port: idleMs > 0 ? 0 : port,
-      onListen: (a) => listening.resolve(a),
-    }, handler);
-    const inner = await listening.promise;
-    front = idleMs > 0
-      ? TcpFront.listen({ hostname, port, idleTimeoutMs: idleMs, upstream: inner })
-      : undefined;
-    addr = front?.addr ?? inner;
+    if (idleMs > 0) {
+      // With an idle timeout the HTTP server listens on a Unix socket in a private folder,
+      // behind the front on its own thread (`http/_front_thread.ts`): a relayed chunk costs
+      // the main thread one socket write, with no trip through the TCP stack, and no other
+      // process can reach the server around the front.
+      socketDir = await Deno.makeTempDir({ prefix: "chime-http-" });
+      const path = join(socketDir, "http.sock");
+      const listening = Promise.withResolvers<void>();
+      server = Deno.serve({ path, onListen: () => listening.resolve() }, handler);
+      await listening.promise;
+      front = await FrontThread.listen({ hostname, port, idleTimeoutMs: idleMs, upstream: path });
+      addr = front.addr;
+    } else {
+      const listening = Promise.withResolvers<Deno.NetAddr>();
+      server = Deno.serve({ hostname, port, onListen: (a) => listening.resolve(a) }, handler);
+      addr = await listening.promise;
+    }
   } catch (error) {
     await server?.shutdown();
+    if (socketDir !== undefined) await Deno.remove(socketDir, { recursive: true }).catch(() => {});
     await runtime[Symbol.asyncDispose]();
     lifecycle[Symbol.dispose]();
     storageLoss[Symbol.dispose]();
@@ -180,6 +188,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       storageLoss[Symbol.dispose]();
       await front?.close();
       await closed;
+      if (socketDir !== undefined) {
+        await Deno.remove(socketDir, { recursive: true }).catch(() => {});
+      }
     })();
     return stopping;
   };

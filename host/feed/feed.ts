@@ -216,9 +216,11 @@ export class Feeds {
     if (feed === undefined) return;
     const cursor = session.length - 1;
     const send = (items: FeedItem[]) => {
-      const frames = items.map((item) => sseFrame(item, cursor));
-      frames.push(sseFrame({ kind: "flushed", throughSeq: range.to }, cursor));
-      for (const client of [...feed.clients]) for (const frame of frames) client.push(frame);
+      // One text for the views and their `flushed`: one push (and one encoding) per client.
+      let text = "";
+      for (const item of items) text += sseFrame(item, cursor);
+      text += sseFrame({ kind: "flushed", throughSeq: range.to }, cursor);
+      for (const client of [...feed.clients]) client.push(text);
     };
     const sync = feed.pending === undefined
       ? this.#sidecarsSync(session, range.from, range.to)

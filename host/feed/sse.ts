@@ -9,6 +9,7 @@ import type { Session } from "@chime/session";
 import { HostError } from "../errors.ts";
 import type { FeedClient, Feeds } from "./feed.ts";
 import { HEARTBEAT_FRAME } from "./frame.ts";
+import { setImmediate } from "node:timers";
 
 /** Options of {@linkcode streamSession}. */
 export interface StreamOptions {
@@ -73,16 +74,49 @@ function bytesOf(text: string): Uint8Array {
   return lastBytes;
 }
 
+/** Streams with frames to hand over at the end of this event-loop turn. */
+const due = new Set<() => void>();
+
+/**
+ * Runs `hand` once this event-loop turn's callbacks are done (one `setImmediate` for every
+ * stream of the turn, not one each): the frames a turn writes to a stream leave as one chunk.
+ * Nothing is lost by waiting: the sockets are written only once the turn is over anyway.
+ */
+function atTurnEnd(hand: () => void): void {
+  if (due.size === 0) {
+    setImmediate(() => {
+      const list = [...due];
+      due.clear();
+      for (const f of list) f();
+    });
+  }
+  due.add(hand);
+}
+
+/** The chunks as one (`total` bytes in all). */
+function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return out;
+}
+
 /**
  * Pumps one {@linkcode FeedClient} into a `text/event-stream` response until the client closes,
  * the request aborts or `ended()` says so, with `retry:` first and a heartbeat comment in each
  * `heartbeatMs` with nothing else written.
  *
  * The queue and the connect-time backlog are taken and written as the stream drains; once
- * both are empty, live frames go straight from the fan-out into the response's byte queue
+ * both are empty, live frames go straight from the fan-out into the response
  * ({@linkcode FeedClient.setSink}): each frame is encoded once for all clients and written
- * with no per-client promise, timer or wake-up. That queue holds at most the client's
- * `maxBytes` (`FeedLimits`); a client over it is dropped and resumes with `Last-Event-ID`.
+ * with no per-client promise, timer or wake-up. A frame written while the response's reader
+ * waits is handed to it at once; frames written while it is busy (the socket write of the
+ * last chunk) are held and leave together at its next read, so a burst costs one chunk per
+ * client, not one per frame. What is held is at most the client's `maxBytes` (`FeedLimits`);
+ * a client over it is dropped and resumes with `Last-Event-ID`.
  *
  * @param c the request context
  * @param attach attaches the client (called once, before the response is returned)
@@ -102,29 +136,58 @@ export function pumpClient(
   const maxBytes = feed.maxBytes;
   let cancelled = false;
   let wrote = false;
-  /** Resolved when the consumer pulls (the byte queue went below its bound). */
+  /** Bytes written while no read was waiting, sent as one chunk at the next pull. */
+  let held: Uint8Array[] = [];
+  let heldBytes = 0;
+  /** The consumer is waiting for a chunk (`pull` found nothing held). */
+  let reading = false;
+  /** Resolved when the consumer pulls (everything held was handed over). */
   let drained: PromiseWithResolvers<void> | undefined;
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const send = (chunk: Uint8Array): void => {
+    try {
+      controller.enqueue(chunk);
+    } catch {
+      cancelled = true; // the response is gone
+    }
+  };
+  /** Hands what is held to a waiting reader as one chunk. */
+  const hand = (): void => {
+    if (!reading || held.length === 0 || cancelled) return;
+    reading = false;
+    const chunk = held.length === 1 ? held[0]! : concat(held, heldBytes);
+    held = [];
+    heldBytes = 0;
+    send(chunk);
+  };
+  const write = (text: string): boolean => {
+    if (cancelled) return false;
+    const bytes = bytesOf(text);
+    held.push(bytes);
+    heldBytes += bytes.byteLength;
+    if (reading && held.length === 1) atTurnEnd(hand);
+    wrote = true;
+    return heldBytes <= maxBytes;
+  };
+  /** Waits for the next pull. */
+  const pulled = (): Promise<void> => {
+    drained = Promise.withResolvers();
+    return drained.promise;
+  };
+  // A high-water mark of 0: the stream asks (`pull`) only when its reader waits, so frames
+  // written meanwhile (one turn's events, a view and its `flushed`) leave as one chunk: one
+  // socket write per client instead of one per frame, however many frames a tick makes.
   const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      const write = (text: string): boolean => {
-        if (cancelled) return false;
-        try {
-          controller.enqueue(bytesOf(text));
-        } catch {
-          return false; // the response is gone
-        }
-        wrote = true;
-        return (controller.desiredSize ?? 0) >= 0;
-      };
+    start(c) {
+      controller = c;
       write(`retry: ${retryMs}\n\n`);
       void (async () => {
         try {
           while (!feed.closed && !cancelled && !ended()) {
             // What is queued (and the backlog) is written as the stream drains.
             while (feed.pending && !feed.closed && !cancelled) {
-              if ((controller.desiredSize ?? 0) <= 0) {
-                drained = Promise.withResolvers();
-                await drained.promise;
+              if (heldBytes >= maxBytes) {
+                await pulled();
                 continue;
               }
               for (const frame of await feed.take(0)) write(frame);
@@ -141,31 +204,35 @@ export function pumpClient(
         } finally {
           feed.close();
           if (!cancelled) {
-            // A last frame still queued gets one heartbeat's time to drain; a stalled socket
+            // A last frame still held gets one heartbeat's time to drain; a stalled socket
             // then has its response errored, not kept open waiting for writes.
-            // Each pull of a reader that is still reading wakes this; only the time ends it.
             const deadline = Date.now() + heartbeatMs;
-            while ((controller.desiredSize ?? 0) < maxBytes && Date.now() < deadline) {
-              drained = Promise.withResolvers();
+            while (held.length > 0 && !cancelled && Date.now() < deadline) {
               const timer = setTimeout(() => drained?.resolve(), deadline - Date.now());
-              await drained.promise;
+              await pulled();
               clearTimeout(timer);
             }
-            if ((controller.desiredSize ?? 0) < maxBytes) controller.error(new Error("stalled"));
+            if (cancelled) {
+              // The response is gone already.
+            } else if (held.length > 0) controller.error(new Error("stalled"));
             else controller.close();
           }
         }
       })();
     },
     pull() {
+      reading = true;
+      hand();
       drained?.resolve();
     },
     cancel() {
       cancelled = true;
+      held = [];
+      heldBytes = 0;
       feed.close();
       drained?.resolve();
     },
-  }, { highWaterMark: maxBytes, size: (chunk) => chunk.byteLength });
+  }, { highWaterMark: 0 });
   c.header("Content-Type", "text/event-stream");
   c.header("Cache-Control", "no-cache");
   c.header("X-Accel-Buffering", "no");

@@ -2,7 +2,7 @@
  * A TCP front with an idle timeout (private to `server.ts`). `Deno.serve` has no connection
  * timeouts: a client that opens a connection and sends nothing, stops mid-body or keeps an idle
  * keep-alive connection holds it forever. The front accepts the public connections, relays the
- * bytes to the HTTP server listening on a private loopback port, and closes a connection that
+ * bytes to the HTTP server listening on a Unix socket in a private folder, and closes a connection that
  * moved no byte in either direction for the idle time (open streams send a comment every 15 s,
  * so they stay open).
  *
@@ -25,8 +25,8 @@ export interface FrontOptions {
   readonly hostname: string;
   /** Public port (`0` picks one). */
   readonly port: number;
-  /** The private server's address. */
-  readonly upstream: Deno.NetAddr;
+  /** The path of the private server's Unix socket. */
+  readonly upstream: string;
   /** Close a connection after this long without a byte either way, ms. */
   readonly idleTimeoutMs: number;
 }
@@ -106,10 +106,7 @@ export class TcpFront {
     const relay: Relay = { client, upstream: undefined, last: Date.now() };
     this.#relays.add(relay);
     try {
-      const upstream = await Deno.connect({
-        hostname: this.#options.upstream.hostname,
-        port: this.#options.upstream.port,
-      });
+      const upstream = await Deno.connect({ transport: "unix", path: this.#options.upstream });
       relay.upstream = upstream;
       if (!this.#relays.has(relay)) return; // dropped while connecting
       await Promise.all([
@@ -131,20 +128,27 @@ export class TcpFront {
     rewrite?: (chunk: Uint8Array) => Uint8Array | undefined,
   ): Promise<void> {
     const buffer = new Uint8Array(64 * 1024);
+    const toServer = rewrite === undefined;
+    let writing = false;
     try {
       for (;;) {
         const n = await from.read(buffer);
         relay.last = Date.now();
         if (n === null) break;
         const chunk = rewrite?.(buffer.subarray(0, n)) ?? buffer.subarray(0, n);
+        writing = true;
         for (let offset = 0; offset < chunk.length;) {
           offset += await to.write(chunk.subarray(offset));
           relay.last = Date.now();
         }
+        writing = false;
       }
       await to.closeWrite();
     } catch {
-      // One side failed: end both.
+      // The server stopped reading (it answered, e.g. a header block over its limit, and
+      // closes): its answer is still on its way through the other pump, which ends the relay.
+      if (toServer && writing) return;
+      // Otherwise one side failed: end both.
       this.#drop(relay);
     }
   }

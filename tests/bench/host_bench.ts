@@ -5,13 +5,16 @@
  *    (100, 500 and 2,000 by default)
  *    stream clients on one session; each prompt's `user-rpc` event is timed from the start of
  *    its `POST` to its arrival at every client (p50/p99), and the server's RSS is read from
- *    `/proc` before and after the clients connect.
+ *    `/proc` before and after the clients connect. The clients are plain HTTP/1.1 over TCP,
+ *    each read scanned as text (`--client tcp`, the default): 500 `fetch` stream readers in
+ *    the bench's one process cost it more CPU than the server (1.2–1.8 s against 0.5 s over
+ *    20 prompts here), so they measured the bench; `--client fetch` keeps that form.
  * 0. `GET /api/sessions/:id/history?limit=200` latency on a cold and on a live 200,000-event
  *    libSQL session (`--history-events`).
  * 2. `POST /api/sessions/:id/messages` throughput against an in-process server with the scripted
  *    model and a libSQL file.
  *
- * Run: `deno run -A tests/bench/host_bench.ts [--clients 100,500,2000] [--pings 20] [--posts 2000] [--history-events 200000] [--only history|sse|posts]`
+ * Run: `deno run -A tests/bench/host_bench.ts [--clients 100,500,2000] [--client tcp|fetch] [--pings 20] [--posts 2000] [--history-events 200000] [--only history|sse|posts]`
  *
  * @module
  */
@@ -26,6 +29,7 @@ const { values } = parseArgs({
   args: Deno.args,
   options: {
     clients: { type: "string", default: "100,500,2000" },
+    client: { type: "string", default: "tcp" },
     only: { type: "string", default: "" },
     pings: { type: "string", default: "20" },
     posts: { type: "string", default: "2000" },
@@ -34,6 +38,8 @@ const { values } = parseArgs({
   },
 });
 const CLIENT_COUNTS = values.clients.split(",").map(Number);
+if (values.client !== "tcp" && values.client !== "fetch") throw new Error("--client tcp|fetch");
+const CLIENT_KIND = values.client;
 const ONLY = values.only;
 const PINGS = Number(values.pings);
 const POSTS = Number(values.posts);
@@ -50,6 +56,13 @@ async function rssMiB(pid: number): Promise<number> {
   return kb / 1024;
 }
 
+/** CPU time (user + system, every thread) a process used so far, ms. */
+async function cpuMs(pid: number): Promise<number> {
+  const fields = (await Deno.readTextFile(`/proc/${pid}/stat`)).split(") ")[1]!.split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (clock ticks of 10 ms)
+  return ticks * 10;
+}
+
 async function post(url: string, body: unknown): Promise<Record<string, unknown>> {
   const response = await fetch(url, {
     method: "POST",
@@ -58,6 +71,63 @@ async function post(url: string, body: unknown): Promise<Record<string, unknown>
   });
   if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`);
   return await response.json();
+}
+
+/** Records the arrival of each `user-rpc` frame in `buffer`; returns what is left unparsed. */
+function scan(buffer: string, arrivals: Map<number, number[]>): string {
+  let end: number;
+  while ((end = buffer.indexOf("\n\n")) >= 0) {
+    const block = buffer.slice(0, end);
+    buffer = buffer.slice(end + 2);
+    if (!block.includes('"type":"user-rpc"')) continue;
+    const now = performance.now();
+    const seq = Number(block.match(/^id: (\d+)/m)?.[1]);
+    const times = arrivals.get(seq) ?? [];
+    times.push(now);
+    arrivals.set(seq, times);
+  }
+  return buffer;
+}
+
+/**
+ * One light stream client: a plain HTTP/1.1 request over TCP, each read decoded and scanned
+ * (chunk-size lines of the chunked encoding sit between frames and are skipped by `scan`).
+ */
+async function tcpClient(
+  url: string,
+  arrivals: Map<number, number[]>,
+  ready: () => void,
+  signal: AbortSignal,
+): Promise<void> {
+  const target = new URL(url);
+  const conn = await Deno.connect({ hostname: target.hostname, port: Number(target.port) });
+  signal.addEventListener("abort", () => {
+    try {
+      conn.close();
+    } catch { /* closed already */ }
+  }, { once: true });
+  await conn.write(
+    new TextEncoder().encode(
+      `GET ${target.pathname} HTTP/1.1\r\nHost: ${target.host}\r\nAccept: text/event-stream\r\n\r\n`,
+    ),
+  );
+  const bytes = new Uint8Array(65_536);
+  const decoder = new TextDecoder();
+  let buffer = "";
+  let first = true;
+  try {
+    for (;;) {
+      const n = await conn.read(bytes);
+      if (n === null) return;
+      if (first) {
+        first = false;
+        ready();
+      }
+      buffer = scan(buffer + decoder.decode(bytes.subarray(0, n), { stream: true }), arrivals);
+    }
+  } catch (error) {
+    if (!signal.aborted) throw error;
+  }
 }
 
 /** One stream client: records when each user-rpc seq arrives. */
@@ -82,18 +152,7 @@ async function client(
         first = false;
         ready();
       }
-      buffer += decoder.decode(value, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf("\n\n")) >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        if (!block.includes('"type":"user-rpc"')) continue;
-        const now = performance.now();
-        const seq = Number(block.match(/^id: (\d+)/m)?.[1]);
-        const times = arrivals.get(seq) ?? [];
-        times.push(now);
-        arrivals.set(seq, times);
-      }
+      buffer = scan(buffer + decoder.decode(value, { stream: true }), arrivals);
     }
   } catch (error) {
     if (!signal.aborted) throw error;
@@ -114,13 +173,19 @@ async function fanOut(CLIENTS: number): Promise<Record<string, string>> {
   const streams = Array.from(
     { length: CLIENTS },
     () =>
-      client(`${server.url}/api/sessions/${id}/stream`, arrivals, () => {
-        if (++connected === CLIENTS) all.resolve();
-      }, controller.signal),
+      (CLIENT_KIND === "tcp" ? tcpClient : client)(
+        `${server.url}/api/sessions/${id}/stream`,
+        arrivals,
+        () => {
+          if (++connected === CLIENTS) all.resolve();
+        },
+        controller.signal,
+      ),
   );
   await all.promise;
   const rssConnected = await rssMiB(serverPid);
   const latencies: number[] = [];
+  const cpuBefore = await cpuMs(serverPid);
   for (let i = 0; i < PINGS; i++) {
     const started = performance.now();
     const pending = Promise.withResolvers<void>();
@@ -139,6 +204,7 @@ async function fanOut(CLIENTS: number): Promise<Record<string, string>> {
     await new Promise((r) => setTimeout(r, 20));
   }
   const rssAfter = await rssMiB(serverPid);
+  const cpu = (await cpuMs(serverPid)) - cpuBefore;
   controller.abort();
   await Promise.allSettled(streams);
   latencies.sort((a, b) => a - b);
@@ -149,6 +215,9 @@ async function fanOut(CLIENTS: number): Promise<Record<string, string>> {
     [`SSE fan-out, ${CLIENTS} clients: latency p50 / p99 (POST start → client)`]: `${
       quantile(latencies, 0.5).toFixed(1)
     } / ${quantile(latencies, 0.99).toFixed(1)} ms`,
+    [`SSE fan-out, ${CLIENTS} clients: server CPU per prompt (${CLIENT_KIND} clients)`]: `${
+      (cpu / PINGS).toFixed(1)
+    } ms`,
     [`SSE fan-out, ${CLIENTS} clients: server RSS idle / connected / after pings`]: `${
       rssBefore.toFixed(0)
     } / ${rssConnected.toFixed(0)} / ${rssAfter.toFixed(0)} MiB`,

@@ -8,7 +8,14 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { buildHost, lockPathOf, pinExternals, pinSpecifier } from "../../host/build.ts";
+import {
+  buildHost,
+  lockPathOf,
+  pinExternals,
+  pinSpecifier,
+  pointAtWorker,
+  workerPathOf,
+} from "../../host/build.ts";
 import { mainJob } from "./_main_job.ts";
 import { ROOT, spawnServer } from "./_server.ts";
 
@@ -27,6 +34,18 @@ Deno.test("pinExternals() pins bare specifiers to the import map and refuses unk
   assert.equal(pinExternals(text, imports), text);
 });
 
+Deno.test("pointAtWorker() points the one reference to the front's worker at its built module", () => {
+  const code =
+    'const w = new Worker(new URL("./_front_worker.ts", import.meta.url), { type: "module" });';
+  assert.equal(
+    pointAtWorker(code, "./chime-front.js"),
+    'const w = new Worker(new URL("./chime-front.js", import.meta.url), { type: "module" });',
+  );
+  assert.throws(() => pointAtWorker("no worker here", "./x.js"), /named 0 times/);
+  assert.throws(() => pointAtWorker(code + code, "./x.js"), /named 2 times/);
+  assert.equal(workerPathOf("/d/chime.js"), "/d/chime-front.js");
+});
+
 Deno.test("the keyless main job against the source form (`deno task dev`)", async () => {
   await mainJob((dataDir) => spawnServer(dataDir, OVERLAY));
 });
@@ -43,6 +62,9 @@ Deno.test("the keyless main job against the built form, run from another directo
       /from "(?!node:|npm:)[^"'\s.\/][^"'\s]*"/,
       "no bare specifier is left",
     );
+    assert.match(code, /new URL\("\.\/chime-front\.js", import\.meta\.url\)/, "the front's worker");
+    assert.ok((await Deno.stat(workerPathOf(entry))).isFile, "the worker is built beside it");
+    // The overlay keeps the default idle timeout: the job below goes through the front's worker.
     await mainJob((dataDir) => spawnServer(dataDir, join(ROOT, OVERLAY), { entry, cwd }));
     assert.deepEqual(
       [...Deno.readDirSync(cwd)],
