@@ -70,3 +70,25 @@ Deno.test("a last frame ends the stream after it; an idle stream gets heartbeats
   assert.ok(text.endsWith("event: session-lost\ndata: {}\n\n"), text);
   assert.equal(client.closed, true);
 });
+
+Deno.test("frames written while the reader is busy leave as one chunk at its next read", async () => {
+  const client = new FeedClient();
+  const [reader] = await streams([client]);
+  const frames = [0, 1, 2].map((seq) =>
+    sseFrame({
+      kind: "event",
+      event: { seq, type: "note", at: "2030-01-01T00:00:00.000Z", data: { seq } },
+    }, seq)
+  );
+  // Nobody reads yet: all three are held, then handed over together.
+  for (const frame of frames) client.push(frame);
+  assert.equal(decoder.decode((await reader!.read()).value), frames.join(""));
+  // A reader already waiting gets a frame at the end of the turn, with whatever else the turn
+  // wrote.
+  const next = reader!.read();
+  client.push(frames[0]!);
+  client.push(frames[1]!);
+  assert.equal(decoder.decode((await next).value), frames[0]! + frames[1]!);
+  client.close();
+  assert.equal((await reader!.read()).done, true);
+});
