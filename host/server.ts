@@ -5,6 +5,7 @@
  * @module
  */
 import { FrontThread } from "./http/_front_thread.ts";
+import { makeSocketDir } from "./http/_socket_dir.ts";
 import { type AppOptions, createApp, type HostApp } from "./http/app.ts";
 import { defaultAssets } from "./http/assets.ts";
 import type { HostConfig } from "./config/config.ts";
@@ -136,8 +137,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       // behind the front on its own thread (`http/_front_thread.ts`): a relayed chunk costs
       // the main thread one socket write, with no trip through the TCP stack, and no other
       // process can reach the server around the front.
-      socketDir = await Deno.makeTempDir({ prefix: "chime-http-" });
-      const path = join(socketDir, "http.sock");
+      const socket = await makeSocketDir();
+      socketDir = socket.dir;
+      const path = socket.path;
       const listening = Promise.withResolvers<void>();
       server = Deno.serve({ path, onListen: () => listening.resolve() }, handler);
       await listening.promise;
