@@ -116,6 +116,34 @@ async function main(args: string[]): Promise<number> {
     return report.damage.length === 0 ? 0 : 1;
   }
   const port = parsePort(values.port);
+  // Listening for the signals from before the server starts until its shutdown is over: a
+  // repeat (`deno task` forwards Ctrl-C beside the terminal's own) or a signal during startup
+  // must not kill the process mid-shutdown (the front's socket folder would be left).
+  const stopped = Promise.withResolvers<string>();
+  const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
+  const handlers = signals.map((signal) => {
+    const handler = () => stopped.resolve(signal);
+    Deno.addSignalListener(signal, handler);
+    return () => Deno.removeSignalListener(signal, handler);
+  });
+  try {
+    return await serveUntilStopped(config, port, values.host, stopped.promise);
+  } finally {
+    for (const remove of handlers) remove();
+  }
+}
+
+/**
+ * Starts the server, prints the banner, and shuts down once `stopped` names a signal.
+ *
+ * @returns the exit code (0)
+ */
+async function serveUntilStopped(
+  config: HostConfig,
+  port: number | undefined,
+  host: string | undefined,
+  stopped: Promise<string>,
+): Promise<number> {
   const server = await startServer({
     config,
     // Failures with no caller (a throwing listener, a failed agent teardown, a storage error in a
@@ -125,7 +153,7 @@ async function main(args: string[]): Promise<number> {
     // OpenTelemetry goes out through Deno's exporter under OTEL_DENO (docs/operations.md).
     telemetry: telemetryOptions(Deno.env.toObject()),
     ...(port === undefined ? {} : { port }),
-    ...(values.host === undefined ? {} : { hostname: values.host }),
+    ...(host === undefined ? {} : { hostname: host }),
   });
   const model = config.model.kind === "offline" || config.model.kind === "none"
     ? `${config.model.kind} (${config.model.reason})`
@@ -155,16 +183,8 @@ async function main(args: string[]): Promise<number> {
   // Straight to stdout, not through `console`: under OTEL_DENO Deno exports console output as
   // logs, and the sign-in URL carries the token (docs/operations.md "What is never sent").
   writeAll(Deno.stdout, new TextEncoder().encode(`${banner.join("\n")}\n`));
-  const stopped = Promise.withResolvers<string>();
-  const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
-  const handlers = signals.map((signal) => {
-    const handler = () => stopped.resolve(signal);
-    Deno.addSignalListener(signal, handler);
-    return () => Deno.removeSignalListener(signal, handler);
-  });
-  const signal = await stopped.promise;
+  const signal = await stopped;
   console.log(`chime: ${signal}, shutting down`);
-  for (const remove of handlers) remove();
   await server.shutdown();
   console.log("chime: stopped");
   return 0;

@@ -95,10 +95,21 @@ export class TcpFront {
   }
 
   async #accept(): Promise<void> {
-    try {
-      for await (const client of this.#listener) void this.#relay(client);
-    } catch {
-      // the listener was closed
+    for (;;) {
+      let client: Deno.Conn;
+      try {
+        client = await this.#listener.accept();
+      } catch (error) {
+        if (this.#closed || error instanceof Deno.errors.BadResource) return; // closed
+        // The listener is still there: a connection reset before it was accepted
+        // (`NotConnected`), or no file descriptor left (`too many open files`, a pause so the
+        // open connections can end). Either way the next connection is accepted.
+        if (!(error instanceof Deno.errors.NotConnected)) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        continue;
+      }
+      void this.#relay(client);
     }
   }
 

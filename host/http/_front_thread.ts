@@ -15,9 +15,18 @@ export class FrontThread {
   readonly #addr: Deno.NetAddr;
   #closing: Promise<void> | undefined;
 
+  /** Resolved if the worker fails after it listened (a close then waits for nothing). */
+  readonly #dead = Promise.withResolvers<void>();
+
   private constructor(worker: Worker, addr: Deno.NetAddr) {
     this.#worker = worker;
     this.#addr = addr;
+    worker.onerror = (event) => {
+      // The public port is gone with it: said once, on the console, not swallowed.
+      event.preventDefault();
+      console.error(`chime: the idle front stopped: ${event.message}`);
+      this.#dead.resolve();
+    };
   }
 
   /**
@@ -65,10 +74,13 @@ export class FrontThread {
 
   /** Stops listening, closes every relayed connection and ends the worker. Idempotent. */
   close(): Promise<void> {
-    this.#closing ??= new Promise<void>((resolve) => {
-      this.#worker.onmessage = () => resolve();
-      this.#worker.postMessage({ kind: "close" } satisfies FrontRequest);
-    }).finally(() => this.#worker.terminate());
+    this.#closing ??= Promise.race([
+      new Promise<void>((resolve) => {
+        this.#worker.onmessage = () => resolve();
+        this.#worker.postMessage({ kind: "close" } satisfies FrontRequest);
+      }),
+      this.#dead.promise,
+    ]).finally(() => this.#worker.terminate());
     return this.#closing;
   }
 }
