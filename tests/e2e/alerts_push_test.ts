@@ -56,16 +56,33 @@ function recordNotes() {
 function recordAcks() {
   const w = globalThis as unknown as Record<string, unknown>;
   const acks: string[] = [];
+  /** Every alert stream the page opened, with the tags it was told were acknowledged. */
+  const streams: { source: EventSource; acks: string[] }[] = [];
+  /** How many streams were open when a tag's first acknowledgement arrived. */
+  const openAtAck = new Map<string, number>();
   class Recorded extends EventSource {
     constructor(url: string | URL, init?: EventSourceInit) {
       super(url, init);
+      const seen: string[] = [];
+      streams.push({ source: this, acks: seen });
       this.addEventListener("acknowledged", (e) => {
-        acks.push((JSON.parse((e as MessageEvent<string>).data) as { tag: string }).tag);
+        const tag = (JSON.parse((e as MessageEvent<string>).data) as { tag: string }).tag;
+        if (!acks.includes(tag)) openAtAck.set(tag, streams.length);
+        acks.push(tag);
+        seen.push(tag);
       });
     }
   }
   w.EventSource = Recorded;
   w.__acks = acks;
+  // Every open alert stream has delivered the acknowledgement of `tag` (a stream being replaced
+  // when the watched sessions change may carry it too, and close the tag's notifications late).
+  w.__ackedEverywhere = (tag: string) =>
+    openAtAck.has(tag) &&
+    streams.slice(0, openAtAck.get(tag)).every(({ source, acks }) =>
+      source.readyState === EventSource.CLOSED || !source.url.includes("/api/alerts") ||
+      acks.includes(tag)
+    );
 }
 
 type Note = { title: string; body: string; tag: string };
@@ -323,7 +340,11 @@ Deno.test({
     // to the worker's notifications behind the page's own.
     await until("the page's acknowledgement", () =>
       page.evaluate(
-        (tag) => (globalThis as unknown as { __acks: string[] }).__acks.includes(tag) || undefined,
+        (tag) =>
+          (globalThis as unknown as { __acks: string[] }).__acks.includes(tag) &&
+            (globalThis as unknown as { __ackedEverywhere(t: string): boolean })
+              .__ackedEverywhere(tag) ||
+          undefined,
         message.tag,
       ));
     await page.evaluate(async (tag) => {
